@@ -1,0 +1,82 @@
+/**
+ * The Koa app: request id, one error middleware that turns everything into problem+json,
+ * the discovery rate limit, JSON bodies, and openapi-backend dispatch to the handlers.
+ */
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import type { Config } from './config.js';
+import { AppError } from './errors.js';
+import { createHandlers } from './http/handlers/index.js';
+import { createDispatcher, loadContract, type OpenApiDocument } from './http/openapi.js';
+import { sendProblem } from './http/problem.js';
+import { rateLimit } from './http/rate-limit.js';
+import type { Logger } from './logger.js';
+import type { RegistryService } from './registry/registry-service.js';
+import type { Store } from './store/index.js';
+
+export interface AppDeps {
+  readonly config: Pick<Config, 'discoveryRateLimit' | 'trustProxyHops'>;
+  readonly store: Store;
+  readonly registry: RegistryService;
+  readonly logger: Logger;
+  readonly document?: OpenApiDocument;
+}
+
+interface State {
+  requestId: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The discovery routes, which the rate limit covers. */
+const DISCOVERY = /^\/api(\/|$)/;
+const BODY_LIMIT = '256kb';
+
+export async function createApp(deps: AppDeps): Promise<Koa<State>> {
+  const document = deps.document ?? loadContract();
+  const { middleware: dispatch } = await createDispatcher(document, createHandlers({ registry: deps.registry, store: deps.store, document }));
+  const app = new Koa<State>();
+  app.proxy = deps.config.trustProxyHops > 0;
+  app.silent = true;
+
+  app.use(async (ctx, next) => {
+    const inbound = ctx.get('x-request-id');
+    ctx.state.requestId = REQUEST_ID.test(inbound) ? inbound : randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    const started = performance.now();
+    try {
+      await next();
+    } catch (err) {
+      const error = toAppError(err);
+      if (error.code === 'internal_error') deps.logger.error({ err, requestId: ctx.state.requestId }, 'request failed');
+      sendProblem(ctx, error, ctx.state.requestId);
+    }
+    deps.logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+  });
+  app.use(rateLimit({ perMinute: deps.config.discoveryRateLimit, trustProxyHops: deps.config.trustProxyHops, applies: (path) => DISCOVERY.test(path) }));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: BODY_LIMIT,
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+      onError: (err) => {
+        throw bodyError(err);
+      },
+    }),
+  );
+  app.use(dispatch);
+  return app;
+}
+
+/** Errors from the body parser (http-errors from co-body) as AppErrors. */
+function bodyError(err: Error): AppError {
+  const status = 'status' in err ? Number(err.status) : 400;
+  if (status === 413) return new AppError('payload_too_large', `The request body is larger than ${BODY_LIMIT}.`);
+  if (status === 415) return new AppError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
+  return new AppError('malformed_json', 'The request body is not valid JSON.');
+}
+
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError('internal_error', 'Something went wrong on our side. Quote the request id if you report it.');
+}

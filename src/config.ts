@@ -1,0 +1,79 @@
+/**
+ * Configuration: the only reader of `process.env`. Every variable is parsed and validated
+ * once, at start; `loadConfig` reports every bad variable at once (DESIGN.md "Running it").
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly demoCatalog: 'auto' | 'off';
+  /** Discovery requests per minute per client; 0 turns the limit off. */
+  readonly discoveryRateLimit: number;
+  /** How many reverse proxies in front of us may set `X-Forwarded-For`. */
+  readonly trustProxyHops: number;
+  readonly logLevel: LogLevel;
+}
+
+/** Raised with every problem found, so an operator fixes them all in one go. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Parses the environment into a frozen Config, or throws a ConfigError listing every problem. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string, fallback: string): string => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? fallback : value.trim();
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name, String(fallback));
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+    const raw = read(name, fallback);
+    const found = allowed.find((candidate) => candidate === raw);
+    if (found === undefined) problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+    return found ?? fallback;
+  };
+
+  const databaseUrl = read('DATABASE_URL', 'sqlite:./data/sextant.sqlite');
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${redactUrl(databaseUrl)}"`);
+  } else if (/^postgres/.test(databaseUrl)) {
+    problems.push('DATABASE_URL: PostgreSQL is not supported by this build yet; use sqlite:<path>');
+  }
+  const host = read('HOST', '127.0.0.1');
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) problems.push(`HOST must be a host name or address, got "${host}"`);
+
+  const config: Config = {
+    port: integer('PORT', 3000, 0, 65535),
+    host,
+    databaseUrl,
+    demoCatalog: oneOf('DEMO_CATALOG', 'auto', ['auto', 'off'] as const),
+    discoveryRateLimit: integer('DISCOVERY_RATE_LIMIT', 120, 0, 1_000_000),
+    trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
+    logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+/** Hides a password in a connection URL before it is printed. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+}

@@ -1,0 +1,37 @@
+/**
+ * One typed error for everything a caller can be told about. Services throw
+ * `new AppError('not_found', '…')`; the HTTP edge maps the code to a status here, in one table.
+ */
+import type { ErrorCode, ProblemFieldError } from './types.js';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly errors: readonly ProblemFieldError[] = [],
+    /** Extra response headers, e.g. `Retry-After` or `Allow`. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+}
+
+interface CodeInfo {
+  readonly status: number;
+  readonly title: string;
+}
+
+/** ErrorCode → HTTP status and problem title. Exhaustive: a new code fails the build until added. */
+export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
+  validation_failed: { status: 400, title: 'Invalid request' },
+  malformed_json: { status: 400, title: 'Malformed JSON body' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  not_found: { status: 404, title: 'Not found' },
+  route_not_found: { status: 404, title: 'No such route' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+};

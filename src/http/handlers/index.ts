@@ -1,0 +1,26 @@
+/** The handler map: every operation of the contract, checked at compile time. */
+import type { RegistryService } from '../../registry/registry-service.js';
+import type { Store } from '../../store/index.js';
+import type { OpenApiDocument } from '../openapi.js';
+import type { HandlerMap } from '../operation.js';
+import { categoryHandlers } from './categories.js';
+import { legacyHandlers } from './legacy.js';
+import { metaHandlers } from './meta.js';
+import { serverHandlers } from './servers.js';
+import { toolHandlers } from './tools.js';
+
+export interface HandlerDeps {
+  readonly registry: RegistryService;
+  readonly store: Store;
+  readonly document: OpenApiDocument;
+}
+
+export function createHandlers(deps: HandlerDeps): HandlerMap {
+  return {
+    ...serverHandlers(deps.registry),
+    ...toolHandlers(deps.registry),
+    ...categoryHandlers(deps.registry),
+    ...legacyHandlers(deps.registry),
+    ...metaHandlers(deps.document, deps.store),
+  } satisfies HandlerMap;
+}

@@ -1,0 +1,16 @@
+/** Handlers of the `meta` tag: the contract itself, liveness and readiness. */
+import type { Store } from '../../store/index.js';
+import type { OpenApiDocument } from '../openapi.js';
+import type { HandlerMap } from '../operation.js';
+
+export function metaHandlers(document: OpenApiDocument, store: Store): Pick<HandlerMap, 'getOpenApiDocument' | 'getHealth' | 'getReadiness'> {
+  return {
+    getOpenApiDocument: async () => ({ status: 200, body: document }),
+    getHealth: async () => ({ status: 200, body: { status: 'ok' } }),
+    getReadiness: async () => {
+      const checks = await store.check();
+      if (checks.database !== 'ok' || checks.migrations !== 'ok') return { status: 503, body: { status: 'not_ready', checks } };
+      return { status: 200, body: { status: 'ready', checks, servers: await store.catalog.countServers() } };
+    },
+  };
+}

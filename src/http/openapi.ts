@@ -1,0 +1,135 @@
+/**
+ * The contract at run time: `openapi.yaml` loaded once, served at /openapi.json, and used by
+ * openapi-backend to route and validate every request (OpenAPI 3.1, so JSON Schema 2020-12).
+ */
+import { readFileSync } from 'node:fs';
+import type Koa from 'koa';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import { parse } from 'yaml';
+import type { components } from '../../generated/openapi.js';
+import { AppError } from '../errors.js';
+import type { OperationId, ProblemFieldError } from '../types.js';
+import type { HandlerInput, HandlerMap, OperationHandler, Reply } from './operation.js';
+
+export type OpenApiDocument = components['schemas']['OpenApiDocument'];
+
+const CONTRACT = new URL('../../openapi.yaml', import.meta.url);
+const addFormats = addFormatsModule.default;
+
+/** Reads and parses `openapi.yaml` from the package root. */
+export function loadContract(): OpenApiDocument {
+  const document: unknown = parse(readFileSync(CONTRACT, 'utf8'));
+  if (!isContract(document)) throw new Error(`${CONTRACT.pathname} is not an OpenAPI 3.1 document`);
+  return document;
+}
+
+function isContract(value: unknown): value is OpenApiDocument & Document {
+  if (typeof value !== 'object' || value === null) return false;
+  const doc: Record<string, unknown> = { ...value };
+  return typeof doc.openapi === 'string' && doc.openapi.startsWith('3.1') && typeof doc.paths === 'object' && typeof doc.info === 'object';
+}
+
+/** A JSON Schema 2020-12 validator with formats, as OpenAPI 3.1 needs. */
+export function createAjv(options: Record<string, unknown> = {}): Ajv2020 {
+  const ajv = new Ajv2020({ ...options, strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+/** Builds the openapi-backend router/validator and a Koa middleware that dispatches to `handlers`. */
+export async function createDispatcher(document: OpenApiDocument, handlers: HandlerMap): Promise<{ api: OpenAPIBackend; middleware: Koa.Middleware }> {
+  if (!isContract(document)) throw new Error('not an OpenAPI 3.1 document');
+  const api = new OpenAPIBackend({
+    definition: structuredClone(document),
+    strict: true,
+    coerceTypes: true,
+    customizeAjv: (_original, ajvOpts) => createAjv({ ...ajvOpts }),
+  });
+  // openapi-backend checks documents against the 3.0 meta-schema; ours is 3.1, linted by redocly in CI.
+  api.validateDefinition = () => api.document;
+  await api.init();
+
+  api.register({
+    notFound: (c: Context) => {
+      throw new AppError('route_not_found', `No route ${c.request.method.toUpperCase()} ${c.request.path}.`);
+    },
+    methodNotAllowed: (c: Context) => {
+      const allowed = allowedMethods(api, c.request.path);
+      throw new AppError('method_not_allowed', `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}; use ${allowed}.`, [], { Allow: allowed });
+    },
+    validationFail: (c: Context) => {
+      const errors = fieldErrors(c);
+      throw new AppError('validation_failed', `The request has ${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}.`, errors);
+    },
+  });
+  const registerOne = <O extends OperationId>(operationId: O): void => {
+    api.register(operationId, bind<O>(handlers[operationId]));
+  };
+  for (const operationId of Object.keys(handlers).filter(isOperationId(handlers))) registerOne(operationId);
+
+  const middleware: Koa.Middleware = async (ctx) => {
+    await api.handleRequest({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: flatHeaders(ctx), body: ctx.request.body }, ctx);
+  };
+  return { api, middleware };
+}
+
+function isOperationId(handlers: HandlerMap) {
+  return (key: string): key is OperationId => Object.hasOwn(handlers, key);
+}
+
+/** Adapts a typed handler to openapi-backend: validated parameters in, reply written to Koa. */
+function bind<O extends OperationId>(handler: OperationHandler<O>) {
+  return async (c: Context, ctx: Koa.Context): Promise<void> => {
+    const reply: Reply<O> = await handler(inputOf<O>(c));
+    for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+    ctx.status = Number(reply.status);
+    ctx.body = reply.body;
+  };
+}
+
+/**
+ * The parameters of a validated request. openapi-backend validated and coerced them against the
+ * same contract the types are generated from, so the shapes hold; path parameters arrive
+ * URL-encoded and are decoded here.
+ */
+function inputOf<O extends OperationId>(c: Context): HandlerInput<O> {
+  const path: Record<string, string> = {};
+  for (const [name, value] of Object.entries(c.request.params)) path[name] = safeDecode(String(value));
+  const query: unknown = c.validation?.coerced?.query ?? c.request.query;
+  return { query, path } as unknown as HandlerInput<O>;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function flatHeaders(ctx: Koa.Context): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return headers;
+}
+
+function allowedMethods(api: OpenAPIBackend, path: string): string {
+  const methods = api.router
+    .getOperations()
+    .filter((op) => new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}/?$`).test(path))
+    .map((op) => op.method.toUpperCase());
+  return [...new Set(methods)].join(', ');
+}
+
+/** Ajv errors as `{ location: "query.limit", message }`. */
+function fieldErrors(c: Context): ProblemFieldError[] {
+  return (c.validation?.errors ?? []).map((error) => {
+    const segments = error.instancePath.split('/').filter(Boolean);
+    const missing = typeof error.params.missingProperty === 'string' ? error.params.missingProperty : null;
+    if (missing) segments.push(missing);
+    const location = segments.join('.') || 'request';
+    return { location, message: error.message ?? 'is invalid' };
+  });
+}

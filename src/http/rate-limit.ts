@@ -1,0 +1,43 @@
+/**
+ * Per-client rate limit of the discovery routes (DESIGN.md "Errors, limits, headers"), with
+ * the IETF `RateLimit-Policy` / `RateLimit` headers and `Retry-After` on 429.
+ */
+import type Koa from 'koa';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppError } from '../errors.js';
+import { clientAddress } from './client-address.js';
+
+const WINDOW_SECONDS = 60;
+const POLICY = 'discovery';
+
+export interface RateLimitOptions {
+  /** Requests per minute per client; 0 turns the limit off. */
+  readonly perMinute: number;
+  readonly trustProxyHops: number;
+  /** Which requests count: the discovery routes. */
+  readonly applies: (path: string) => boolean;
+}
+
+export function rateLimit(options: RateLimitOptions): Koa.Middleware {
+  if (options.perMinute <= 0) return (_ctx, next) => next();
+  const limiter = new RateLimiterMemory({ points: options.perMinute, duration: WINDOW_SECONDS });
+  const policy = `"${POLICY}";q=${options.perMinute};w=${WINDOW_SECONDS}`;
+  return async (ctx, next) => {
+    if (!options.applies(ctx.path)) return next();
+    let result: RateLimiterRes;
+    try {
+      result = await limiter.consume(clientAddress(ctx, options.trustProxyHops));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw new AppError('rate_limited', `Rate limit of ${options.perMinute} requests a minute reached; retry in ${seconds} s.`, [], {
+        'Retry-After': String(seconds),
+        'RateLimit-Policy': policy,
+        RateLimit: `"${POLICY}";r=0;t=${seconds}`,
+      });
+    }
+    ctx.set('RateLimit-Policy', policy);
+    ctx.set('RateLimit', `"${POLICY}";r=${result.remainingPoints};t=${Math.ceil(result.msBeforeNext / 1000)}`);
+    return next();
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Small readers for untyped upstream JSON: each returns a typed value or a neutral default.
+ * Every string and schema read here is scrubbed of credentials, so normalized records are
+ * clean by construction.
+ */
+import type { JsonSchemaObject, ToolAnnotations } from '../types.js';
+import { scrubString, scrubUrl, scrubValue } from '../registry/secrets.js';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asObject(value: unknown): JsonObject {
+  return isObject(value) ? value : {};
+}
+
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A trimmed non-empty string with credentials removed, or null. */
+export function text(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = scrubString(value.trim());
+  return trimmed === '' ? null : trimmed;
+}
+
+export function flag(value: unknown): boolean | null {
+  return typeof value === 'boolean' ? value : null;
+}
+
+/** An ISO-8601 UTC timestamp, or null when the value is not a date. */
+export function timestamp(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+/** The http(s) URL in a value, or null. */
+export function httpUrl(value: unknown): string | null {
+  const raw = text(value);
+  if (!raw) return null;
+  try {
+    const url = new URL(scrubUrl(raw));
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A tool's input schema as an object schema; anything else becomes an empty one. */
+export function objectSchema(upstream: unknown): JsonSchemaObject {
+  const value = scrubValue(upstream);
+  if (isObject(value) && (value.type === 'object' || value.type === undefined)) {
+    return { ...value, type: 'object', properties: asObject(value.properties) };
+  }
+  return { type: 'object', properties: {} };
+}
+
+/** MCP tool annotations, each hint null unless declared. */
+export function annotations(value: unknown, fallbackTitle: string | null = null): ToolAnnotations {
+  const raw = asObject(value);
+  return {
+    title: text(raw.title) ?? fallbackTitle,
+    readOnlyHint: flag(raw.readOnlyHint),
+    destructiveHint: flag(raw.destructiveHint),
+    idempotentHint: flag(raw.idempotentHint),
+    openWorldHint: flag(raw.openWorldHint),
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * Merges every source record of one server into the catalog entry the store writes.
+ * Sources are given in precedence order (demo, official, docker, toolsdk): the first one that
+ * has a field wins it; lists (packages, remotes, tools, categories) are unions.
+ */
+import { createHash } from 'node:crypto';
+import type { Authentication, Package, Remote, Tool, Transport } from '../types.js';
+import type { CatalogEntry } from '../registry/catalog-entry.js';
+import { toolIdOf, uniqueId } from '../registry/ids.js';
+import { categorize, TAXONOMY } from '../registry/taxonomy.js';
+import type { UpstreamServer, UpstreamTool } from './upstream.js';
+
+const SOURCE_ORDER = ['demo', 'official', 'docker', 'toolsdk'] as const;
+
+/** Sorts source records by precedence. */
+export function byPrecedence(a: UpstreamServer, b: UpstreamServer): number {
+  return SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source);
+}
+
+export function materialize(id: string, records: readonly UpstreamServer[]): CatalogEntry {
+  const sources = [...records].sort(byPrecedence);
+  const primary = sources[0];
+  if (!primary) throw new Error(`server ${id} has no sources`);
+  const first = <T>(pick: (s: UpstreamServer) => T | null): T | null => {
+    for (const source of sources) {
+      const value = pick(source);
+      if (value !== null && value !== '') return value;
+    }
+    return null;
+  };
+  const packages = unionBy(sources.flatMap((s) => s.packages), (p) => `${p.registryType}:${p.identifier.toLowerCase()}`);
+  const remotes = unionBy(sources.flatMap((s) => s.remotes), (r) => r.url);
+  const upstreamTools = unionBy(sources.flatMap((s) => s.tools), (t) => t.name);
+  const authentication = authenticationOf(sources, packages, remotes);
+  const dates = sources.flatMap((s) => [s.publishedAt]).filter((d): d is string => d !== null).sort();
+  const updates = sources.map((s) => s.updatedAt).filter((d): d is string => d !== null).sort();
+  const title = first((s) => s.title);
+  const description = first((s) => s.description) ?? '';
+  const categories = categorize(
+    sources.flatMap((s) => s.upstreamCategories),
+    [primary.name, title ?? '', description, ...upstreamTools.map((t) => t.name.replace(/[_-]+/g, ' '))].join(' '),
+  );
+  const transports = unique<Transport>([...packages.map((p) => p.transport), ...remotes.map((r) => r.transport)]);
+  const server = {
+    id,
+    name: primary.name,
+    title,
+    description,
+    domain: remotes[0]?.host ?? null,
+    version: first((s) => s.version),
+    categories,
+    transports,
+    endpointCount: remotes.length,
+    toolCount: upstreamTools.length,
+    authentication,
+    repositoryUrl: first((s) => s.repositoryUrl),
+    publishedAt: dates[0] ?? null,
+    updatedAt: updates.at(-1) ?? dates.at(-1) ?? null,
+    websiteUrl: first((s) => s.websiteUrl),
+    license: first((s) => s.license),
+    versions: sources.find((s) => s.versions.length > 0)?.versions.slice() ?? [],
+    packages,
+    remotes,
+  };
+  const tools = toolsOf(id, primary.name, upstreamTools, authentication);
+  const categoryNames = categories.map((slug) => TAXONOMY.find((c) => c.slug === slug)?.name ?? slug);
+  const entry = {
+    server,
+    tools,
+    matchNames: matchNamesOf(primary.name, sources.map((s) => s.name), title),
+    searchCategories: [...categoryNames, ...unique(sources.flatMap((s) => s.upstreamCategories))].join(' '),
+    searchTools: tools.map((t) => `${t.name.replace(/[_-]+/g, ' ')} ${t.description}`).join(' \n'),
+  };
+  return { ...entry, contentHash: hashOf(entry) };
+}
+
+function toolsOf(serverId: string, serverName: string, upstream: readonly UpstreamTool[], authentication: Authentication): Tool[] {
+  const ids = new Set<string>();
+  return upstream.map((tool) => {
+    const id = uniqueId(toolIdOf(serverId, tool.name), (candidate) => ids.has(candidate));
+    ids.add(id);
+    return {
+      id,
+      name: tool.name,
+      title: tool.title ?? tool.annotations.title,
+      description: tool.description,
+      serverId,
+      serverName,
+      inputSchema: tool.inputSchema,
+      annotations: tool.annotations,
+      authentication,
+    };
+  });
+}
+
+/**
+ * What a caller needs (DESIGN.md "Authentication requirement"): an OAuth flow when any source
+ * declares one; an API key when anything secret must be supplied; none when a local package
+ * runs without secrets; unknown for remote endpoints that declare nothing.
+ */
+function authenticationOf(sources: readonly UpstreamServer[], packages: readonly Package[], remotes: readonly Remote[]): Authentication {
+  if (sources.some((s) => s.oauth)) return 'oauth';
+  const secretVariable = packages.some((p) => p.environmentVariables.some((v) => v.isSecret && v.isRequired) || p.arguments.some((a) => a.isSecret && a.isRequired));
+  const secretHeader = remotes.some((r) => r.headers.some((h) => h.isSecret));
+  if (secretVariable || secretHeader || sources.some((s) => s.declaresSecrets)) return 'api_key';
+  if (packages.length > 0) return 'none';
+  return 'unknown';
+}
+
+/** Name forms a query can match exactly: full name, last segment, that without "mcp"/"server", title. */
+function matchNamesOf(name: string, otherNames: readonly string[], title: string | null): string[] {
+  const forms = new Set<string>();
+  for (const candidate of [name, ...otherNames, title ?? '']) {
+    const lower = candidate.trim().toLowerCase();
+    if (!lower) continue;
+    forms.add(lower);
+    const last = lower.split('/').at(-1) ?? lower;
+    forms.add(last);
+    const core = last
+      .replace(/\((archived|deprecated)\)/g, '')
+      .replace(/[\s_.-]*(mcp[\s_.-]*server|mcp|server)$/g, '')
+      .replace(/^(mcp|server)[\s_.-]*(server)?[\s_.-]*/g, '')
+      .trim();
+    if (core) forms.add(core);
+    forms.add(core.replace(/[\s_.-]+/g, ' '));
+  }
+  forms.delete('');
+  return [...forms].sort();
+}
+
+function unionBy<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const item of items) if (!seen.has(keyOf(item))) seen.set(keyOf(item), item);
+  return [...seen.values()];
+}
+
+function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}
+
+/** SHA-256 of a value's JSON. */
+export function hashOf(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
+}

@@ -1,0 +1,188 @@
+/**
+ * The official MCP registry format: the `/v0.1/servers` list envelope and plain `server.json`
+ * documents. Several versions of one name become one record at the latest version.
+ */
+import type { EnvironmentVariable, Package, PackageArgument, Remote, RemoteHeader, ServerVersion, SourceName, Transport } from '../types.js';
+import { isSecretName } from '../registry/secrets.js';
+import { annotations, asArray, asObject, flag, httpUrl, isObject, objectSchema, text, timestamp, type JsonObject } from './json.js';
+import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
+
+const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
+const PUBLISHER_META = 'io.modelcontextprotocol.registry/publisher-provided';
+const REGISTRY_TYPES = ['npm', 'pypi', 'oci', 'nuget', 'mcpb'] as const;
+
+interface Entry {
+  readonly server: JsonObject;
+  readonly meta: JsonObject;
+  readonly label: string;
+}
+
+/** Whether a parsed document is in the official format (envelope or single server.json). */
+export function isOfficialDocument(doc: unknown): boolean {
+  if (isObject(doc) && Array.isArray(doc.servers)) return true;
+  return isObject(doc) && typeof doc.name === 'string' && typeof doc.version === 'string' && ('packages' in doc || 'remotes' in doc || '$schema' in doc);
+}
+
+/** Reads an official document; `source` is `official`, or `demo` for the bundled catalog. */
+export function readOfficial(doc: unknown, file: string, source: SourceName): IngestRecord[] {
+  const entries: Entry[] = isObject(doc) && Array.isArray(doc.servers)
+    ? doc.servers.map((item, index) => {
+        if (!isObject(item)) throw new IngestError(file, `#${index}`, 'entry is not an object');
+        const server = isObject(item.server) ? item.server : item;
+        return { server, meta: asObject(asObject(item._meta)[OFFICIAL_META]), label: `#${index} (${String(server.name ?? '?')})` };
+      })
+    : [{ server: asObject(doc), meta: asObject(asObject(asObject(doc)._meta)[OFFICIAL_META]), label: `#0 (${String(asObject(doc).name ?? '?')})` }];
+
+  const byName = new Map<string, Entry[]>();
+  for (const entry of entries) {
+    const name = text(entry.server.name);
+    if (!name || !name.includes('/')) throw new IngestError(file, entry.label, 'name must be a namespaced string like "io.github.owner/server"');
+    if (typeof entry.server.description !== 'string') throw new IngestError(file, entry.label, 'description must be a string');
+    if (!text(entry.server.version)) throw new IngestError(file, entry.label, 'version must be a non-empty string');
+    if (text(entry.meta.status) === 'deleted') continue;
+    byName.set(name, [...(byName.get(name) ?? []), entry]);
+  }
+  return [...byName.entries()].map(([name, versions]) => toRecord(name, versions, file, source));
+}
+
+function toRecord(name: string, entries: Entry[], file: string, source: SourceName): IngestRecord {
+  const ordered = [...entries].sort(compareEntries);
+  const latest = ordered.find((entry) => entry.meta.isLatest === true) ?? ordered[0];
+  if (!latest) throw new IngestError(file, name, 'no versions');
+  const { server, label } = latest;
+  const versions: ServerVersion[] = ordered.map((entry) => ({
+    version: text(entry.server.version) ?? '',
+    publishedAt: timestamp(entry.meta.publishedAt),
+    isLatest: entry === latest,
+  }));
+  const published = versions.map((v) => v.publishedAt).filter((v): v is string => v !== null).sort();
+  const repository = asObject(server.repository);
+  return {
+    raw: server,
+    server: {
+      source,
+      key: name,
+      name,
+      title: text(server.title),
+      description: text(server.description) ?? '',
+      version: text(server.version),
+      versions,
+      repositoryUrl: httpUrl(repository.url),
+      repositorySubfolder: text(repository.subfolder),
+      websiteUrl: httpUrl(server.websiteUrl),
+      license: null,
+      publishedAt: published[0] ?? null,
+      updatedAt: timestamp(latest.meta.updatedAt) ?? published.at(-1) ?? null,
+      packages: asArray(server.packages).map((pkg, index) => readPackage(pkg, file, `${label} package ${index}`)),
+      remotes: asArray(server.remotes).flatMap((remote) => readRemote(remote)),
+      tools: readTools(asObject(asObject(server._meta)[PUBLISHER_META]).tools),
+      upstreamCategories: [],
+      oauth: false,
+      declaresSecrets: false,
+    },
+  };
+}
+
+/** Newest first: by publication date, then by version string. */
+function compareEntries(a: Entry, b: Entry): number {
+  const dateA = timestamp(a.meta.publishedAt) ?? '';
+  const dateB = timestamp(b.meta.publishedAt) ?? '';
+  if (dateA !== dateB) return dateA < dateB ? 1 : -1;
+  return String(b.server.version).localeCompare(String(a.server.version), 'en', { numeric: true });
+}
+
+function readPackage(value: unknown, file: string, label: string): Package {
+  const pkg = asObject(value);
+  const registryType = REGISTRY_TYPES.find((type) => type === pkg.registryType);
+  const identifier = text(pkg.identifier);
+  if (!registryType || !identifier) throw new IngestError(file, label, 'package needs a known registryType and an identifier');
+  return {
+    registryType,
+    identifier,
+    version: text(pkg.version),
+    runtimeHint: text(pkg.runtimeHint),
+    transport: transportOf(asObject(pkg.transport).type),
+    environmentVariables: asArray(pkg.environmentVariables).flatMap(readVariable),
+    arguments: [
+      ...asArray(pkg.runtimeArguments).flatMap((arg) => readArgument(arg, 'runtime')),
+      ...asArray(pkg.packageArguments).flatMap((arg) => readArgument(arg, 'package')),
+    ],
+  };
+}
+
+function transportOf(value: unknown): Transport {
+  return value === 'streamable-http' || value === 'sse' ? value : 'stdio';
+}
+
+export function readVariable(value: unknown): EnvironmentVariable[] {
+  const raw = asObject(value);
+  const name = text(raw.name);
+  if (!name) return [];
+  const isSecret = flag(raw.isSecret) ?? isSecretName(name);
+  const fallback = text(raw.default);
+  return [{
+    name,
+    description: text(raw.description) ?? '',
+    isRequired: flag(raw.isRequired) ?? false,
+    isSecret,
+    ...(fallback !== null && !isSecret ? { default: fallback } : {}),
+  }];
+}
+
+function readArgument(value: unknown, kind: PackageArgument['kind']): PackageArgument[] {
+  const raw = asObject(value);
+  const type = raw.type === 'named' ? 'named' : 'positional';
+  const name = text(raw.name);
+  const isSecret = flag(raw.isSecret) ?? (name !== null && isSecretName(name));
+  const fixed = text(raw.value) ?? text(raw.default);
+  const valueHint = text(raw.valueHint);
+  if (type === 'named' && !name) return [];
+  return [{
+    kind,
+    type,
+    ...(name !== null ? { name } : {}),
+    ...(fixed !== null && !isSecret ? { value: fixed } : {}),
+    ...(valueHint !== null ? { valueHint } : {}),
+    description: text(raw.description) ?? '',
+    isRequired: flag(raw.isRequired) ?? false,
+    isSecret,
+  }];
+}
+
+function readRemote(value: unknown): Remote[] {
+  const raw = asObject(value);
+  const url = httpUrl(raw.url);
+  if (!url) return [];
+  const transport = raw.type === 'sse' ? 'sse' : 'streamable-http';
+  return [{ transport, url, host: new URL(url).hostname, headers: asArray(raw.headers).flatMap(readHeader) }];
+}
+
+function readHeader(value: unknown): RemoteHeader[] {
+  const raw = asObject(value);
+  const name = text(raw.name);
+  if (!name) return [];
+  return [{
+    name,
+    description: text(raw.description) ?? '',
+    isRequired: flag(raw.isRequired) ?? false,
+    isSecret: flag(raw.isSecret) ?? isSecretName(name),
+  }];
+}
+
+function readTools(value: unknown): UpstreamTool[] {
+  return asArray(value).flatMap((item) => {
+    const raw = asObject(item);
+    const name = text(raw.name);
+    if (!name) return [];
+    const title = text(raw.title) ?? text(asObject(raw.annotations).title);
+    return [{
+      name,
+      title,
+      description: text(raw.description) ?? '',
+      inputSchema: objectSchema(raw.inputSchema),
+      annotations: annotations(raw.annotations),
+    }];
+  });
+}
+
+export { readTools as readOfficialTools };

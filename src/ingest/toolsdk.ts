@@ -1,0 +1,87 @@
+/** The toolsdk registry export: package files joined with the index's category and tools. */
+import type { EnvironmentVariable, Package, Remote } from '../types.js';
+import { isSecretName } from '../registry/secrets.js';
+import { asArray, asObject, httpUrl, isObject, text } from './json.js';
+import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
+
+const RUNTIMES = {
+  node: { registryType: 'npm', runtimeHint: 'npx' },
+  python: { registryType: 'pypi', runtimeHint: 'uvx' },
+  go: { registryType: 'go', runtimeHint: null },
+  java: { registryType: 'maven', runtimeHint: null },
+  docker: { registryType: 'oci', runtimeHint: 'docker' },
+} as const satisfies Record<string, Pick<Package, 'registryType' | 'runtimeHint'>>;
+
+/** Whether a parsed document is a toolsdk export. */
+export function isToolsdkDocument(doc: unknown): boolean {
+  const first: unknown = Array.isArray(doc) ? doc[0] : undefined;
+  return isObject(first) && isObject(first._toolsdk);
+}
+
+export function readToolsdk(doc: unknown[], file: string): IngestRecord[] {
+  return doc.map((item, index) => {
+    if (!isObject(item)) throw new IngestError(file, `#${index}`, 'record is not an object');
+    const raw = item;
+    const meta = asObject(raw._toolsdk);
+    const packageName = text(raw.packageName);
+    const key = text(meta.key) ?? packageName;
+    const label = `#${index} (${key ?? '?'})`;
+    if (!packageName || !key) throw new IngestError(file, label, 'packageName and _toolsdk.key must be non-empty strings');
+    if (typeof raw.description !== 'string') throw new IngestError(file, label, 'description must be a string');
+    const remotes = asArray(raw.remotes).flatMap(readRemote);
+    const variables = Object.entries(asObject(raw.env)).map(([name, spec]) => readVariable(name, spec));
+    const runtime = RUNTIMES[String(raw.runtime) as keyof typeof RUNTIMES] ?? null;
+    const remoteOnly = packageName.startsWith('@toolsdk-remote/');
+    return {
+      raw,
+      server: {
+        source: 'toolsdk',
+        key,
+        name: packageName,
+        title: text(raw.name),
+        description: text(raw.description) ?? '',
+        version: null,
+        versions: [],
+        repositoryUrl: httpUrl(raw.url),
+        repositorySubfolder: null,
+        websiteUrl: null,
+        license: text(raw.license),
+        publishedAt: null,
+        updatedAt: null,
+        packages: runtime && !remoteOnly
+          ? [{ ...runtime, identifier: packageName, version: null, transport: 'stdio', environmentVariables: variables, arguments: [] }]
+          : [],
+        remotes,
+        tools: asArray(raw.tools).flatMap(readTool),
+        upstreamCategories: [text(meta.category)].filter((c): c is string => c !== null),
+        oauth: asArray(raw.remotes).some((remote) => /oauth/i.test(String(asObject(asObject(remote).auth).type))),
+        declaresSecrets: false,
+      },
+    };
+  });
+}
+
+function readVariable(name: string, spec: unknown): EnvironmentVariable {
+  const raw = asObject(spec);
+  return { name, description: text(raw.description) ?? '', isRequired: raw.required === true, isSecret: isSecretName(name) };
+}
+
+function readRemote(value: unknown): Remote[] {
+  const raw = asObject(value);
+  const url = httpUrl(raw.url);
+  if (!url) return [];
+  return [{ transport: raw.type === 'sse' ? 'sse' : 'streamable-http', url, host: new URL(url).hostname, headers: [] }];
+}
+
+function readTool(item: unknown): UpstreamTool[] {
+  const raw = asObject(item);
+  const name = text(raw.name);
+  if (!name) return [];
+  return [{
+    name,
+    title: null,
+    description: text(raw.description) ?? '',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: { title: null, readOnlyHint: null, destructiveHint: null, idempotentHint: null, openWorldHint: null },
+  }];
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+/**
+ * The `sextant` CLI and composition root: `serve`, `migrate`, `ingest <file...>`.
+ * Every subcommand reads the same environment variables (src/config.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { ConfigError, loadConfig, redactUrl, type Config } from './config.js';
+import { createService } from './compose.js';
+import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
+import { ingest, type IngestSummary } from './ingest/ingest-service.js';
+import { IngestError } from './ingest/upstream.js';
+import { createLogger, type Logger } from './logger.js';
+import { createStore } from './store/index.js';
+
+const USAGE = `Usage: sextant <command>
+
+Commands:
+  serve               migrate, load the demo catalog into an empty catalog (DEMO_CATALOG=auto), serve HTTP
+  migrate             apply database migrations
+  ingest <file...>    ingest upstream registry files (official, Docker catalog, toolsdk; detected from content)
+
+Configuration comes from environment variables; see README.md.`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const { positionals, values } = parseArgs({ args: [...argv], allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    console.log(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  switch (command) {
+    case 'serve':
+      return serve(config, logger);
+    case 'migrate':
+      return migrateOnly(config);
+    case 'ingest':
+      return ingestFiles(config, rest);
+    default:
+      console.error(`unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+async function serve(config: Config, logger: Logger): Promise<number> {
+  const service = await createService(config, logger);
+  if (config.demoCatalog === 'auto') {
+    const summary = await loadDemoCatalogIfEmpty(service.store);
+    if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');
+  }
+  const server = service.app.listen(config.port, config.host);
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ url: `http://${config.host}:${port}`, database: redactUrl(config.databaseUrl) }, 'sextant is serving');
+  const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+  logger.info({ signal: String(signal[0] ?? '') }, 'shutting down');
+  server.close();
+  server.closeAllConnections();
+  await service.store.close();
+  return 0;
+}
+
+async function migrateOnly(config: Config): Promise<number> {
+  const store = createStore(config.databaseUrl);
+  try {
+    await store.migrate();
+    console.log(`migrations applied to ${redactUrl(config.databaseUrl)}`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+async function ingestFiles(config: Config, files: readonly string[]): Promise<number> {
+  if (files.length === 0) {
+    console.error('ingest needs at least one file');
+    return 2;
+  }
+  const inputs = await Promise.all(files.map(async (file) => ({ file, text: await readFile(file, 'utf8') })));
+  const store = createStore(config.databaseUrl);
+  const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'ingest [{bar}] {percentage}% {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+  try {
+    await store.migrate();
+    bar?.start(1, 0);
+    const summary = await ingest(store, inputs, {
+      onProgress: (done, total) => {
+        bar?.setTotal(total);
+        bar?.update(done);
+      },
+    });
+    bar?.stop();
+    console.log(summaryLine(summary));
+    return 0;
+  } catch (err) {
+    bar?.stop();
+    if (err instanceof IngestError) {
+      console.error(`ingest failed, nothing was changed: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await store.close();
+  }
+}
+
+export function summaryLine(s: IngestSummary): string {
+  return `ingested ${s.records} records from ${s.sources.join(', ')}: ${s.added} servers added, ${s.updated} updated, ${s.unchanged} unchanged; catalog has ${s.servers} servers and ${s.tools} tools (${s.seconds} s)`;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof ConfigError) console.error(err.message);
+    else console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exit(1);
+  },
+);

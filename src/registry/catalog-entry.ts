@@ -1,0 +1,16 @@
+/** The write model of one server: what ingest hands the store, materialized from all its sources. */
+import type { Server, Tool } from '../types.js';
+
+export type ServerRecord = Omit<Server, 'tools' | 'sources' | 'links'>;
+
+export interface CatalogEntry {
+  readonly server: ServerRecord;
+  readonly tools: readonly Tool[];
+  /** Lower-case name forms for exact and prefix name matches in relevance ranking. */
+  readonly matchNames: readonly string[];
+  /** Text indexed for search besides name, title and description. */
+  readonly searchCategories: string;
+  readonly searchTools: string;
+  /** Hash of everything above; equal hashes mean nothing to write. */
+  readonly contentHash: string;
+}

@@ -1,0 +1,33 @@
+/**
+ * Stable, URL-safe identifiers (DESIGN.md "Identity"): a server id is a readable slug of its
+ * canonical name (`io.github.acme/weather` → `io.github.acme~weather`); a tool id is its
+ * server's id, a colon, and the tool's name.
+ */
+
+/** The slug of a canonical name; lower-case, `/` as `~`, anything else unsafe as `-`. */
+export function slugOf(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/^@/, '')
+    .replace(/\//g, '~')
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-.~]+|[-.~]+$/g, '');
+  return slug === '' ? 'server' : slug.slice(0, 200);
+}
+
+/** A tool's id within its server: the tool name where it is URL-safe, else its slug. */
+export function toolIdOf(serverId: string, toolName: string): string {
+  const safe = /^[A-Za-z0-9._-]+$/.test(toolName) ? toolName : slugOf(toolName);
+  return `${serverId}:${safe}`;
+}
+
+/** First of `base`, `base-2`, `base-3`… that `taken` does not hold. */
+export function uniqueId(base: string, taken: (candidate: string) => boolean): string {
+  if (!taken(base)) return base;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${base}-${n}`;
+    if (!taken(candidate)) return candidate;
+  }
+}

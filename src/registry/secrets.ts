@@ -1,0 +1,91 @@
+/**
+ * Credential scrubbing, in one place (DESIGN.md "Trust"): applied to upstream records at
+ * ingest, so no secret value is ever stored where a route can return it.
+ */
+
+export const REDACTED = '[redacted]';
+
+/** Names of keys, variables and headers that carry credentials. */
+const SECRET_NAME = /(token|secret|passw(or)?d|passwd|api[-_.]?key|apikey|auth(orization)?$|cookie|credential|private[-_.]?key|access[-_.]?key|session[-_.]?key|client[-_.]?secret|bearer|pat$)/i;
+
+/** Strings shaped like well-known credentials. */
+const SECRET_SHAPES: readonly RegExp[] = [
+  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}\b/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,
+  /\bsk-(?:proj-|ant-|live_|test_)?[A-Za-z0-9_-]{16,}\b/g,
+  /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g,
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g,
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g,
+  /\bAIza[0-9A-Za-z_-]{35}\b/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}\b/g,
+];
+
+/** Query parameters that carry credentials in URLs. */
+const SECRET_QUERY = /^(access_token|token|key|api[-_]?key|apikey|secret|password|auth|sig|signature|client_secret|code)$/i;
+
+/** Fields that hold the value of an entry (env var, header, argument) rather than describing it. */
+const VALUE_FIELDS = ['value', 'default', 'example', 'examples'];
+
+/** Whether a variable, header or key name says it carries a credential. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** Removes credential-shaped substrings and URL credentials from one string. */
+export function scrubString(text: string): string {
+  let out = text;
+  for (const shape of SECRET_SHAPES) out = out.replace(shape, REDACTED);
+  if (out.includes('://')) out = out.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, scrubUrl);
+  return out;
+}
+
+/** Strips userinfo and credential query parameters from a URL; other text is left as is. */
+export function scrubUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return raw;
+  }
+  let changed = false;
+  if (url.username || url.password) {
+    url.username = '';
+    url.password = '';
+    changed = true;
+  }
+  for (const key of [...url.searchParams.keys()]) {
+    if (SECRET_QUERY.test(key) || isSecretName(key)) {
+      url.searchParams.set(key, REDACTED);
+      changed = true;
+    }
+  }
+  return changed ? url.toString() : raw;
+}
+
+/**
+ * Deep copy of a JSON value with every credential removed: values under secret-named keys,
+ * the value fields of entries marked secret or named like secrets, and secret-shaped strings.
+ */
+export function scrubValue(value: unknown): unknown {
+  if (typeof value === 'string') return scrubString(value);
+  if (Array.isArray(value)) return value.map(scrubValue);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value);
+  const entryIsSecret = entries.some(
+    ([key, field]) =>
+      ((key === 'isSecret' || key === 'secret') && field === true) ||
+      ((key === 'name' || key === 'env') && typeof field === 'string' && isSecretName(field)),
+  );
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of entries) {
+    if (typeof field === 'string' && (isSecretName(key) || (entryIsSecret && VALUE_FIELDS.includes(key)))) {
+      out[key] = REDACTED;
+    } else if (entryIsSecret && VALUE_FIELDS.includes(key) && field !== null && typeof field !== 'boolean') {
+      out[key] = REDACTED;
+    } else {
+      out[key] = scrubValue(field);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,278 @@
+/**
+ * The read side of the catalog: search over the FTS5 indexes, lookups, categories.
+ * Rows are mapped to the contract's shapes here, at the boundary.
+ */
+import type { Knex } from 'knex';
+import type { Authentication, Category, Server, ServerSort, ServerSummary, SourceRef, Tool, ToolSort } from '../types.js';
+import type { Db } from './db.js';
+
+export interface ServerSearch {
+  /** FTS5 match expression; null lists every server. */
+  readonly match: string | null;
+  /** The normalized query text, for exact and prefix name matches. */
+  readonly text: string | null;
+  readonly category: string | null;
+  readonly sort: ServerSort;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface ToolSearch {
+  readonly match: string | null;
+  readonly text: string | null;
+  readonly authentication: Authentication | null;
+  readonly sort: ToolSort;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface Page<T> {
+  readonly items: T[];
+  readonly total: number;
+}
+
+export interface CatalogReader {
+  searchServers(search: ServerSearch): Promise<Page<ServerSummary>>;
+  /** The query plan of a server search, one line per step (for tests and tuning). */
+  explainServerSearch(search: ServerSearch): Promise<string[]>;
+  searchTools(search: ToolSearch): Promise<Page<Tool>>;
+  findServer(idOrName: string): Promise<Server | null>;
+  findServerIdByDomain(host: string): Promise<string | null>;
+  findTool(id: string): Promise<Tool | null>;
+  listCategories(): Promise<Category[]>;
+  countServers(): Promise<number>;
+}
+
+const SERVER_ORDER: Readonly<Record<Exclude<ServerSort, 'relevance'>, string>> = {
+  'a-z': 's.sort_name ASC, s.id ASC',
+  'z-a': 's.sort_name DESC, s.id ASC',
+  newest: 's.published_at IS NULL, s.published_at DESC, s.id ASC',
+  oldest: 's.published_at IS NULL, s.published_at ASC, s.id ASC',
+  tools: 's.tool_count DESC, s.id ASC',
+  endpoints: 's.endpoint_count DESC, s.id ASC',
+};
+
+const TOOL_ORDER: Readonly<Record<Exclude<ToolSort, 'relevance'>, string>> = {
+  'a-z': 't.sort_name ASC, t.id ASC',
+  'z-a': 't.sort_name DESC, t.id ASC',
+};
+
+/** BM25 column weights: name, title, description, categories, tools. */
+const SERVER_BM25 = 'bm25(servers_fts, 10.0, 8.0, 3.0, 2.0, 1.0)';
+/** BM25 column weights: name, title, description, server. */
+const TOOL_BM25 = 'bm25(tools_fts, 10.0, 6.0, 2.0, 1.0)';
+
+export function createCatalogReader(db: Db): CatalogReader {
+  const serverQuery = (search: ServerSearch, select: string, paged: boolean): { sql: string; bindings: Knex.RawBinding[] } => {
+    const bindings: Knex.RawBinding[] = [];
+    let sql = `SELECT ${select} FROM `;
+    sql += search.match !== null ? 'servers_fts JOIN servers s ON s.seq = servers_fts.rowid' : 'servers s';
+    if (search.category !== null) {
+      sql += ' JOIN server_categories c ON c.server_id = s.id AND c.slug = ?';
+      bindings.push(search.category);
+    }
+    if (search.match !== null) {
+      sql += ' WHERE servers_fts MATCH ?';
+      bindings.push(search.match);
+    }
+    if (!paged) return { sql, bindings };
+    if (search.sort === 'relevance' && search.match !== null) {
+      sql += ` ORDER BY CASE WHEN instr(s.match_names, ?) > 0 THEN 0 WHEN instr(s.match_names, ?) > 0 THEN 1 ELSE 2 END, ${SERVER_BM25}, s.id`;
+      bindings.push(`\n${search.text ?? ''}\n`, `\n${search.text ?? ''}`);
+    } else {
+      sql += ` ORDER BY ${SERVER_ORDER[search.sort === 'relevance' ? 'a-z' : search.sort]}`;
+    }
+    sql += ' LIMIT ? OFFSET ?';
+    bindings.push(search.limit, search.offset);
+    return { sql, bindings };
+  };
+
+  const toolQuery = (search: ToolSearch, select: string, paged: boolean): { sql: string; bindings: Knex.RawBinding[] } => {
+    const bindings: Knex.RawBinding[] = [];
+    const where: string[] = [];
+    let sql = `SELECT ${select} FROM `;
+    sql += search.match !== null ? 'tools_fts JOIN tools t ON t.seq = tools_fts.rowid' : 'tools t';
+    sql += ' JOIN servers s ON s.id = t.server_id';
+    if (search.match !== null) {
+      where.push('tools_fts MATCH ?');
+      bindings.push(search.match);
+    }
+    if (search.authentication !== null) {
+      where.push('t.authentication = ?');
+      bindings.push(search.authentication);
+    }
+    if (where.length > 0) sql += ` WHERE ${where.join(' AND ')}`;
+    if (!paged) return { sql, bindings };
+    if (search.sort === 'relevance' && search.match !== null) {
+      sql += ` ORDER BY CASE WHEN t.sort_name = ? THEN 0 WHEN substr(t.sort_name, 1, ?) = ? THEN 1 ELSE 2 END, ${TOOL_BM25}, t.id`;
+      const text = search.text ?? '';
+      bindings.push(text, text.length, text);
+    } else {
+      sql += ` ORDER BY ${TOOL_ORDER[search.sort === 'relevance' ? 'a-z' : search.sort]}`;
+    }
+    sql += ' LIMIT ? OFFSET ?';
+    bindings.push(search.limit, search.offset);
+    return { sql, bindings };
+  };
+
+  const count = async (query: { sql: string; bindings: Knex.RawBinding[] }): Promise<number> => {
+    const rows: Array<{ n: number }> = await db.raw(query.sql, query.bindings);
+    return Number(rows[0]?.n ?? 0);
+  };
+
+  const toolsOfServer = async (serverId: string): Promise<Tool[]> => {
+    const rows: ToolRow[] = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.server_id', serverId).orderBy('t.position').select(TOOL_COLUMNS);
+    return rows.map(toTool);
+  };
+
+  return {
+    async searchServers(search) {
+      const page = serverQuery(search, 's.*', true);
+      const [rows, total] = await Promise.all([
+        db.raw(page.sql, page.bindings) as Promise<ServerRow[]>,
+        count(serverQuery(search, 'count(*) AS n', false)),
+      ]);
+      return { items: rows.map(toSummary), total };
+    },
+
+    async explainServerSearch(search) {
+      const page = serverQuery(search, 's.*', true);
+      const rows: Array<{ detail: string }> = await db.raw(`EXPLAIN QUERY PLAN ${page.sql}`, page.bindings);
+      return rows.map((row) => row.detail);
+    },
+
+    async searchTools(search) {
+      const page = toolQuery(search, TOOL_COLUMNS.join(', '), true);
+      const [rows, total] = await Promise.all([
+        db.raw(page.sql, page.bindings) as Promise<ToolRow[]>,
+        count(toolQuery(search, 'count(*) AS n', false)),
+      ]);
+      return { items: rows.map(toTool), total };
+    },
+
+    async findServer(idOrName) {
+      const row: ServerRow | undefined = await db('servers as s').where('s.id', idOrName).orWhere('s.name', idOrName).orderByRaw('s.id = ? DESC', [idOrName]).first('s.*');
+      if (!row) return null;
+      const [remotes, packages, tools, sources] = await Promise.all([
+        db('remotes').where({ server_id: row.id }).orderBy('position'),
+        db('packages').where({ server_id: row.id }).orderBy('position'),
+        toolsOfServer(row.id),
+        db('sources').where({ server_id: row.id }).orderBy(['source', 'source_key']).select('source', 'source_key', 'ingested_at'),
+      ]);
+      const summary = toSummary(row);
+      return {
+        ...summary,
+        websiteUrl: row.website_url,
+        license: row.license,
+        versions: JSON.parse(row.versions),
+        packages: packages.map((p: PackageRow) => ({
+          registryType: p.registry_type,
+          identifier: p.identifier,
+          version: p.version,
+          runtimeHint: p.runtime_hint,
+          transport: p.transport,
+          environmentVariables: JSON.parse(p.environment_variables),
+          arguments: JSON.parse(p.arguments),
+        })),
+        remotes: remotes.map((r: RemoteRow) => ({ transport: r.transport, url: r.url, host: r.host, headers: JSON.parse(r.headers) })),
+        tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
+        sources: sources.map((s: { source: SourceRef['source']; source_key: string; ingested_at: string }) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
+        links: {
+          self: `/api/v1/servers/${encodeURIComponent(row.id)}`,
+          tools: `/api/v1/tools/search?q=${encodeURIComponent(row.name)}`,
+        },
+      };
+    },
+
+    async findServerIdByDomain(host) {
+      const rows: Array<{ id: string; name: string; updated_at: string | null }> = await db('servers')
+        .where({ domain: host })
+        .select('id', 'name', 'updated_at');
+      const reversed = host.split('.').reverse().join('.');
+      const namespaceMatches = (name: string): boolean => {
+        const namespace = name.split('/')[0] ?? '';
+        return namespace === reversed || reversed.startsWith(`${namespace}.`) || namespace === host;
+      };
+      rows.sort((a, b) =>
+        Number(namespaceMatches(b.name)) - Number(namespaceMatches(a.name)) ||
+        (b.updated_at ?? '').localeCompare(a.updated_at ?? '') ||
+        a.id.localeCompare(b.id),
+      );
+      return rows[0]?.id ?? null;
+    },
+
+    async findTool(id) {
+      const row: ToolRow | undefined = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.id', id).first(TOOL_COLUMNS);
+      return row ? toTool(row) : null;
+    },
+
+    async listCategories() {
+      const rows: Array<{ slug: string; name: string; count: number }> = await db('categories as c')
+        .leftJoin('server_categories as sc', 'sc.slug', 'c.slug')
+        .groupBy('c.slug', 'c.name', 'c.position')
+        .orderBy('c.position')
+        .select('c.slug', 'c.name')
+        .count({ count: 'sc.server_id' });
+      return rows.map((r) => ({ slug: r.slug, name: r.name, count: Number(r.count) }));
+    },
+
+    async countServers() {
+      const row = await db('servers').count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+  };
+}
+
+interface ServerRow {
+  id: string; name: string; title: string | null; description: string; domain: string | null; version: string | null;
+  versions: string; categories: string; transports: string; endpoint_count: number; tool_count: number;
+  authentication: Authentication; repository_url: string | null; website_url: string | null; license: string | null;
+  published_at: string | null; updated_at: string | null;
+}
+
+interface RemoteRow { transport: 'streamable-http' | 'sse'; url: string; host: string; headers: string }
+
+interface PackageRow {
+  registry_type: Server['packages'][number]['registryType']; identifier: string; version: string | null; runtime_hint: string | null;
+  transport: Server['packages'][number]['transport']; environment_variables: string; arguments: string;
+}
+
+interface ToolRow {
+  id: string; name: string; title: string | null; description: string; server_id: string; server_name: string;
+  input_schema: string; annotations: string; authentication: Authentication;
+}
+
+const TOOL_COLUMNS = ['t.id', 't.name', 't.title', 't.description', 't.server_id', 's.name as server_name', 't.input_schema', 't.annotations', 't.authentication'];
+
+function toSummary(row: ServerRow): ServerSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    title: row.title,
+    description: row.description,
+    domain: row.domain,
+    version: row.version,
+    categories: JSON.parse(row.categories),
+    transports: JSON.parse(row.transports),
+    endpointCount: Number(row.endpoint_count),
+    toolCount: Number(row.tool_count),
+    authentication: row.authentication,
+    repositoryUrl: row.repository_url,
+    publishedAt: row.published_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toTool(row: ToolRow): Tool {
+  return {
+    id: row.id,
+    name: row.name,
+    title: row.title,
+    description: row.description,
+    serverId: row.server_id,
+    serverName: row.server_name,
+    inputSchema: JSON.parse(row.input_schema),
+    annotations: JSON.parse(row.annotations),
+    authentication: row.authentication,
+  };
+}

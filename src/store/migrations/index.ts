@@ -1,0 +1,20 @@
+/**
+ * Migrations as modules (not files found at run time), so the same list runs from `src/`
+ * under tsx and from `dist/` after a build.
+ */
+import type { Knex } from 'knex';
+import * as catalog from './001-catalog.js';
+
+const migrations: Readonly<Record<string, Knex.Migration>> = {
+  '001-catalog': catalog,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const migration = migrations[name];
+    if (!migration) throw new Error(`unknown migration ${name}`);
+    return migration;
+  },
+};
