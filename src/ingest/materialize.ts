@@ -70,6 +70,7 @@ export function materialize(id: string, records: readonly UpstreamServer[]): Cat
     matchNames: matchNamesOf(primary.name, sources.map((s) => s.name), title),
     searchCategories: [...categoryNames, ...unique(sources.flatMap((s) => s.upstreamCategories))].join(' '),
     searchTools: tools.map((t) => `${t.name.replace(/[_-]+/g, ' ')} ${t.description}`).join(' \n'),
+    sourceCount: sources.length,
   };
   return { ...entry, contentHash: hashOf(entry) };
 }
@@ -107,9 +108,15 @@ function authenticationOf(sources: readonly UpstreamServer[], packages: readonly
   return 'unknown';
 }
 
-/** Name forms a query can match exactly: full name, last segment, that without "mcp"/"server", title. */
+/**
+ * Name forms a query can match exactly: full name, last segment, that without "mcp"/"server",
+ * title, and the publisher of a reverse-DNS namespace (`com.stripe/mcp` → `stripe`).
+ */
 function matchNamesOf(name: string, otherNames: readonly string[], title: string | null): string[] {
   const forms = new Set<string>();
+  const namespace = name.includes('/') ? (name.split('/')[0] ?? '').toLowerCase().split('.') : [];
+  const publisher = namespace[0] === 'io' && namespace[1] === 'github' ? namespace[2] : namespace.length > 1 ? namespace[1] : undefined;
+  if (publisher) forms.add(publisher);
   for (const candidate of [name, ...otherNames, title ?? '']) {
     const lower = candidate.trim().toLowerCase();
     if (!lower) continue;

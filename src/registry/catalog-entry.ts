@@ -11,6 +11,8 @@ export interface CatalogEntry {
   /** Text indexed for search besides name, title and description. */
   readonly searchCategories: string;
   readonly searchTools: string;
+  /** How many upstream sources list the server: a tie-breaker among equally good name matches. */
+  readonly sourceCount: number;
   /** Hash of everything above; equal hashes mean nothing to write. */
   readonly contentHash: string;
 }

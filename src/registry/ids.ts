@@ -8,6 +8,7 @@
 export function slugOf(name: string): string {
   const slug = name
     .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/^@/, '')
     .replace(/\//g, '~')

@@ -40,7 +40,7 @@ export function scrubString(text: string): string {
   return out;
 }
 
-/** Strips userinfo and credential query parameters from a URL; other text is left as is. */
+/** Removes userinfo and credential query parameters from a URL; other text is left as is. */
 export function scrubUrl(raw: string): string {
   let url: URL;
   try {
@@ -56,7 +56,7 @@ export function scrubUrl(raw: string): string {
   }
   for (const key of [...url.searchParams.keys()]) {
     if (SECRET_QUERY.test(key) || isSecretName(key)) {
-      url.searchParams.set(key, REDACTED);
+      url.searchParams.delete(key);
       changed = true;
     }
   }

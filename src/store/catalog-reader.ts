@@ -77,8 +77,12 @@ export function createCatalogReader(db: Db): CatalogReader {
     }
     if (!paged) return { sql, bindings };
     if (search.sort === 'relevance' && search.match !== null) {
-      sql += ` ORDER BY CASE WHEN instr(s.match_names, ?) > 0 THEN 0 WHEN instr(s.match_names, ?) > 0 THEN 1 ELSE 2 END, ${SERVER_BM25}, s.id`;
-      bindings.push(`\n${search.text ?? ''}\n`, `\n${search.text ?? ''}`);
+      // Exact name matches, then prefix name matches (each led by servers more sources list), then BM25.
+      const tier = 'CASE WHEN instr(s.match_names, ?) > 0 THEN 0 WHEN instr(s.match_names, ?) > 0 THEN 1 ELSE 2 END';
+      sql += ` ORDER BY ${tier}, CASE WHEN ${tier} < 2 THEN -s.source_count ELSE 0 END, ${SERVER_BM25}, s.id`;
+      const exact = `\n${search.text ?? ''}\n`;
+      const prefix = `\n${search.text ?? ''}`;
+      bindings.push(exact, prefix, exact, prefix);
     } else {
       sql += ` ORDER BY ${SERVER_ORDER[search.sort === 'relevance' ? 'a-z' : search.sort]}`;
     }

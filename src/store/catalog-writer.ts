@@ -97,7 +97,7 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
     async reserveServer(id, name, now) {
       await trx('servers').insert({
         id, name, description: '', versions: '[]', categories: '[]', transports: '[]', endpoint_count: 0, tool_count: 0,
-        authentication: 'unknown', sort_name: name.toLowerCase(), match_names: '', content_hash: '', created_at: now, modified_at: now,
+        authentication: 'unknown', sort_name: name.toLowerCase(), match_names: '', source_count: 0, content_hash: '', created_at: now, modified_at: now,
       });
     },
 
@@ -124,6 +124,7 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
         updated_at: server.updatedAt,
         sort_name: (server.title ?? server.name).toLowerCase(),
         match_names: `\n${entry.matchNames.join('\n')}\n`,
+        source_count: entry.sourceCount,
         content_hash: entry.contentHash,
         modified_at: now,
       });

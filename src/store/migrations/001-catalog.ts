@@ -27,6 +27,7 @@ export async function up(knex: Knex): Promise<void> {
     t.string('updated_at', 40);
     t.string('sort_name', 300).notNullable();
     t.text('match_names').notNullable();
+    t.integer('source_count').notNullable();
     t.string('content_hash', 64).notNullable();
     t.string('created_at', 40).notNullable();
     t.string('modified_at', 40).notNullable();

@@ -1,0 +1,111 @@
+/** Ingest: idempotence, all-or-nothing failure, merges across sources, no secret stored or served. */
+import { existsSync, readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { ingest } from '../../src/ingest/ingest-service.js';
+import { IngestError } from '../../src/ingest/upstream.js';
+import { CANARIES } from '../support/canaries.js';
+import { fixture, startHarness, type Harness } from '../support/harness.js';
+
+const FIXTURES = ['official-small.json', 'docker-small.json', 'toolsdk-small.json'];
+
+/** Everything a client can see of the catalog, for before/after comparisons. */
+async function snapshot(h: Harness): Promise<unknown> {
+  const { body: page } = await h.request('/api/v1/servers/search?limit=100&sort=a-z');
+  const servers = await Promise.all(page.items.map(async (s: { id: string }) => (await h.request(`/api/v1/servers/${encodeURIComponent(s.id)}`)).body));
+  const tools = (await h.request('/api/v1/tools/search?limit=100')).body;
+  const categories = (await h.request('/api/v1/categories')).body;
+  return { total: page.total, servers, tools, categories };
+}
+
+describe('ingest', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness({ demo: false });
+  });
+  afterEach(async () => h.close());
+
+  it('reports a second run of the same files as all unchanged and changes nothing', async () => {
+    const first = await ingest(h.service.store, FIXTURES.map(fixture));
+    expect(first).to.include({ added: 6, updated: 0, unchanged: 0, servers: 6 });
+    const before = await snapshot(h);
+    const second = await ingest(h.service.store, FIXTURES.map(fixture));
+    expect(second).to.include({ added: 0, updated: 0, unchanged: 6, servers: 6, records: first.records });
+    expect(await snapshot(h)).to.deep.equal(before);
+  });
+
+  it('keeps ids stable when the same data arrives in another order and file split', async () => {
+    await ingest(h.service.store, [fixture('toolsdk-small.json')]);
+    await ingest(h.service.store, [fixture('docker-small.json')]);
+    await ingest(h.service.store, [fixture('official-small.json')]);
+    const { body } = await h.request('/api/v1/servers/search?limit=100');
+    const weather = body.items.filter((s: { name: string }) => s.name.includes('weather'));
+    expect(weather).to.have.length(1);
+    expect(weather[0].id).to.equal('acme~weather-mcp');
+    const again = await ingest(h.service.store, FIXTURES.map(fixture));
+    expect(again).to.include({ added: 0, updated: 0 });
+  });
+
+  it('merges one server from three sources by repository and package, keeping each source', async () => {
+    await ingest(h.service.store, FIXTURES.map(fixture));
+    const { body } = await h.request('/api/v1/servers/io.github.acme~weather');
+    expect(body.sources.map((s: { source: string; key: string }) => `${s.source}:${s.key}`)).to.deep.equal([
+      'docker:weather', 'official:io.github.acme/weather', 'toolsdk:@acme/weather-mcp',
+    ]);
+    expect(body.title).to.equal('Acme Weather');
+    expect(body.license).to.equal('MIT');
+    expect(body.packages.map((p: { registryType: string }) => p.registryType)).to.deep.equal(['npm', 'oci']);
+    expect(body.categories).to.include('maps-travel');
+  });
+
+  it('leaves the catalog exactly as before when a file is corrupt mid-way, naming the record', async () => {
+    await ingest(h.service.store, [fixture('official-small.json')]);
+    const before = await snapshot(h);
+    let failure: unknown;
+    try {
+      await ingest(h.service.store, [fixture('docker-small.json'), fixture('corrupt-record.json'), fixture('toolsdk-small.json')]);
+    } catch (err) {
+      failure = err;
+    }
+    expect(failure).to.be.instanceOf(IngestError);
+    expect((failure as IngestError).message).to.equal('corrupt-record.json: record #1 (?): name must be a namespaced string like "io.github.owner/server"');
+    expect(await snapshot(h)).to.deep.equal(before);
+  });
+
+  it('leaves the catalog untouched when a file is not JSON', async () => {
+    await ingest(h.service.store, [fixture('official-small.json')]);
+    const before = await snapshot(h);
+    const failure = await ingest(h.service.store, [fixture('docker-small.json'), fixture('truncated.json')]).catch((err: unknown) => err);
+    expect(failure).to.be.instanceOf(IngestError);
+    expect((failure as IngestError).message).to.match(/^truncated\.json: record document: not valid JSON/);
+    expect(await snapshot(h)).to.deep.equal(before);
+  });
+
+  it('rolls back a failure inside the write transaction too', async () => {
+    await ingest(h.service.store, [fixture('official-small.json')]);
+    const before = await snapshot(h);
+    const store = h.service.store;
+    const failing = {
+      ...store,
+      withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
+        store.withCatalogWriter(async (writer) => work({ ...writer, countTools: async () => { throw new Error('disk on fire'); } })),
+    };
+    const failure = await ingest(failing, FIXTURES.map(fixture)).catch((err: unknown) => err);
+    expect((failure as Error).message).to.equal('disk on fire');
+    expect(await snapshot(h)).to.deep.equal(before);
+  });
+
+  it('never stores or serves a planted secret', async () => {
+    await ingest(h.service.store, FIXTURES.map(fixture));
+    const served = JSON.stringify(await snapshot(h)) + JSON.stringify((await h.request('/api/v1/tools/search?q=weather&limit=100')).body);
+    const files = [h.dbFile, `${h.dbFile}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('latin1'));
+    for (const canary of CANARIES) {
+      expect(served, canary).not.to.contain(canary);
+      for (const stored of files) expect(stored.includes(canary), `stored ${canary}`).to.equal(false);
+    }
+    const { body } = await h.request('/api/v1/servers/io.github.acme~weather');
+    expect(body.remotes[0].url).to.equal('https://mcp.acme-weather.com/mcp');
+    const key = body.packages[0].environmentVariables.find((v: { name: string }) => v.name === 'WEATHER_API_KEY');
+    expect(key).to.deep.equal({ name: 'WEATHER_API_KEY', description: 'API key for the forecast service', isRequired: true, isSecret: true });
+    expect(body.authentication).to.equal('api_key');
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Ingests the three real upstream files from ../shared/data and checks counts, merges,
+ * categories and that queries naming well-known servers find them first. Skipped, with the
+ * reason, where ../shared/data is absent (a bare clone); .ci/run has it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { ingest, type IngestSummary } from '../../src/ingest/ingest-service.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+const FILES = ['official-registry-v0.1-snapshot-2025-12.json', 'docker-mcp-catalog-servers.json', 'toolsdk-mcp-registry-servers.json'];
+const available = FILES.every((file) => existsSync(`${DATA}${file}`));
+
+describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not found next to the checkout)'}`, function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let summary: IngestSummary;
+
+  before(async function () {
+    if (!available) this.skip();
+    h = await startHarness({ demo: false });
+    summary = await ingest(h.service.store, FILES.map((file) => ({ file, text: readFileSync(`${DATA}${file}`, 'utf8') })));
+  });
+  after(async () => h?.close());
+
+  it('reads every record: 964 official names (of 2,354 versions), 328 Docker, 4,548 toolsdk', () => {
+    expect(summary.records).to.equal(964 + 328 + 4548);
+    expect(summary.sources).to.deep.equal(['official', 'docker', 'toolsdk']);
+    expect(summary.added).to.equal(summary.servers);
+    expect(summary.servers).to.be.within(4800, summary.records - 200);
+    expect(summary.tools).to.be.greaterThan(8000);
+  });
+
+  it('makes one record per official name at its latest version, with the versions listed', async () => {
+    const { body } = await h.request('/api/v1/servers/io.github.github%2Fgithub-mcp-server');
+    expect(body.versions.length).to.be.greaterThan(1);
+    expect(body.versions.filter((v: { isLatest: boolean }) => v.isLatest)).to.have.length(1);
+    expect(body.version).to.equal(body.versions[0].version);
+  });
+
+  it('merges the same server across sources, keeping each source', async () => {
+    const { body } = await h.request('/api/v1/servers/com.stripe~mcp');
+    expect(body.sources.map((s: { source: string }) => s.source)).to.include.members(['official', 'docker']);
+    const merged = await h.request('/api/v1/servers/search?q=stripe&limit=100');
+    const stripeRemote = merged.body.items.filter((s: { name: string }) => s.name === 'mcp/stripe-remote');
+    expect(stripeRemote, 'the Docker remote record is merged, not listed apart').to.have.length(0);
+  });
+
+  it('puts every server in at least one category and counts them', async () => {
+    const { body } = await h.request('/api/v1/categories');
+    const counted = body.items.reduce((sum: number, c: { count: number }) => sum + c.count, 0);
+    expect(counted).to.be.at.least(summary.servers);
+    for (const category of body.items) expect(category.count, category.slug).to.be.greaterThan(0);
+  });
+
+  const wellKnown: Array<[string, string]> = [
+    ['github', 'io.github.github/github-mcp-server'],
+    ['stripe', 'com.stripe/mcp'],
+    ['notion', 'com.notion/mcp'],
+    ['supabase', 'com.supabase/mcp'],
+    ['linear', 'app.linear/linear'],
+    ['figma', 'com.figma.mcp/mcp'],
+    ['context7', 'io.github.upstash/context7'],
+    ['hugging face', 'co.huggingface/hf-mcp-server'],
+    ['brave search', 'io.github.brave/brave-search-mcp-server'],
+  ];
+  for (const [q, name] of wellKnown) {
+    it(`finds ${name} first for "${q}"`, async () => {
+      const { body } = await h.request(`/api/v1/servers/search?q=${encodeURIComponent(q)}&limit=5`);
+      expect(body.items[0]?.name, JSON.stringify(body.items.map((s: { name: string }) => s.name))).to.equal(name);
+    });
+  }
+
+  it('finds tools by what they do across the catalog', async () => {
+    const { body } = await h.request('/api/v1/tools/search?q=create_issue&limit=5');
+    expect(body.total).to.be.greaterThan(5);
+    expect(body.items[0].name).to.equal('create_issue');
+  });
+});

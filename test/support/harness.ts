@@ -1,0 +1,101 @@
+/**
+ * Starts the real service on port 0 with a temporary SQLite database, and gives tests a typed
+ * client (openapi-fetch over the generated paths) whose every response is checked against the
+ * contract: a mismatch fails the test.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Server as HttpServer } from 'node:http';
+import createClient, { type Client } from 'openapi-fetch';
+import { pino } from 'pino';
+import type { paths } from '../../generated/openapi.js';
+import { createService, type Service } from '../../src/compose.js';
+import { loadDemoCatalogIfEmpty } from '../../src/ingest/demo.js';
+import { ingest } from '../../src/ingest/ingest-service.js';
+import type { IngestInput } from '../../src/ingest/detect.js';
+import { contractViolations } from './contract.js';
+
+export const silentLogger = pino({ level: 'silent' });
+
+export interface Harness {
+  readonly baseUrl: string;
+  readonly service: Service;
+  readonly dbFile: string;
+  readonly client: Client<paths>;
+  /** A raw request (for inputs the typed client refuses); its response is contract-checked too. */
+  request(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any }>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  readonly demo?: boolean;
+  readonly inputs?: readonly IngestInput[];
+  readonly discoveryRateLimit?: number;
+  readonly trustProxyHops?: number;
+}
+
+/** Fetch that fails loudly when a response breaks the contract. */
+export function contractFetch(baseUrl: string): (input: Request | string | URL, init?: RequestInit) => Promise<Response> {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const response = await fetch(request);
+    const text = await response.clone().text();
+    let body: unknown = text;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      /* not JSON: the contract check reports the media type */
+    }
+    const url = new URL(request.url, baseUrl);
+    const violations = await contractViolations({ method: request.method, path: url.pathname, status: response.status, headers: response.headers, body });
+    if (violations.length > 0) throw new Error(`${request.method} ${url.pathname}${url.search} → ${response.status} breaks the contract:\n  ${violations.join('\n  ')}`);
+    return response;
+  };
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
+  const dbFile = join(dir, 'catalog.sqlite');
+  const service = await createService(
+    { databaseUrl: `sqlite:${dbFile}`, discoveryRateLimit: options.discoveryRateLimit ?? 0, trustProxyHops: options.trustProxyHops ?? 0 },
+    silentLogger,
+  );
+  if (options.demo ?? true) await loadDemoCatalogIfEmpty(service.store);
+  if (options.inputs?.length) await ingest(service.store, options.inputs);
+  const server: HttpServer = service.app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const checkedFetch = contractFetch(baseUrl);
+  return {
+    baseUrl,
+    service,
+    dbFile,
+    client: createClient<paths>({ baseUrl, fetch: (request: Request) => checkedFetch(request) }),
+    async request(path, init) {
+      const response = await checkedFetch(`${baseUrl}${path}`, init);
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = text === '' ? null : JSON.parse(text);
+      } catch {
+        /* leave as text */
+      }
+      return { status: response.status, headers: response.headers, body };
+    },
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await service.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fixture file from test/fixtures as an ingest input. */
+export function fixture(name: string): IngestInput {
+  const file = new URL(`../fixtures/${name}`, import.meta.url);
+  return { file: name, text: readFileSync(file, 'utf8') };
+}

@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { REDACTED, isSecretName, scrubString, scrubUrl, scrubValue } from '../../src/registry/secrets.js';
+
+describe('secret scrubbing', () => {
+  const shaped: Array<[string, string]> = [
+    ['GitHub token', 'use ghp_abcdefghijklmnopqrstuvwxyz0123 here'],
+    ['GitHub fine-grained token', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop'],
+    ['OpenAI-style key', 'key sk-proj-abcdefghijklmnop1234'],
+    ['Slack bot token', 'xoxb-1234567890-abcdefghij'],
+    ['AWS access key id', 'AKIAIOSFODNN7EXAMPLE'],
+    ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.abcdefghijklmnop'],
+  ];
+  for (const [what, text] of shaped) {
+    it(`removes a ${what} from free text`, () => {
+      const out = scrubString(text);
+      expect(out).to.contain(REDACTED);
+      expect(out).not.to.match(/ghp_a|github_pat_1|sk-proj|xoxb-1|AKIAIOS|eyJzdWIi/);
+    });
+  }
+
+  it('leaves ordinary text alone', () => {
+    const text = 'Search GitHub issues; skip tasks; the AKIA prefix alone is fine; sk-short';
+    expect(scrubString(text)).to.equal(text);
+  });
+
+  it('removes userinfo and credential query parameters from URLs, keeping the rest', () => {
+    expect(scrubUrl('https://user:pw@mcp.example.com/mcp?token=abc&region=eu')).to.equal('https://mcp.example.com/mcp?region=eu');
+    expect(scrubUrl('https://mcp.example.com/sse?api_key=1')).to.equal('https://mcp.example.com/sse');
+    expect(scrubUrl('https://mcp.example.com/mcp')).to.equal('https://mcp.example.com/mcp');
+    expect(scrubString('see https://a:b@x.example.com/p?key=1 now')).to.equal('see https://x.example.com/p now');
+  });
+
+  it('recognizes secret-like names', () => {
+    for (const name of ['GITHUB_TOKEN', 'api_key', 'X-API-Key', 'Authorization', 'DB_PASSWORD', 'client_secret', 'Cookie', 'AWS_SECRET_ACCESS_KEY', 'GITLAB_PAT']) {
+      expect(isSecretName(name), name).to.equal(true);
+    }
+    for (const name of ['WEATHER_UNITS', 'region', 'path', 'max_results', 'NODE_ENV']) expect(isSecretName(name), name).to.equal(false);
+  });
+
+  it('removes values of secret entries and secret-named keys in nested records', () => {
+    const record = {
+      env: [
+        { name: 'API_KEY', default: 'plain-looking-value', isSecret: false },
+        { name: 'MODE', value: 'fast', isSecret: true },
+        { name: 'REGION', default: 'eu' },
+      ],
+      headers: { Authorization: 'Bearer abc', Accept: 'application/json' },
+      secrets: [{ name: 'svc.api_key', env: 'SVC_API_KEY', example: 'patABC.def' }],
+    };
+    expect(scrubValue(record)).to.deep.equal({
+      env: [
+        { name: 'API_KEY', default: REDACTED, isSecret: false },
+        { name: 'MODE', value: REDACTED, isSecret: true },
+        { name: 'REGION', default: 'eu' },
+      ],
+      headers: { Authorization: REDACTED, Accept: 'application/json' },
+      secrets: [{ name: 'svc.api_key', env: 'SVC_API_KEY', example: REDACTED }],
+    });
+  });
+});
