@@ -415,6 +415,7 @@ export interface components {
         JsonSchemaObject: {
             /** @constant */
             type: "object";
+            /** @description One JSON Schema (an object or a boolean) per argument name. */
             properties?: {
                 [key: string]: unknown;
             };

@@ -70,6 +70,7 @@ export async function createDispatcher(document: OpenApiDocument, handlers: Hand
   for (const operationId of Object.keys(handlers).filter(isOperationId(handlers))) registerOne(operationId);
 
   const middleware: Koa.Middleware = async (ctx) => {
+    assertDecodablePath(ctx.path);
     await api.handleRequest({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: flatHeaders(ctx), body: ctx.request.body }, ctx);
   };
   return { api, middleware };
@@ -91,21 +92,19 @@ function bind<O extends OperationId>(handler: OperationHandler<O>) {
 
 /**
  * The parameters of a validated request. openapi-backend validated and coerced them against the
- * same contract the types are generated from, so the shapes hold; path parameters arrive
- * URL-encoded and are decoded here.
+ * same contract the types are generated from, so the shapes hold (path parameters arrive decoded).
  */
 function inputOf<O extends OperationId>(c: Context): HandlerInput<O> {
-  const path: Record<string, string> = {};
-  for (const [name, value] of Object.entries(c.request.params)) path[name] = safeDecode(String(value));
   const query: unknown = c.validation?.coerced?.query ?? c.request.query;
-  return { query, path } as unknown as HandlerInput<O>;
+  return { query, path: c.request.params } as unknown as HandlerInput<O>;
 }
 
-function safeDecode(value: string): string {
+/** Rejects a path that is not valid percent-encoding before the router tries to decode it. */
+function assertDecodablePath(path: string): void {
   try {
-    return decodeURIComponent(value);
+    decodeURIComponent(path);
   } catch {
-    return value;
+    throw new AppError('validation_failed', 'The request path is not valid percent-encoded UTF-8.', [{ location: 'path', message: 'is not valid percent-encoding' }]);
   }
 }
 
@@ -128,8 +127,9 @@ function fieldErrors(c: Context): ProblemFieldError[] {
   return (c.validation?.errors ?? []).map((error) => {
     const segments = error.instancePath.split('/').filter(Boolean);
     const missing = typeof error.params.missingProperty === 'string' ? error.params.missingProperty : null;
-    if (missing) segments.push(missing);
+    const unknown = typeof error.params.additionalProperty === 'string' ? error.params.additionalProperty : null;
+    if (missing ?? unknown) segments.push(missing ?? unknown ?? '');
     const location = segments.join('.') || 'request';
-    return { location, message: error.message ?? 'is invalid' };
+    return { location, message: unknown ? 'is not a parameter of this operation' : (error.message ?? 'is invalid') };
   });
 }

@@ -1,7 +1,7 @@
 /** The Docker MCP catalog (`servers/<name>/server.yaml` converted to JSON, plus its tools.json). */
-import type { EnvironmentVariable, JsonSchemaObject, Package, Remote } from '../types.js';
+import type { EnvironmentVariable, JsonSchemaObject, Package } from '../types.js';
 import { isSecretName } from '../registry/secrets.js';
-import { annotations, asArray, asObject, httpUrl, isObject, objectSchema, text } from './json.js';
+import { annotations, asArray, asObject, httpUrl, isObject, objectSchema, remote, text } from './json.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 
 /** Whether a parsed document is a Docker catalog export (an array of server.yaml objects). */
@@ -41,7 +41,7 @@ export function readDocker(doc: unknown[], file: string): IngestRecord[] {
         publishedAt: null,
         updatedAt: null,
         packages: readImage(raw, secrets, asArray(config.env)),
-        remotes: readRemote(raw.remote),
+        remotes: remote(asObject(raw.remote).url, asObject(raw.remote).transport_type),
         tools: asArray(raw.tools).flatMap(readTool),
         upstreamCategories: [text(meta.category), ...asArray(meta.tags).map(text)].filter((c): c is string => c !== null),
         oauth: asArray(raw.oauth).length > 0,
@@ -74,13 +74,6 @@ function splitTag(image: string): [string, string | null] {
   if (at > 0) return [image.slice(0, at), image.slice(at + 1)];
   const colon = image.lastIndexOf(':');
   return colon > image.lastIndexOf('/') ? [image.slice(0, colon), image.slice(colon + 1)] : [image, null];
-}
-
-function readRemote(value: unknown): Remote[] {
-  const remote = asObject(value);
-  const url = httpUrl(remote.url);
-  if (!url) return [];
-  return [{ transport: remote.transport_type === 'sse' ? 'sse' : 'streamable-http', url, host: new URL(url).hostname, headers: [] }];
 }
 
 function readTool(item: unknown): UpstreamTool[] {

@@ -3,7 +3,7 @@
  * Every string and schema read here is scrubbed of credentials, so normalized records are
  * clean by construction.
  */
-import type { JsonSchemaObject, ToolAnnotations } from '../types.js';
+import type { JsonSchemaObject, Remote, RemoteHeader, ToolAnnotations } from '../types.js';
 import { scrubString, scrubUrl, scrubValue } from '../registry/secrets.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -69,4 +69,11 @@ export function annotations(value: unknown, fallbackTitle: string | null = null)
     idempotentHint: flag(raw.idempotentHint),
     openWorldHint: flag(raw.openWorldHint),
   };
+}
+
+/** A remote endpoint from an upstream URL; nothing when the URL is not http(s). */
+export function remote(url: unknown, transport: unknown, headers: RemoteHeader[] = []): Remote[] {
+  const href = httpUrl(url);
+  if (!href) return [];
+  return [{ transport: transport === 'sse' ? 'sse' : 'streamable-http', url: href, host: new URL(href).hostname, headers }];
 }

@@ -4,7 +4,7 @@
  */
 import type { EnvironmentVariable, Package, PackageArgument, Remote, RemoteHeader, ServerVersion, SourceName, Transport } from '../types.js';
 import { isSecretName } from '../registry/secrets.js';
-import { annotations, asArray, asObject, flag, httpUrl, isObject, objectSchema, text, timestamp, type JsonObject } from './json.js';
+import { annotations, asArray, asObject, flag, httpUrl, isObject, objectSchema, remote, text, timestamp, type JsonObject } from './json.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 
 const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
@@ -151,10 +151,7 @@ function readArgument(value: unknown, kind: PackageArgument['kind']): PackageArg
 
 function readRemote(value: unknown): Remote[] {
   const raw = asObject(value);
-  const url = httpUrl(raw.url);
-  if (!url) return [];
-  const transport = raw.type === 'sse' ? 'sse' : 'streamable-http';
-  return [{ transport, url, host: new URL(url).hostname, headers: asArray(raw.headers).flatMap(readHeader) }];
+  return remote(raw.url, raw.type, asArray(raw.headers).flatMap(readHeader));
 }
 
 function readHeader(value: unknown): RemoteHeader[] {
@@ -185,4 +182,3 @@ function readTools(value: unknown): UpstreamTool[] {
   });
 }
 
-export { readTools as readOfficialTools };

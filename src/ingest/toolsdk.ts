@@ -1,7 +1,7 @@
 /** The toolsdk registry export: package files joined with the index's category and tools. */
-import type { EnvironmentVariable, Package, Remote } from '../types.js';
+import type { EnvironmentVariable, Package } from '../types.js';
 import { isSecretName } from '../registry/secrets.js';
-import { asArray, asObject, httpUrl, isObject, text } from './json.js';
+import { asArray, asObject, httpUrl, isObject, remote, text } from './json.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 
 const RUNTIMES = {
@@ -28,7 +28,7 @@ export function readToolsdk(doc: unknown[], file: string): IngestRecord[] {
     const label = `#${index} (${key ?? '?'})`;
     if (!packageName || !key) throw new IngestError(file, label, 'packageName and _toolsdk.key must be non-empty strings');
     if (typeof raw.description !== 'string') throw new IngestError(file, label, 'description must be a string');
-    const remotes = asArray(raw.remotes).flatMap(readRemote);
+    const remotes = asArray(raw.remotes).flatMap((item) => remote(asObject(item).url, asObject(item).type));
     const variables = Object.entries(asObject(raw.env)).map(([name, spec]) => readVariable(name, spec));
     const runtime = RUNTIMES[String(raw.runtime) as keyof typeof RUNTIMES] ?? null;
     const remoteOnly = packageName.startsWith('@toolsdk-remote/');
@@ -64,13 +64,6 @@ export function readToolsdk(doc: unknown[], file: string): IngestRecord[] {
 function readVariable(name: string, spec: unknown): EnvironmentVariable {
   const raw = asObject(spec);
   return { name, description: text(raw.description) ?? '', isRequired: raw.required === true, isSecret: isSecretName(name) };
-}
-
-function readRemote(value: unknown): Remote[] {
-  const raw = asObject(value);
-  const url = httpUrl(raw.url);
-  if (!url) return [];
-  return [{ transport: raw.type === 'sse' ? 'sse' : 'streamable-http', url, host: new URL(url).hostname, headers: [] }];
 }
 
 function readTool(item: unknown): UpstreamTool[] {

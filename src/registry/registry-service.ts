@@ -6,20 +6,20 @@ import { AppError } from '../errors.js';
 import type { CatalogReader } from '../store/index.js';
 import type { Authentication, CategoryList, Server, ServerPage, ServerSort, Tool, ToolPage, ToolSort } from '../types.js';
 
-export interface ServerSearchInput {
+/** What every search takes: text, a sort of its own kind, and a page. */
+interface SearchInput<Sort> {
   readonly q?: string | undefined;
-  readonly category?: string | undefined;
-  readonly sort?: ServerSort | undefined;
+  readonly sort?: Sort | undefined;
   readonly limit?: number | undefined;
   readonly offset?: number | undefined;
 }
 
-export interface ToolSearchInput {
-  readonly q?: string | undefined;
+export interface ServerSearchInput extends SearchInput<ServerSort> {
+  readonly category?: string | undefined;
+}
+
+export interface ToolSearchInput extends SearchInput<ToolSort> {
   readonly authentication?: Authentication | undefined;
-  readonly sort?: ToolSort | undefined;
-  readonly limit?: number | undefined;
-  readonly offset?: number | undefined;
 }
 
 export interface RegistryService {
@@ -49,15 +49,23 @@ export function parseQuery(q: string | undefined): ParsedQuery | null {
   return { text, match: terms.length > 0 ? terms.map((term) => `"${term}"*`).join(' ') : null };
 }
 
+/**
+ * The query, applied sort and page of a search: `relevance` is the default with a query and
+ * `a-z` without, and `relevance` without a query is applied as `a-z`.
+ */
+function resolveSearch<Sort extends string>(input: SearchInput<Sort | 'relevance' | 'a-z'>) {
+  const query = parseQuery(input.q);
+  const requested = input.sort ?? (query ? 'relevance' : 'a-z');
+  const sort = requested === 'relevance' && !query ? 'a-z' : requested;
+  return { query, sort, limit: input.limit ?? DEFAULT_LIMIT, offset: input.offset ?? 0 };
+}
+
 export function createRegistryService(catalog: CatalogReader): RegistryService {
   const categorySlugs = async (): Promise<string[]> => (await catalog.listCategories()).map((c) => c.slug);
 
   return {
     async searchServers(input) {
-      const query = parseQuery(input.q);
-      const sort: ServerSort = input.sort === undefined || (input.sort === 'relevance' && !query) ? (query ? 'relevance' : 'a-z') : input.sort;
-      const limit = input.limit ?? DEFAULT_LIMIT;
-      const offset = input.offset ?? 0;
+      const { query, sort, limit, offset } = resolveSearch<ServerSort>(input);
       const category = input.category ?? null;
       if (category !== null && !(await categorySlugs()).includes(category)) {
         throw new AppError('validation_failed', `Unknown category "${category}".`, [
@@ -71,10 +79,7 @@ export function createRegistryService(catalog: CatalogReader): RegistryService {
     },
 
     async searchTools(input) {
-      const query = parseQuery(input.q);
-      const sort: ToolSort = input.sort === undefined || (input.sort === 'relevance' && !query) ? (query ? 'relevance' : 'a-z') : input.sort;
-      const limit = input.limit ?? DEFAULT_LIMIT;
-      const offset = input.offset ?? 0;
+      const { query, sort, limit, offset } = resolveSearch<ToolSort>(input);
       const authentication = input.authentication ?? null;
       const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
       if (query && query.match === null) return { items: [], total: 0, ...envelope };

@@ -281,3 +281,37 @@ describe('discovery routes', () => {
     });
   });
 });
+
+describe('hostile and odd requests', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h.close());
+
+  const cases: Array<[string, number, string, string?]> = [
+    ['/api/v1/servers/%ZZ', 400, 'validation_failed', 'path'],
+    ['/api/v1/servers/search?unknown=1', 400, 'validation_failed', 'query.unknown'],
+    ['/api/v1/servers/search?limit=20&limit=30', 400, 'validation_failed', 'query.limit'],
+    ['/api/v1/servers/search?q[a]=1', 400, 'validation_failed', 'query.q'],
+    ['/api/v1/servers/io.github.github%252Fgithub-mcp-server', 404, 'not_found'],
+    ['/api/v1/tools/%2e%2e%2fetc%2fpasswd', 404, 'not_found'],
+    ['/api/servers/%00', 404, 'not_found'],
+  ];
+  for (const [path, status, code, location] of cases) {
+    it(`answers ${path} with ${status} ${code}`, async () => {
+      const { status: got, body } = await h.request(path);
+      expect(got).to.equal(status);
+      expect(body.code).to.equal(code);
+      if (location) expect(body.errors.map((e: { location: string }) => e.location)).to.include(location);
+    });
+  }
+
+  it('treats control characters, emoji and FTS operators in q as text, not syntax', async () => {
+    const odd = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('\u0000\u202e😀 * "(')}`);
+    expect(odd.status).to.equal(200);
+    expect(odd.body.total).to.equal(0);
+    const or = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('github OR zzzqqq')}`);
+    expect(or.body.total, 'OR is a word that must match, not an operator').to.equal(0);
+  });
+});
