@@ -171,6 +171,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP endpoint (Streamable HTTP, JSON-RPC 2.0)
+         * @description The registry as an MCP server: `initialize` (protocol versions 2025-11-25, 2025-06-18
+         *     and 2025-03-26; an unknown requested version gets 2025-11-25), `ping`, `tools/list`
+         *     (with `cursor`) and `tools/call`. Stateless (no session), JSON responses, one message per
+         *     request: a JSON array (batch) is refused. Notifications and client responses are
+         *     accepted with 202 and no body. A request whose `Origin` is not in
+         *     `MCP_ALLOWED_ORIGINS` is refused with 403; requests without `Origin` are accepted.
+         *     JSON-RPC errors use the standard codes: -32700 parse error and -32600 invalid request
+         *     (HTTP 400), -32601 unknown method, -32602 invalid params or unknown tool, -32603
+         *     internal error (HTTP 200). A tool that fails (not found, invalid arguments under
+         *     2025-11-25) answers a result with `isError: true` and a message saying what to do next.
+         */
+        post: operations["postMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -236,7 +265,7 @@ export interface components {
          * @description Stable machine-readable error code.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "internal_error" | "service_unavailable";
         /** @description An RFC 9457 problem detail. */
         Problem: {
             /** @description URI reference naming the problem type. */
@@ -473,6 +502,91 @@ export interface components {
             sort: components["schemas"]["ToolSort"];
             query: string | null;
             authentication: components["schemas"]["Authentication"] | null;
+        };
+        /** @enum {string} */
+        McpProtocolVersion: "2025-11-25" | "2025-06-18" | "2025-03-26";
+        JsonRpcId: string | number;
+        /** @description A JSON-RPC 2.0 request (`id` and `method`), notification (`method` only) or response (`id` and `result` or `error`). */
+        JsonRpcMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: components["schemas"]["JsonRpcId"];
+            method?: string;
+            /** @description The method's parameters, by name. */
+            params?: {
+                [key: string]: unknown;
+            };
+            result?: {
+                [key: string]: unknown;
+            };
+            error?: components["schemas"]["JsonRpcError"];
+        };
+        JsonRpcError: {
+            /** @description -32700, -32600, -32601, -32602 or -32603. */
+            code: number;
+            message: string;
+            /** @description Details, e.g. the supported protocol versions. */
+            data?: unknown;
+        };
+        JsonRpcErrorResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"] | null;
+            error: components["schemas"]["JsonRpcError"];
+        };
+        JsonRpcSuccessResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JsonRpcId"];
+            result: components["schemas"]["McpInitializeResult"] | components["schemas"]["McpListToolsResult"] | components["schemas"]["McpCallToolResult"] | components["schemas"]["McpEmptyResult"];
+        };
+        JsonRpcResponse: components["schemas"]["JsonRpcSuccessResponse"] | components["schemas"]["JsonRpcErrorResponse"];
+        /** @description The result of `ping`. */
+        McpEmptyResult: Record<string, never>;
+        McpInitializeResult: {
+            protocolVersion: components["schemas"]["McpProtocolVersion"];
+            capabilities: {
+                tools: {
+                    listChanged: boolean;
+                };
+            };
+            serverInfo: {
+                name: string;
+                title?: string;
+                version: string;
+            };
+            instructions: string;
+        };
+        McpListToolsResult: {
+            tools: components["schemas"]["McpToolDefinition"][];
+            /** @description Pass as `cursor` to get the next page. */
+            nextCursor?: string;
+        };
+        McpToolDefinition: {
+            name: string;
+            title: string;
+            description: string;
+            inputSchema: components["schemas"]["JsonSchemaObject"];
+            outputSchema: components["schemas"]["JsonSchemaObject"];
+            annotations: {
+                title?: string;
+                readOnlyHint: boolean;
+                destructiveHint?: boolean;
+                idempotentHint?: boolean;
+                openWorldHint?: boolean;
+            };
+        };
+        McpCallToolResult: {
+            content: {
+                /** @constant */
+                type: "text";
+                text: string;
+            }[];
+            /** @description The same JSON as the text, valid against the tool's `outputSchema`. */
+            structuredContent?: {
+                [key: string]: unknown;
+            };
+            isError: boolean;
         };
         Health: {
             /** @constant */
@@ -883,6 +997,74 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The negotiated protocol version; one we do not support is a 400. Without it 2025-03-26 is assumed. */
+                "MCP-Protocol-Version"?: components["schemas"]["McpProtocolVersion"];
+                /** @description Browser origin; must be listed in `MCP_ALLOWED_ORIGINS` when present. */
+                Origin?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One JSON-RPC 2.0 message (request, notification or response). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response to a request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcResponse"];
+                };
+            };
+            /** @description A notification or a client response was accepted; no body. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Not a JSON-RPC message: -32700 for a body that is not JSON, -32600 for a batch, an
+             *     invalid request or an unsupported `MCP-Protocol-Version` header.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                };
+            };
+            /** @description The request's `Origin` is not allowed. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

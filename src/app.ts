@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
+import coBody from 'co-body';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { createHandlers } from './http/handlers/index.js';
@@ -12,11 +13,12 @@ import { createDispatcher, loadContract, type OpenApiDocument } from './http/ope
 import { sendProblem } from './http/problem.js';
 import { rateLimit } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
+import { createMcpServer } from './mcp/server.js';
 import type { RegistryService } from './registry/registry-service.js';
 import type { Store } from './store/index.js';
 
 export interface AppDeps {
-  readonly config: Pick<Config, 'discoveryRateLimit' | 'trustProxyHops'>;
+  readonly config: Pick<Config, 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins'>;
   readonly store: Store;
   readonly registry: RegistryService;
   readonly logger: Logger;
@@ -28,13 +30,17 @@ interface State {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** The discovery routes, which the rate limit covers. */
-const DISCOVERY = /^\/api(\/|$)/;
+/** The discovery routes, which the rate limit covers: both route sets and /mcp. */
+const DISCOVERY = /^\/(api(\/|$)|mcp\/?$)/;
+/** Where the body stays raw text: JSON-RPC answers a parse error itself. */
+const RAW_BODY = /^\/mcp\/?$/;
 const BODY_LIMIT = '256kb';
 
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
-  const { middleware: dispatch } = await createDispatcher(document, createHandlers({ registry: deps.registry, store: deps.store, document }));
+  const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version });
+  const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions: { allowedOrigins: deps.config.mcpAllowedOrigins } });
+  const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'] });
   const app = new Koa<State>();
   app.proxy = deps.config.trustProxyHops > 0;
   app.silent = true;
@@ -54,6 +60,16 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
     deps.logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   app.use(rateLimit({ perMinute: deps.config.discoveryRateLimit, trustProxyHops: deps.config.trustProxyHops, applies: (path) => DISCOVERY.test(path) }));
+  app.use(async (ctx, next) => {
+    if (ctx.method === 'POST' && RAW_BODY.test(ctx.path)) {
+      try {
+        ctx.request.body = await coBody.text(ctx, { limit: BODY_LIMIT, encoding: 'utf8' });
+      } catch (err) {
+        throw bodyError(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+    return next();
+  });
   app.use(
     bodyParser({
       enableTypes: ['json'],

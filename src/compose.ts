@@ -13,7 +13,7 @@ export interface Service {
 }
 
 /** Opens and migrates the store, builds the services and the app. */
-export async function createService(config: Pick<Config, 'databaseUrl' | 'discoveryRateLimit' | 'trustProxyHops'>, logger: Logger): Promise<Service> {
+export async function createService(config: Pick<Config, 'databaseUrl' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins'>, logger: Logger): Promise<Service> {
   const store = createStore(config.databaseUrl);
   try {
     await store.migrate();

@@ -14,6 +14,8 @@ export interface Config {
   readonly discoveryRateLimit: number;
   /** How many reverse proxies in front of us may set `X-Forwarded-For`. */
   readonly trustProxyHops: number;
+  /** Browser origins allowed to call /mcp (`*` for any); requests without Origin are always allowed. */
+  readonly mcpAllowedOrigins: readonly string[];
   readonly logLevel: LogLevel;
 }
 
@@ -60,6 +62,13 @@ export function loadConfig(env: Env = process.env): Config {
   const host = read('HOST', '127.0.0.1');
   if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) problems.push(`HOST must be a host name or address, got "${host}"`);
 
+  const origins = read('MCP_ALLOWED_ORIGINS', '').split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
+      problems.push(`MCP_ALLOWED_ORIGINS must list origins like https://app.example.com (or *), got "${origin}"`);
+    }
+  }
+
   const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
     host,
@@ -67,6 +76,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoCatalog: oneOf('DEMO_CATALOG', 'auto', ['auto', 'off'] as const),
     discoveryRateLimit: integer('DISCOVERY_RATE_LIMIT', 120, 0, 1_000_000),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
+    mcpAllowedOrigins: Object.freeze(origins),
     logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -32,6 +32,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
   route_not_found: { status: 404, title: 'No such route' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  origin_not_allowed: { status: 403, title: 'Origin not allowed' },
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
 };

@@ -39,12 +39,19 @@ export function createAjv(options: Record<string, unknown> = {}): Ajv2020 {
 }
 
 /** Builds the openapi-backend router/validator and a Koa middleware that dispatches to `handlers`. */
-export async function createDispatcher(document: OpenApiDocument, handlers: HandlerMap): Promise<{ api: OpenAPIBackend; middleware: Koa.Middleware }> {
+export async function createDispatcher(
+  document: OpenApiDocument,
+  handlers: HandlerMap,
+  options: { unvalidated?: readonly OperationId[] } = {},
+): Promise<{ api: OpenAPIBackend; middleware: Koa.Middleware }> {
   if (!isContract(document)) throw new Error('not an OpenAPI 3.1 document');
+  const unvalidated = new Set<string>(options.unvalidated ?? []);
   const api = new OpenAPIBackend({
     definition: structuredClone(document),
     strict: true,
     coerceTypes: true,
+    // Operations that answer malformed input in their own protocol (JSON-RPC at /mcp) validate it themselves.
+    validate: (c: Context) => !unvalidated.has(c.operation.operationId ?? ''),
     customizeAjv: (_original, ajvOpts) => createAjv({ ...ajvOpts }),
   });
   // openapi-backend checks documents against the 3.0 meta-schema; ours is 3.1, linted by redocly in CI.
@@ -83,10 +90,11 @@ function isOperationId(handlers: HandlerMap) {
 /** Adapts a typed handler to openapi-backend: validated parameters in, reply written to Koa. */
 function bind<O extends OperationId>(handler: OperationHandler<O>) {
   return async (c: Context, ctx: Koa.Context): Promise<void> => {
-    const reply: Reply<O> = await handler(inputOf<O>(c));
+    const reply: Reply<O> = await handler(inputOf<O>(c, ctx));
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+    // Koa turns a null body into 204 unless the status is set after it.
+    ctx.body = reply.body ?? null;
     ctx.status = Number(reply.status);
-    ctx.body = reply.body;
   };
 }
 
@@ -94,9 +102,10 @@ function bind<O extends OperationId>(handler: OperationHandler<O>) {
  * The parameters of a validated request. openapi-backend validated and coerced them against the
  * same contract the types are generated from, so the shapes hold (path parameters arrive decoded).
  */
-function inputOf<O extends OperationId>(c: Context): HandlerInput<O> {
+function inputOf<O extends OperationId>(c: Context, ctx: Koa.Context): HandlerInput<O> {
   const query: unknown = c.validation?.coerced?.query ?? c.request.query;
-  return { query, path: c.request.params } as unknown as HandlerInput<O>;
+  const input = { query, path: c.request.params, body: ctx.request.body, headers: flatHeaders(ctx) };
+  return input as unknown as HandlerInput<O>;
 }
 
 /** Rejects a path that is not valid percent-encoding before the router tries to decode it. */

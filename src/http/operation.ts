@@ -6,23 +6,33 @@ import type { operations } from '../../generated/openapi.js';
 import type { OperationId } from '../types.js';
 
 type Parameters<O extends OperationId> = operations[O]['parameters'];
-export type QueryOf<O extends OperationId> = Parameters<O> extends { query?: infer Q } ? NonNullable<Q> : Record<string, never>;
-export type PathOf<O extends OperationId> = Parameters<O> extends { path: infer P } ? NonNullable<P> : Record<string, never>;
+/** No parameters of a kind: an object with no keys. */
+type Nothing = Record<never, never>;
+type OrNothing<T> = [NonNullable<T>] extends [never] ? Nothing : NonNullable<T>;
+export type QueryOf<O extends OperationId> = Parameters<O> extends { query?: infer Q } ? OrNothing<Q> : Nothing;
+export type PathOf<O extends OperationId> = Parameters<O> extends { path?: infer P } ? OrNothing<P> : Nothing;
 
 type Responses<O extends OperationId> = operations[O]['responses'];
-type JsonStatus<O extends OperationId> = {
-  [S in keyof Responses<O>]: S extends number ? (Responses<O>[S] extends { content: { 'application/json': unknown } } ? S : never) : never;
+/** Statuses a handler answers itself: JSON bodies and empty ones; problems come from thrown AppErrors. */
+type OwnStatus<O extends OperationId> = {
+  [S in keyof Responses<O>]: S extends number
+    ? Responses<O>[S] extends { content: { 'application/json': unknown } } ? S : Responses<O>[S] extends { content?: never } ? S : never
+    : never;
 }[keyof Responses<O>];
-type JsonBody<O extends OperationId, S extends keyof Responses<O>> = Responses<O>[S] extends { content: { 'application/json': infer B } } ? B : never;
+type Body<O extends OperationId, S extends keyof Responses<O>> = Responses<O>[S] extends { content: { 'application/json': infer B } } ? { readonly body: B } : { readonly body?: undefined };
 
-/** One of the operation's JSON responses. */
+/** One of the operation's JSON (or empty) responses. */
 export type Reply<O extends OperationId> = {
-  [S in JsonStatus<O>]: { readonly status: S; readonly body: JsonBody<O, S>; readonly headers?: Readonly<Record<string, string>> };
-}[JsonStatus<O>];
+  [S in OwnStatus<O>]: { readonly status: S; readonly headers?: Readonly<Record<string, string>> } & Body<O, S>;
+}[OwnStatus<O>];
 
 export interface HandlerInput<O extends OperationId> {
   readonly query: QueryOf<O>;
   readonly path: PathOf<O>;
+  /** The request body as the body middleware left it (raw text for /mcp). */
+  readonly body: unknown;
+  /** Request headers, lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export type OperationHandler<O extends OperationId> = (input: HandlerInput<O>) => Promise<Reply<O>>;

@@ -19,6 +19,7 @@ describe('contract check', () => {
     ['an undeclared media type', { method: 'GET', path: '/api/v1/servers/search', status: 200, headers: headers({ 'content-type': 'text/html' }), body: page }],
     ['no request id', { method: 'GET', path: '/api/v1/servers/search', status: 200, headers: new Headers({ 'content-type': 'application/json' }), body: page }],
     ['a 429 without Retry-After', { method: 'GET', path: '/api/v1/categories', status: 429, headers: headers({ 'content-type': 'application/problem+json' }), body: { type: 'x', title: 't', status: 429, code: 'rate_limited', requestId: 'r1' } }],
+    ['a body on a response that declares none', { method: 'POST', path: '/mcp', status: 202, headers: headers(), body: { ok: true } }],
     ['an unrouted non-problem', { method: 'GET', path: '/nowhere', status: 404, headers: headers(), body: { message: 'no' } }],
     ['a server item with a server-record field', {
       method: 'GET', path: '/api/v1/servers/search', status: 200, headers: headers(),

@@ -52,7 +52,9 @@ export async function contractViolations(res: ObservedResponse): Promise<string[
   const declared = responses[String(res.status)] ?? responses.default;
   if (!declared) return [`${operation.operationId} does not declare status ${res.status}`];
   const media = declared.content?.[mediaType];
-  if (!media) {
+  if (declared.content === undefined) {
+    if (res.body !== null && res.body !== '') problems.push(`${operation.operationId} ${res.status} declares no body but one was sent`);
+  } else if (!media) {
     problems.push(`${operation.operationId} ${res.status} does not declare media type "${mediaType}"`);
   } else {
     const validate = validatorFor(`${operation.operationId}:${res.status}:${mediaType}`, media.schema);

@@ -35,6 +35,7 @@ export interface HarnessOptions {
   readonly inputs?: readonly IngestInput[];
   readonly discoveryRateLimit?: number;
   readonly trustProxyHops?: number;
+  readonly mcpAllowedOrigins?: readonly string[];
 }
 
 /** Fetch that fails loudly when a response breaks the contract. */
@@ -60,7 +61,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const dir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
   const dbFile = join(dir, 'catalog.sqlite');
   const service = await createService(
-    { databaseUrl: `sqlite:${dbFile}`, discoveryRateLimit: options.discoveryRateLimit ?? 0, trustProxyHops: options.trustProxyHops ?? 0 },
+    {
+      databaseUrl: `sqlite:${dbFile}`,
+      discoveryRateLimit: options.discoveryRateLimit ?? 0,
+      trustProxyHops: options.trustProxyHops ?? 0,
+      mcpAllowedOrigins: options.mcpAllowedOrigins ?? ['http://localhost:5173'],
+    },
     silentLogger,
   );
   if (options.demo ?? true) await loadDemoCatalogIfEmpty(service.store);

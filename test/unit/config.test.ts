@@ -5,26 +5,27 @@ describe('configuration', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).to.deep.equal({
       port: 3000, host: '127.0.0.1', databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
-      discoveryRateLimit: 120, trustProxyHops: 0, logLevel: 'info',
+      discoveryRateLimit: 120, trustProxyHops: 0, mcpAllowedOrigins: [], logLevel: 'info',
     });
   });
 
   it('reads every variable', () => {
-    const config = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: 'sqlite:/tmp/x.sqlite', DEMO_CATALOG: 'off', DISCOVERY_RATE_LIMIT: '0', TRUST_PROXY_HOPS: '2', LOG_LEVEL: 'debug' });
+    const config = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: 'sqlite:/tmp/x.sqlite', DEMO_CATALOG: 'off', DISCOVERY_RATE_LIMIT: '0', TRUST_PROXY_HOPS: '2', LOG_LEVEL: 'debug', MCP_ALLOWED_ORIGINS: 'https://a.example.com, http://localhost:5173' });
     expect(config).to.include({ port: 8080, host: '0.0.0.0', demoCatalog: 'off', discoveryRateLimit: 0, trustProxyHops: 2, logLevel: 'debug' });
+    expect(config.mcpAllowedOrigins).to.deep.equal(['https://a.example.com', 'http://localhost:5173']);
     expect(Object.isFrozen(config)).to.equal(true);
   });
 
   it('reports every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5' });
+      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5', MCP_ALLOWED_ORIGINS: 'https://ok.example.com,javascript:alert(1)' });
     } catch (err) {
       error = err;
     }
     expect(error).to.be.instanceOf(ConfigError);
     const problems = (error as ConfigError).problems.map((p) => p.split(' ')[0]);
-    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS']);
+    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS']);
   });
 
   it('does not print a database password', () => {

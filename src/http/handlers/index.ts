@@ -1,10 +1,13 @@
 /** The handler map: every operation of the contract, checked at compile time. */
+import type { McpServer } from '../../mcp/server.js';
+import type { McpTransportOptions } from '../../mcp/transport.js';
 import type { RegistryService } from '../../registry/registry-service.js';
 import type { Store } from '../../store/index.js';
 import type { OpenApiDocument } from '../openapi.js';
 import type { HandlerMap } from '../operation.js';
 import { categoryHandlers } from './categories.js';
 import { legacyHandlers } from './legacy.js';
+import { mcpHandlers } from './mcp.js';
 import { metaHandlers } from './meta.js';
 import { serverHandlers } from './servers.js';
 import { toolHandlers } from './tools.js';
@@ -13,6 +16,8 @@ export interface HandlerDeps {
   readonly registry: RegistryService;
   readonly store: Store;
   readonly document: OpenApiDocument;
+  readonly mcp: McpServer;
+  readonly mcpOptions: McpTransportOptions;
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -22,5 +27,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...categoryHandlers(deps.registry),
     ...legacyHandlers(deps.registry),
     ...metaHandlers(deps.document, deps.store),
+    ...mcpHandlers(deps.mcp, deps.mcpOptions),
   } satisfies HandlerMap;
 }

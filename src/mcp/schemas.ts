@@ -1,0 +1,96 @@
+/**
+ * JSON Schemas for the MCP tools, derived from the OpenAPI contract so the two cannot drift:
+ * a tool's input schema is its operation's parameters, its output schema the operation's 200
+ * body, each standalone (JSON Schema 2020-12 with the components it needs under `$defs`).
+ */
+import type { OpenApiDocument } from '../http/openapi.js';
+import type { JsonSchemaObject, OperationId } from '../types.js';
+
+type Json = Record<string, unknown>;
+
+const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
+
+export interface OperationSchemas {
+  readonly inputSchema: JsonSchemaObject;
+  readonly outputSchema: JsonSchemaObject;
+}
+
+/** The input and output schemas of one GET operation of the contract. */
+export function operationSchemas(document: OpenApiDocument, operationId: OperationId): OperationSchemas {
+  const operation = findOperation(document, operationId);
+  const components = asJson(asJson(document).components);
+  const parameters = asArray(operation.parameters).map((parameter) => resolveParameter(parameter, components));
+  const properties: Json = {};
+  const required: string[] = [];
+  for (const parameter of parameters) {
+    const name = String(parameter.name);
+    properties[name] = { ...rewriteRefs(asJson(parameter.schema)), ...(parameter.description ? { description: parameter.description } : {}) };
+    if (parameter.required === true) required.push(name);
+  }
+  const input: Json = { type: 'object', properties, additionalProperties: false, ...(required.length > 0 ? { required } : {}) };
+  const body = asJson(asJson(asJson(asJson(asJson(operation.responses)['200']).content)['application/json']).schema);
+  const output: Json = { type: 'object', ...rewriteRefs(body) };
+  const schemas = asJson(components.schemas);
+  return { inputSchema: withDefs(input, schemas), outputSchema: withDefs(output, schemas) };
+}
+
+function findOperation(document: OpenApiDocument, operationId: OperationId): Json {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(asJson(item))) {
+      if (asJson(operation).operationId === operationId) return asJson(operation);
+    }
+  }
+  throw new Error(`operation ${operationId} is not in the contract`);
+}
+
+function resolveParameter(parameter: unknown, components: Json): Json {
+  const ref = asJson(parameter).$ref;
+  if (typeof ref !== 'string') return asJson(parameter);
+  const name = ref.replace('#/components/parameters/', '');
+  return asJson(asJson(components.parameters)[name]);
+}
+
+/** `#/components/schemas/X` → `#/$defs/X`, throughout a schema. */
+function rewriteRefs(value: unknown): Json {
+  return asJson(rewrite(value));
+}
+
+function rewrite(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewrite);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Json = {};
+  for (const [key, field] of Object.entries(value)) {
+    out[key] = key === '$ref' && typeof field === 'string' ? field.replace(COMPONENT_REF, '#/$defs/$1') : rewrite(field);
+  }
+  return out;
+}
+
+/** Adds the component schemas a schema reaches, and only those, under `$defs`. */
+function withDefs(schema: Json, components: Json): JsonSchemaObject {
+  const defs: Json = {};
+  const pending = refsIn(schema);
+  while (pending.length > 0) {
+    const name = pending.pop();
+    if (name === undefined || name in defs) continue;
+    const component = rewriteRefs(components[name]);
+    defs[name] = component;
+    pending.push(...refsIn(component));
+  }
+  return { type: 'object', ...schema, ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) };
+}
+
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, field]) =>
+    key === '$ref' && typeof field === 'string' && field.startsWith('#/$defs/') ? [field.slice('#/$defs/'.length)] : refsIn(field),
+  );
+}
+
+function asJson(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : {};
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}

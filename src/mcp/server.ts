@@ -1,0 +1,130 @@
+/**
+ * The JSON-RPC side of /mcp: `initialize`, `ping`, `tools/list` and `tools/call` on a
+ * json-rpc-2.0 server, calling the same registry service as the REST handlers.
+ */
+import type { components } from '../../generated/openapi.js';
+import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
+import { AppError } from '../errors.js';
+import { createAjv, type OpenApiDocument } from '../http/openapi.js';
+import type { Logger } from '../logger.js';
+import type { RegistryService } from '../registry/registry-service.js';
+import { LATEST_PROTOCOL_VERSION, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';
+import { createTools, type McpTool } from './tools.js';
+
+type Schemas = components['schemas'];
+type InitializeResult = Schemas['McpInitializeResult'];
+type ListToolsResult = Schemas['McpListToolsResult'];
+type CallToolResult = Schemas['McpCallToolResult'];
+
+export interface McpServerDeps {
+  readonly registry: RegistryService;
+  readonly document: OpenApiDocument;
+  readonly logger: Logger;
+  readonly version: string;
+  /** Tools per tools/list page. */
+  readonly pageSize?: number;
+}
+
+/** Per-request context: the protocol version the client speaks (from its header). */
+export interface McpCallContext {
+  readonly protocolVersion: ProtocolVersion;
+}
+
+export interface McpServer {
+  receive(request: JSONRPCRequest, context: McpCallContext): Promise<JSONRPCResponse | null>;
+}
+
+const INSTRUCTIONS =
+  'Sextant is a registry of MCP servers and their tools. Use search_servers or search_tools to find candidates, then get_server or get_tool for details. All tools are read-only.';
+
+export function createMcpServer(deps: McpServerDeps): McpServer {
+  const tools = createTools(deps.document, createAjv());
+  const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+  const pageSize = deps.pageSize ?? 50;
+  const server = new JSONRPCServer<McpCallContext>({ errorListener: () => undefined });
+  server.mapErrorToJSONRPCErrorResponse = (id, error: unknown) => {
+    if (error instanceof JSONRPCErrorException) return createJSONRPCErrorResponse(id, error.code, error.message, error.data);
+    deps.logger.error({ err: error }, 'mcp request failed');
+    return createJSONRPCErrorResponse(id, RpcError.internal, 'Internal error');
+  };
+
+  server.addMethod('initialize', (params: unknown): InitializeResult => {
+    const requested = record(params).protocolVersion;
+    if (typeof requested !== 'string') throw invalidParams('initialize needs params.protocolVersion (a string)');
+    return {
+      protocolVersion: asProtocolVersion(requested) ?? LATEST_PROTOCOL_VERSION,
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: { name: 'sextant', title: 'Sextant MCP registry', version: deps.version },
+      instructions: INSTRUCTIONS,
+    };
+  });
+
+  server.addMethod('ping', () => ({}));
+
+  server.addMethod('tools/list', (params: unknown): ListToolsResult => {
+    const cursor = record(params).cursor;
+    const start = cursor === undefined ? 0 : decodeCursor(cursor, tools.length);
+    const page = tools.slice(start, start + pageSize).map((tool) => tool.definition);
+    const next = start + pageSize;
+    return { tools: page, ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) };
+  });
+
+  server.addMethod('tools/call', async (params: unknown, context): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = record(params);
+    if (typeof name !== 'string') throw invalidParams('tools/call needs params.name (a string)');
+    const tool = byName.get(name);
+    if (!tool) throw invalidParams(`Unknown tool: ${name}. Call tools/list for the tools this server offers.`);
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalidParams('params.arguments must be an object');
+    return callTool(tool, args, context, deps.registry);
+  });
+
+  return { receive: async (request, context) => server.receive(request, context) };
+}
+
+async function callTool(tool: McpTool, args: object, context: McpCallContext, registry: RegistryService): Promise<CallToolResult> {
+  let outcome;
+  try {
+    outcome = await tool.call(registry, args);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code === 'internal_error') throw err;
+    const hint = err.code === 'not_found' ? ` ${tool.notFoundHint}` : '';
+    const details = err.errors.map((e) => ` ${e.location.replace(/^query\./, '')}: ${e.message}.`).join('');
+    return toolError(`${err.detail}${details}${hint}`);
+  }
+  if (outcome.kind === 'invalid') {
+    const message = `Invalid arguments for ${tool.definition.name}: ${outcome.errors.join('; ')}.`;
+    // 2025-11-25 (SEP-1303) reports argument errors as tool errors the model can correct; earlier revisions as -32602.
+    if (context.protocolVersion === '2025-11-25') return toolError(`${message} Fix the arguments and call it again.`);
+    throw invalidParams(message);
+  }
+  const structured = JSON.parse(JSON.stringify(outcome.value));
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: false };
+}
+
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+function invalidParams(message: string): JSONRPCErrorException {
+  return new JSONRPCErrorException(message, RpcError.invalidParams);
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : {};
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ offset })).toString('base64url');
+}
+
+function decodeCursor(cursor: unknown, size: number): number {
+  if (typeof cursor === 'string') {
+    try {
+      const offset: unknown = record(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))).offset;
+      if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0 && offset < size) return offset;
+    } catch {
+      /* fall through */
+    }
+  }
+  throw invalidParams('Invalid cursor: pass the nextCursor of a previous tools/list, or none for the first page.');
+}

@@ -1,0 +1,118 @@
+/**
+ * The MCP tools: each mirrors one REST operation, calls the same service function, and takes
+ * its input and output schemas from that operation in the contract.
+ */
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
+import type { OpenApiDocument } from '../http/openapi.js';
+import type { PathOf, QueryOf } from '../http/operation.js';
+import type { RegistryService } from '../registry/registry-service.js';
+import type { JsonSchemaObject, OperationId } from '../types.js';
+import { operationSchemas } from './schemas.js';
+
+export interface McpToolDefinition {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchemaObject;
+  readonly outputSchema: JsonSchemaObject;
+  readonly annotations: { readonly title: string; readonly readOnlyHint: true; readonly openWorldHint: false };
+}
+
+export type ToolOutcome =
+  | { readonly kind: 'result'; readonly value: unknown }
+  | { readonly kind: 'invalid'; readonly errors: readonly string[] };
+
+export interface McpTool {
+  readonly definition: McpToolDefinition;
+  /** What a model should try when the tool reports that something was not found. */
+  readonly notFoundHint: string;
+  call(registry: RegistryService, args: unknown): Promise<ToolOutcome>;
+}
+
+type Args<O extends OperationId> = QueryOf<O> & PathOf<O>;
+
+interface ToolSpec<O extends OperationId> {
+  readonly name: string;
+  readonly operationId: O;
+  readonly title: string;
+  readonly description: string;
+  readonly notFoundHint: string;
+  readonly run: (registry: RegistryService, args: Args<O>) => Promise<unknown>;
+}
+
+const FIND_SERVER = 'Call search_servers with a few words from the server\'s name or purpose, then use an id from its results.';
+const FIND_TOOL = 'Call search_tools with words describing what the tool does, then use an id from its results.';
+
+/** Every tool, in the order tools/list shows them. */
+export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] {
+  const define = <O extends OperationId>(spec: ToolSpec<O>): McpTool => {
+    const schemas = operationSchemas(document, spec.operationId);
+    const validate = ajv.compile<Args<O>>(schemas.inputSchema);
+    return {
+      definition: {
+        name: spec.name,
+        title: spec.title,
+        description: spec.description,
+        ...schemas,
+        annotations: { title: spec.title, readOnlyHint: true, openWorldHint: false },
+      },
+      notFoundHint: spec.notFoundHint,
+      async call(registry, args) {
+        if (!validate(args)) return { kind: 'invalid', errors: describe(validate.errors ?? []) };
+        return { kind: 'result', value: await spec.run(registry, args) };
+      },
+    };
+  };
+  return [
+    define({
+      name: 'search_servers',
+      operationId: 'searchServers',
+      title: 'Search MCP servers',
+      description: 'Full-text search of the MCP server catalog by name, purpose, category or tool. Returns a page of server summaries with ids for get_server. Sort: relevance (default with q), a-z (default without), z-a, newest, oldest, tools, endpoints.',
+      notFoundHint: FIND_SERVER,
+      run: (registry, args) => registry.searchServers(args),
+    }),
+    define({
+      name: 'search_tools',
+      operationId: 'searchTools',
+      title: 'Search MCP tools',
+      description: 'Full-text search of the tools that catalogued MCP servers offer, optionally only those needing a given kind of authentication (none, api_key, oauth, unknown). Returns tools with their input schemas and ids for get_tool.',
+      notFoundHint: FIND_TOOL,
+      run: (registry, args) => registry.searchTools(args),
+    }),
+    define({
+      name: 'get_server',
+      operationId: 'getServer',
+      title: 'Get an MCP server',
+      description: 'One MCP server by id (from search_servers) or canonical name: description, packages, remote endpoints, tools, versions and sources.',
+      notFoundHint: FIND_SERVER,
+      run: (registry, args) => registry.getServer(args.id),
+    }),
+    define({
+      name: 'get_tool',
+      operationId: 'getTool',
+      title: 'Get an MCP tool',
+      description: 'One tool by id (from search_tools or get_server): its description, input schema, annotations and the authentication its server needs.',
+      notFoundHint: FIND_TOOL,
+      run: (registry, args) => registry.getTool(args.id),
+    }),
+    define({
+      name: 'list_categories',
+      operationId: 'listCategories',
+      title: 'List categories',
+      description: 'The category taxonomy with the number of servers in each; pass a slug as category to search_servers.',
+      notFoundHint: FIND_SERVER,
+      run: (registry) => registry.listCategories(),
+    }),
+  ];
+}
+
+function describe(errors: readonly ErrorObject[]): string[] {
+  return errors.map((error) => {
+    const where = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const extra = typeof error.params.additionalProperty === 'string' ? ` (${error.params.additionalProperty})` : '';
+    const allowed = Array.isArray(error.params.allowedValues) ? `: ${error.params.allowedValues.join(', ')}` : '';
+    return `${where || 'arguments'} ${error.message ?? 'is invalid'}${extra}${allowed}`;
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * Streamable HTTP for /mcp (MCP specification, "Transports"): one JSON-RPC message per POST,
+ * JSON responses, stateless. Decides the HTTP status; the JSON-RPC server decides the rest.
+ */
+import type { components } from '../../generated/openapi.js';
+import type { JSONRPCResponse } from 'json-rpc-2.0';
+import { AppError } from '../errors.js';
+import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, asProtocolVersion } from './protocol.js';
+import type { McpServer } from './server.js';
+
+type RpcErrorResponse = components['schemas']['JsonRpcErrorResponse'];
+type RpcResponse = components['schemas']['JsonRpcResponse'];
+
+export type McpHttpReply =
+  | { readonly status: 200; readonly body: RpcResponse }
+  | { readonly status: 202 }
+  | { readonly status: 400; readonly body: RpcErrorResponse };
+
+export interface McpTransportOptions {
+  /** Origins allowed to call /mcp from a browser; `*` allows any. Requests without Origin are always allowed. */
+  readonly allowedOrigins: readonly string[];
+}
+
+/** Handles one POST /mcp: `text` is the raw body, `headers` have lower-case names. */
+export async function handleMcpPost(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string>>): Promise<McpHttpReply> {
+  const origin = headers.origin;
+  if (origin !== undefined && !options.allowedOrigins.includes('*') && !options.allowedOrigins.includes(origin)) {
+    throw new AppError('origin_not_allowed', `Origin ${origin} may not call /mcp; an operator can allow it with MCP_ALLOWED_ORIGINS.`);
+  }
+  const header = headers['mcp-protocol-version'];
+  const protocolVersion = header === undefined ? DEFAULT_PROTOCOL_VERSION : asProtocolVersion(header);
+  if (protocolVersion === null) {
+    return badRequest(RpcError.invalidRequest, `Unsupported MCP-Protocol-Version "${header}"`, { supported: [...PROTOCOL_VERSIONS] });
+  }
+
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return badRequest(RpcError.parse, 'Parse error: the body is not JSON');
+  }
+  if (Array.isArray(message)) return badRequest(RpcError.invalidRequest, 'Batches are not supported: send one JSON-RPC message per request');
+  if (typeof message !== 'object' || message === null) return badRequest(RpcError.invalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 object');
+  const fields: Record<string, unknown> = { ...message };
+  if (fields.jsonrpc !== '2.0') return badRequest(RpcError.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"', undefined, idOf(fields.id));
+
+  if (fields.method === undefined && ('result' in fields || 'error' in fields)) return { status: 202 };
+  const id = idOf(fields.id);
+  if (typeof fields.method !== 'string' || (fields.id !== undefined && id === null)) {
+    return badRequest(RpcError.invalidRequest, 'Invalid Request: method must be a string and id a string or an integer', undefined, id);
+  }
+  const request = { jsonrpc: '2.0' as const, method: fields.method, params: fields.params, ...(id === null ? {} : { id }) };
+  const response = await server.receive(request, { protocolVersion });
+  if (fields.id === undefined || response === null) return { status: 202 };
+  return { status: 200, body: toContract(response) };
+}
+
+function badRequest(code: number, message: string, data?: unknown, id: string | number | null = null): McpHttpReply {
+  return { status: 400, body: { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } } };
+}
+
+function idOf(value: unknown): string | number | null {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)) ? value : null;
+}
+
+/** json-rpc-2.0's response type, as the contract spells it (ids of requests are never null here). */
+function toContract(response: JSONRPCResponse): RpcResponse {
+  const id = idOf(response.id);
+  if (response.error) return { jsonrpc: '2.0', id, error: response.error };
+  return { jsonrpc: '2.0', id: id ?? '', result: response.result };
+}
