@@ -69,6 +69,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/servers/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare servers side by side
+         * @description Two to ten servers side by side: transports, endpoints, tools, authentication, licence,
+         *     categories, trust outcomes and endpoint status, plus the tool names they share and the
+         *     ones only one of them has. Unknown ids are a 404 that names them.
+         */
+        get: operations["compareServers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Install instructions for MCP clients
+         * @description How to add the server to each MCP client: where its configuration lives, the JSON to
+         *     merge (with that client's own keys), the CLI command and the one-click link where the
+         *     client has them, and the inputs a user must supply. Secrets appear only as placeholders.
+         *     A remote server in a client that only runs local commands gets the `mcp-remote` bridge.
+         */
+        get: operations["getInstall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/trust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trust evidence
+         * @description Normalized evidence as a list of checks, a count of their outcomes (not a verdict) and
+         *     each source's record as ingested. No credential is ever included.
+         */
+        get: operations["getTrust"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tools/{id}": {
         parameters: {
             query?: never;
@@ -588,6 +654,121 @@ export interface components {
             };
             isError: boolean;
         };
+        /** @enum {string} */
+        InstallClient: "claude-desktop" | "claude-code" | "cursor" | "vscode" | "windsurf" | "gemini-cli";
+        InstallInstructions: {
+            serverId: string;
+            serverName: string;
+            clients: components["schemas"]["ClientInstall"][];
+        };
+        /** @description How to add the server to one client. */
+        ClientInstall: {
+            client: components["schemas"]["InstallClient"];
+            clientName: string;
+            /** @description False when this client cannot run the server; `reason` says why. */
+            supported: boolean;
+            /** @description What the configuration runs; null when unsupported. */
+            method: ("package" | "remote" | "bridge") | null;
+            /** @description Why the server is unsupported, or why a bridge is used. */
+            reason: string | null;
+            configFiles: components["schemas"]["ConfigFile"][];
+            /** @description The JSON to merge into the configuration file, with this client's own keys. */
+            config: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The client's CLI command that adds the server, as argv tokens (no shell quoting needed). */
+            command: string[] | null;
+            /** @description A one-click install link, where the client has one. */
+            deepLink: string | null;
+            /** @description What the user must supply; secrets appear in the configuration only as placeholders. */
+            inputs: components["schemas"]["InstallInput"][];
+        };
+        ConfigFile: {
+            /** @enum {string} */
+            os: "macos" | "windows" | "linux" | "any";
+            /** @enum {string} */
+            scope: "user" | "project";
+            path: string;
+        };
+        InstallInput: {
+            name: string;
+            /** @enum {string} */
+            kind: "env" | "header" | "argument";
+            description: string;
+            isRequired: boolean;
+            isSecret: boolean;
+            /** @description The text that stands in the configuration where the value goes. */
+            placeholder: string;
+        };
+        /** @enum {string} */
+        TrustOutcome: "pass" | "fail" | "unknown";
+        TrustCheck: {
+            /** @enum {string} */
+            check: "namespace_matches_owner" | "repository_present" | "license_present" | "packages_pinned" | "remotes_use_https" | "secrets_declared" | "tool_annotations" | "multiple_sources" | "endpoint_health";
+            outcome: components["schemas"]["TrustOutcome"];
+            /** @description What the outcome rests on, in words. */
+            evidence: string;
+            /** @description Where the evidence comes from (`catalog` for the merged record, a source name, or `monitor`). */
+            source: string;
+            /** Format: date-time */
+            observedAt: string;
+        };
+        /** @description How many checks had each outcome; a count, not a verdict. */
+        TrustSummary: {
+            pass: number;
+            fail: number;
+            unknown: number;
+        };
+        UpstreamRecord: {
+            source: components["schemas"]["SourceName"];
+            key: string;
+            /** Format: date-time */
+            ingestedAt: string;
+            /** @description The upstream record as ingested, credentials removed. */
+            record: {
+                [key: string]: unknown;
+            };
+        };
+        TrustReport: {
+            serverId: string;
+            serverName: string;
+            checks: components["schemas"]["TrustCheck"][];
+            summary: components["schemas"]["TrustSummary"];
+            upstream: components["schemas"]["UpstreamRecord"][];
+        };
+        /** @enum {string} */
+        EndpointState: "up" | "auth_required" | "not_mcp" | "down" | "blocked" | "unknown";
+        ComparedServer: {
+            id: string;
+            name: string;
+            title: string | null;
+            transports: components["schemas"]["Transport"][];
+            endpointCount: number;
+            toolCount: number;
+            authentication: components["schemas"]["Authentication"];
+            license: string | null;
+            categories: components["schemas"]["CategorySlug"][];
+            trust: {
+                summary: components["schemas"]["TrustSummary"];
+                outcomes: {
+                    check: string;
+                    outcome: components["schemas"]["TrustOutcome"];
+                }[];
+            };
+            status: components["schemas"]["EndpointState"];
+        };
+        Comparison: {
+            servers: components["schemas"]["ComparedServer"][];
+            tools: {
+                /** @description Tool names every compared server has. */
+                shared: string[];
+                /** @description Per server, the tool names no other compared server has. */
+                unique: {
+                    serverId: string;
+                    tools: string[];
+                }[];
+            };
+        };
         Health: {
             /** @constant */
             status: "ok";
@@ -832,6 +1013,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Server"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    compareServers: {
+        parameters: {
+            query: {
+                /** @description Comma-separated server ids (or canonical names), 2 to 10. */
+                ids: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comparison. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getInstall: {
+        parameters: {
+            query?: {
+                /** @description One client; without it every supported client is returned. */
+                client?: components["schemas"]["InstallClient"];
+            };
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Install instructions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstallInstructions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getTrust: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Trust evidence. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustReport"];
                 };
             };
             400: components["responses"]["BadRequest"];

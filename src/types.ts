@@ -29,6 +29,11 @@ export type CategoryList = Schemas['CategoryList'];
 export type ServerPage = Schemas['ServerPage'];
 export type ToolPage = Schemas['ToolPage'];
 export type Health = Schemas['Health'];
+export type UpstreamRecord = Schemas['UpstreamRecord'];
+export type TrustReport = Schemas['TrustReport'];
+export type Comparison = Schemas['Comparison'];
+export type InstallInstructions = Schemas['InstallInstructions'];
+export type InstallClient = Schemas['InstallClient'];
 export type Readiness = Schemas['Readiness'];
 
 /** Every operationId in the contract. */

@@ -10,6 +10,7 @@ import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
 import { parse } from 'yaml';
 import type { components } from '../../generated/openapi.js';
 import { AppError } from '../errors.js';
+import { scrubValue } from '../registry/secrets.js';
 import type { OperationId, ProblemFieldError } from '../types.js';
 import type { HandlerInput, HandlerMap, OperationHandler, Reply } from './operation.js';
 
@@ -92,8 +93,9 @@ function bind<O extends OperationId>(handler: OperationHandler<O>) {
   return async (c: Context, ctx: Koa.Context): Promise<void> => {
     const reply: Reply<O> = await handler(inputOf<O>(c, ctx));
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+    // Credentials were removed at ingest; removed again here, at the edge, whatever the route.
     // Koa turns a null body into 204 unless the status is set after it.
-    ctx.body = reply.body ?? null;
+    ctx.body = reply.body === undefined ? null : scrubValue(reply.body);
     ctx.status = Number(reply.status);
   };
 }

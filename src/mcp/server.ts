@@ -5,6 +5,7 @@
 import type { components } from '../../generated/openapi.js';
 import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
+import { scrubValue } from '../registry/secrets.js';
 import { createAjv, type OpenApiDocument } from '../http/openapi.js';
 import type { Logger } from '../logger.js';
 import type { RegistryService } from '../registry/registry-service.js';
@@ -97,7 +98,8 @@ async function callTool(tool: McpTool, args: object, context: McpCallContext, re
     if (context.protocolVersion === '2025-11-25') return toolError(`${message} Fix the arguments and call it again.`);
     throw invalidParams(message);
   }
-  const structured = JSON.parse(JSON.stringify(outcome.value));
+  // Credentials were removed at ingest; removed again here, at the edge.
+  const structured = record(scrubValue(JSON.parse(JSON.stringify(outcome.value))));
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: false };
 }
 

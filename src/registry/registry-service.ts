@@ -4,7 +4,9 @@
  */
 import { AppError } from '../errors.js';
 import type { CatalogReader } from '../store/index.js';
-import type { Authentication, CategoryList, Server, ServerPage, ServerSort, Tool, ToolPage, ToolSort } from '../types.js';
+import type { Authentication, CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, ServerSort, Tool, ToolPage, ToolSort, TrustReport } from '../types.js';
+import { INSTALL_CLIENTS, installFor } from './install-clients.js';
+import { summarize, trustReport } from './trust.js';
 
 /** What every search takes: text, a sort of its own kind, and a page. */
 interface SearchInput<Sort> {
@@ -29,7 +31,14 @@ export interface RegistryService {
   getServerByDomain(domain: string): Promise<Server>;
   getTool(id: string): Promise<Tool>;
   listCategories(): Promise<CategoryList>;
+  /** Install instructions for one client, or for every supported client. */
+  getInstall(idOrName: string, client?: InstallClient): Promise<InstallInstructions>;
+  getTrust(idOrName: string): Promise<TrustReport>;
+  compareServers(ids: readonly string[]): Promise<Comparison>;
 }
+
+export const MIN_COMPARE = 2;
+export const MAX_COMPARE = 10;
 
 export const DEFAULT_LIMIT = 20;
 const MAX_TERMS = 12;
@@ -60,7 +69,12 @@ function resolveSearch<Sort extends string>(input: SearchInput<Sort | 'relevance
   return { query, sort, limit: input.limit ?? DEFAULT_LIMIT, offset: input.offset ?? 0 };
 }
 
-export function createRegistryService(catalog: CatalogReader): RegistryService {
+export function createRegistryService(catalog: CatalogReader, now: () => Date = () => new Date()): RegistryService {
+  const findServer = async (idOrName: string): Promise<Server> => {
+    const server = await catalog.findServer(idOrName);
+    if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}". Search with GET /api/v1/servers/search?q=…`);
+    return server;
+  };
   const categorySlugs = async (): Promise<string[]> => (await catalog.listCategories()).map((c) => c.slug);
 
   return {
@@ -87,11 +101,7 @@ export function createRegistryService(catalog: CatalogReader): RegistryService {
       return { items: page.items, total: page.total, ...envelope };
     },
 
-    async getServer(idOrName) {
-      const server = await catalog.findServer(idOrName);
-      if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}". Search with GET /api/v1/servers/search?q=…`);
-      return server;
-    },
+    getServer: findServer,
 
     async getServerByDomain(domain) {
       const id = await catalog.findServerIdByDomain(domain.toLowerCase().replace(/\.$/, ''));
@@ -109,6 +119,46 @@ export function createRegistryService(catalog: CatalogReader): RegistryService {
     async listCategories() {
       const items = await catalog.listCategories();
       return { items, total: items.length };
+    },
+
+    async getInstall(idOrName, client) {
+      const server = await findServer(idOrName);
+      const clients = client ? [client] : INSTALL_CLIENTS;
+      return { serverId: server.id, serverName: server.name, clients: clients.map((c) => installFor(server, c)) };
+    },
+
+    async getTrust(idOrName) {
+      const server = await findServer(idOrName);
+      const [tools, upstream] = await Promise.all([catalog.toolsOf(server.id), catalog.upstreamRecords(server.id)]);
+      return trustReport(server, tools, upstream, now().toISOString());
+    },
+
+    async compareServers(ids) {
+      const wanted = [...new Set(ids)];
+      if (wanted.length < MIN_COMPARE || wanted.length > MAX_COMPARE) {
+        throw new AppError('validation_failed', `Compare takes ${MIN_COMPARE} to ${MAX_COMPARE} different server ids.`, [{ location: 'query.ids', message: `must name ${MIN_COMPARE} to ${MAX_COMPARE} different servers` }]);
+      }
+      const found = await Promise.all(wanted.map((id) => catalog.findServer(id)));
+      const missing = wanted.filter((_, i) => !found[i]);
+      if (missing.length > 0) throw new AppError('not_found', `No server has the id or name ${missing.map((m) => `"${m}"`).join(', ')}.`);
+      const servers = found.filter((s): s is Server => s !== null);
+      const at = now().toISOString();
+      const compared = await Promise.all(servers.map(async (server) => {
+        const { checks } = trustReport(server, await catalog.toolsOf(server.id), [], at);
+        return {
+          id: server.id, name: server.name, title: server.title, transports: server.transports, endpointCount: server.endpointCount,
+          toolCount: server.toolCount, authentication: server.authentication, license: server.license, categories: server.categories,
+          trust: { summary: summarize(checks), outcomes: checks.map((c) => ({ check: c.check, outcome: c.outcome })) },
+          status: 'unknown' as const,
+        };
+      }));
+      const names = servers.map((s) => new Set(s.tools.map((t) => t.name)));
+      const shared = [...(names[0] ?? [])].filter((name) => names.every((set) => set.has(name))).sort();
+      const unique = servers.map((server, i) => ({
+        serverId: server.id,
+        tools: [...(names[i] ?? [])].filter((name) => names.every((set, j) => j === i || !set.has(name))).sort(),
+      }));
+      return { servers: compared, tools: { shared, unique } };
     },
   };
 }

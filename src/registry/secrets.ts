@@ -19,6 +19,7 @@ const SECRET_SHAPES: readonly RegExp[] = [
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g,
   /\bAIza[0-9A-Za-z_-]{35}\b/g,
   /\bglpat-[A-Za-z0-9_-]{20,}\b/g,
+  /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z]+ )?PRIVATE KEY-----|$)/g,
 ];
 
 /** Query parameters that carry credentials in URLs. */
@@ -26,6 +27,13 @@ const SECRET_QUERY = /^(access_token|token|key|api[-_]?key|apikey|secret|passwor
 
 /** Fields that hold the value of an entry (env var, header, argument) rather than describing it. */
 const VALUE_FIELDS = ['value', 'default', 'example', 'examples'];
+
+/** Text that only marks where a user's value goes (`<API_KEY>`, `${input:api-key}`, `Bearer <TOKEN>`): not a secret. */
+const PLACEHOLDER = /^((Bearer|Basic|Token) )?(<[A-Za-z0-9_.-]+>|\$\{[A-Za-z0-9_:.-]+\}|\{\{[A-Za-z0-9_.-]+\}\})$/;
+
+export function isPlaceholder(text: string): boolean {
+  return PLACEHOLDER.test(text.trim());
+}
 
 /** Whether a variable, header or key name says it carries a credential. */
 export function isSecretName(name: string): boolean {
@@ -65,26 +73,29 @@ export function scrubUrl(raw: string): string {
 
 /**
  * Deep copy of a JSON value with every credential removed: values under secret-named keys,
- * the value fields of entries marked secret or named like secrets, and secret-shaped strings.
+ * the value fields of entries marked secret, named like secrets or stored under a secret-named
+ * key (a schema property `api_key` with a `default`), and secret-shaped strings anywhere.
  */
-export function scrubValue(value: unknown): unknown {
+export function scrubValue(value: unknown, underSecretKey = false): unknown {
   if (typeof value === 'string') return scrubString(value);
-  if (Array.isArray(value)) return value.map(scrubValue);
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, underSecretKey));
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value);
-  const entryIsSecret = entries.some(
+  const entryIsSecret = underSecretKey || entries.some(
     ([key, field]) =>
       ((key === 'isSecret' || key === 'secret') && field === true) ||
       ((key === 'name' || key === 'env') && typeof field === 'string' && isSecretName(field)),
   );
   const out: Record<string, unknown> = {};
   for (const [key, field] of entries) {
-    if (typeof field === 'string' && (isSecretName(key) || (entryIsSecret && VALUE_FIELDS.includes(key)))) {
+    if (typeof field === 'string' && isPlaceholder(field) && scrubString(field) === field) {
+      out[key] = field;
+    } else if (typeof field === 'string' && (isSecretName(key) || (entryIsSecret && VALUE_FIELDS.includes(key)))) {
       out[key] = REDACTED;
     } else if (entryIsSecret && VALUE_FIELDS.includes(key) && field !== null && typeof field !== 'boolean') {
       out[key] = REDACTED;
     } else {
-      out[key] = scrubValue(field);
+      out[key] = scrubValue(field, isSecretName(key) && typeof field === 'object' && field !== null);
     }
   }
   return out;

@@ -3,7 +3,7 @@
  * Rows are mapped to the contract's shapes here, at the boundary.
  */
 import type { Knex } from 'knex';
-import type { Authentication, Category, Server, ServerSort, ServerSummary, SourceRef, Tool, ToolSort } from '../types.js';
+import type { Authentication, Category, Server, ServerSort, ServerSummary, SourceRef, Tool, ToolSort, UpstreamRecord } from '../types.js';
 import type { Db } from './db.js';
 
 export interface ServerSearch {
@@ -39,6 +39,10 @@ export interface CatalogReader {
   findServer(idOrName: string): Promise<Server | null>;
   findServerIdByDomain(host: string): Promise<string | null>;
   findTool(id: string): Promise<Tool | null>;
+  /** Every tool of a server, in upstream order. */
+  toolsOf(serverId: string): Promise<Tool[]>;
+  /** Each source's record of a server as ingested (already scrubbed at ingest). */
+  upstreamRecords(serverId: string): Promise<UpstreamRecord[]>;
   listCategories(): Promise<Category[]>;
   countServers(): Promise<number>;
 }
@@ -208,6 +212,16 @@ export function createCatalogReader(db: Db): CatalogReader {
     async findTool(id) {
       const row: ToolRow | undefined = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.id', id).first(TOOL_COLUMNS);
       return row ? toTool(row) : null;
+    },
+
+    toolsOf: toolsOfServer,
+
+    async upstreamRecords(serverId) {
+      const rows: Array<{ source: SourceRef['source']; source_key: string; ingested_at: string; record: string }> = await db('sources')
+        .where({ server_id: serverId })
+        .orderBy(['source', 'source_key'])
+        .select('source', 'source_key', 'ingested_at', 'record');
+      return rows.map((row) => ({ source: row.source, key: row.source_key, ingestedAt: row.ingested_at, record: JSON.parse(row.record) }));
     },
 
     async listCategories() {

@@ -58,3 +58,10 @@ describe('secret scrubbing', () => {
     });
   });
 });
+
+describe('placeholders', () => {
+  it('keeps placeholders where secrets go, and only them', () => {
+    const config = { env: { API_KEY: '<API_KEY>', TOKEN: '${input:token}', AUTH: 'Bearer <TOKEN>', PASSWORD: 'hunter2', GH: '<ghp_abcdefghijklmnopqrstuvwxyz0123>' }, headers: { Authorization: '${AUTH_HEADER}' } };
+    expect(scrubValue(config)).to.deep.equal({ env: { API_KEY: '<API_KEY>', TOKEN: '${input:token}', AUTH: 'Bearer <TOKEN>', PASSWORD: REDACTED, GH: `<${REDACTED}>` }, headers: { Authorization: '${AUTH_HEADER}' } });
+  });
+});

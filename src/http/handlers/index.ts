@@ -6,6 +6,7 @@ import type { Store } from '../../store/index.js';
 import type { OpenApiDocument } from '../openapi.js';
 import type { HandlerMap } from '../operation.js';
 import { categoryHandlers } from './categories.js';
+import { evidenceHandlers } from './evidence.js';
 import { legacyHandlers } from './legacy.js';
 import { mcpHandlers } from './mcp.js';
 import { metaHandlers } from './meta.js';
@@ -24,6 +25,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
   return {
     ...serverHandlers(deps.registry),
     ...toolHandlers(deps.registry),
+    ...evidenceHandlers(deps.registry),
     ...categoryHandlers(deps.registry),
     ...legacyHandlers(deps.registry),
     ...metaHandlers(deps.document, deps.store),

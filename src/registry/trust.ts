@@ -1,0 +1,129 @@
+/**
+ * Trust evidence (DESIGN.md "Trust"): checks computed from the catalog record and its sources,
+ * each with its evidence; a count of outcomes, never a verdict.
+ */
+import type { components } from '../../generated/openapi.js';
+import type { Server, Tool } from '../types.js';
+
+type Schemas = components['schemas'];
+export type TrustCheck = Schemas['TrustCheck'];
+export type TrustReport = Schemas['TrustReport'];
+export type TrustSummary = Schemas['TrustSummary'];
+export type UpstreamRecord = Schemas['UpstreamRecord'];
+
+type Outcome = TrustCheck['outcome'];
+type Evaluation = Pick<TrustCheck, 'check' | 'outcome' | 'evidence'> & { readonly source?: string };
+
+/** Looks like a credential by name: what should have been declared secret. */
+const SECRET_LIKE = /(token|secret|passw|api[-_]?key|apikey|authorization|cookie|credential|private[-_]?key)/i;
+const EXACT_VERSION = /^v?\d+(\.\d+){1,3}([-+][0-9A-Za-z.-]+)?$/;
+
+export function trustReport(server: Server, tools: readonly Tool[], upstream: readonly UpstreamRecord[], now: string): TrustReport {
+  const observedAt = upstream.map((u) => u.ingestedAt).sort().at(-1) ?? now;
+  const checks: TrustCheck[] = evaluations(server, tools).map((e) => ({ ...e, source: e.source ?? 'catalog', observedAt: e.check === 'endpoint_health' ? now : observedAt }));
+  return { serverId: server.id, serverName: server.name, checks, summary: summarize(checks), upstream: [...upstream] };
+}
+
+export function summarize(checks: readonly Pick<TrustCheck, 'outcome'>[]): TrustSummary {
+  const count = (outcome: Outcome): number => checks.filter((c) => c.outcome === outcome).length;
+  return { pass: count('pass'), fail: count('fail'), unknown: count('unknown') };
+}
+
+function evaluations(server: Server, tools: readonly Tool[]): Evaluation[] {
+  return [namespaceCheck(server), repositoryCheck(server), licenseCheck(server), pinnedCheck(server), httpsCheck(server), secretsCheck(server), annotationsCheck(tools), sourcesCheck(server), healthCheck(server)];
+}
+
+/** `io.github.acme/x` is owned by GitHub user acme; `com.acme/x` by the domain acme.com. */
+function namespaceCheck(server: Server): Evaluation {
+  const check = 'namespace_matches_owner';
+  const [namespace] = server.name.split('/');
+  if (!namespace || !server.name.includes('/') || !namespace.includes('.')) {
+    return { check, outcome: 'unknown', evidence: `"${server.name}" has no reverse-DNS namespace to compare.` };
+  }
+  const labels = namespace.toLowerCase().split('.');
+  const githubOwner = labels[0] === 'io' && labels[1] === 'github' ? labels[2] : undefined;
+  const repoOwner = server.repositoryUrl ? /^https?:\/\/(www\.)?github\.com\/([^/]+)/i.exec(server.repositoryUrl)?.[2]?.toLowerCase() : undefined;
+  if (githubOwner) {
+    if (!repoOwner) return { check, outcome: 'unknown', evidence: `Namespace names GitHub owner "${githubOwner}" but there is no GitHub repository to compare.` };
+    return repoOwner === githubOwner
+      ? { check, outcome: 'pass', evidence: `Namespace owner "${githubOwner}" owns the repository ${server.repositoryUrl}.` }
+      : { check, outcome: 'fail', evidence: `Namespace owner "${githubOwner}" differs from repository owner "${repoOwner}".` };
+  }
+  const domain = [...labels].reverse().join('.');
+  const hosts = server.remotes.map((r) => r.host.toLowerCase());
+  const matching = hosts.find((host) => host === domain || host.endsWith(`.${domain}`));
+  if (matching) return { check, outcome: 'pass', evidence: `Namespace domain ${domain} serves the endpoint ${matching}.` };
+  if (repoOwner && domain.split('.').includes(repoOwner)) return { check, outcome: 'pass', evidence: `Namespace domain ${domain} matches repository owner "${repoOwner}".` };
+  if (hosts.length > 0) return { check, outcome: 'fail', evidence: `Namespace domain ${domain} serves none of the endpoints (${hosts.join(', ')}).` };
+  return { check, outcome: 'unknown', evidence: `Namespace domain ${domain} has no endpoint or GitHub repository to compare.` };
+}
+
+function repositoryCheck(server: Server): Evaluation {
+  return server.repositoryUrl
+    ? { check: 'repository_present', outcome: 'pass', evidence: `Source repository: ${server.repositoryUrl}.` }
+    : { check: 'repository_present', outcome: 'fail', evidence: 'No source repository is listed by any source.' };
+}
+
+function licenseCheck(server: Server): Evaluation {
+  if (server.license) return { check: 'license_present', outcome: 'pass', evidence: `Licence: ${server.license}.`, source: 'toolsdk' };
+  const listsLicences = server.sources.some((s) => s.source === 'toolsdk');
+  return listsLicences
+    ? { check: 'license_present', outcome: 'fail', evidence: 'The source that records licences lists none.', source: 'toolsdk' }
+    : { check: 'license_present', outcome: 'unknown', evidence: 'None of this server\'s sources records a licence.' };
+}
+
+function pinnedCheck(server: Server): Evaluation {
+  const check = 'packages_pinned';
+  if (server.packages.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no packages.' };
+  const loose = server.packages.filter((p) => !p.version || !EXACT_VERSION.test(p.version));
+  return loose.length === 0
+    ? { check, outcome: 'pass', evidence: `Every package names an exact version (${server.packages.map((p) => `${p.identifier}@${p.version}`).join(', ')}).` }
+    : { check, outcome: 'fail', evidence: `Not pinned to an exact version: ${loose.map((p) => `${p.identifier}${p.version ? `@${p.version}` : ''}`).join(', ')}.` };
+}
+
+function httpsCheck(server: Server): Evaluation {
+  const check = 'remotes_use_https';
+  if (server.remotes.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no remote endpoints.' };
+  const plain = server.remotes.filter((r) => !r.url.startsWith('https://'));
+  return plain.length === 0
+    ? { check, outcome: 'pass', evidence: `All ${server.remotes.length} remote endpoints use HTTPS.` }
+    : { check, outcome: 'fail', evidence: `Not HTTPS: ${plain.map((r) => r.url).join(', ')}.` };
+}
+
+function secretsCheck(server: Server): Evaluation {
+  const check = 'secrets_declared';
+  const inputs = [
+    ...server.packages.flatMap((p) => [...p.environmentVariables, ...p.arguments.map((a) => ({ name: a.name ?? '', isSecret: a.isSecret }))]),
+    ...server.remotes.flatMap((r) => r.headers),
+  ];
+  const secretLike = inputs.filter((i) => SECRET_LIKE.test(i.name));
+  if (secretLike.length === 0) return { check, outcome: 'pass', evidence: 'No input is named like a credential.' };
+  const undeclared = secretLike.filter((i) => !i.isSecret);
+  return undeclared.length === 0
+    ? { check, outcome: 'pass', evidence: `All ${secretLike.length} credential-like inputs are declared secret.` }
+    : { check, outcome: 'fail', evidence: `Named like credentials but not declared secret: ${undeclared.map((i) => i.name).join(', ')}.` };
+}
+
+function annotationsCheck(tools: readonly Tool[]): Evaluation {
+  const check = 'tool_annotations';
+  if (tools.length === 0) return { check, outcome: 'unknown', evidence: 'No tools are listed for this server.' };
+  const readOnly = tools.filter((t) => t.annotations.readOnlyHint === true).length;
+  const destructive = tools.filter((t) => t.annotations.destructiveHint === true).length;
+  const bare = tools.filter((t) => t.annotations.readOnlyHint === null && t.annotations.destructiveHint === null);
+  const counts = `${readOnly} read-only, ${destructive} destructive`;
+  return bare.length === 0
+    ? { check, outcome: 'pass', evidence: `All ${tools.length} tools say whether they are read-only or destructive (${counts}).` }
+    : { check, outcome: 'fail', evidence: `${bare.length} of ${tools.length} tools declare neither read-only nor destructive (${counts}).` };
+}
+
+function sourcesCheck(server: Server): Evaluation {
+  const names = server.sources.map((s) => s.source);
+  return names.length > 1
+    ? { check: 'multiple_sources', outcome: 'pass', evidence: `Listed by ${names.length} sources: ${names.join(', ')}.` }
+    : { check: 'multiple_sources', outcome: 'fail', evidence: `Listed by one source: ${names.join(', ')}.` };
+}
+
+function healthCheck(server: Server): Evaluation {
+  if (server.remotes.length === 0) return { check: 'endpoint_health', outcome: 'unknown', evidence: 'The server has no remote endpoints to check.', source: 'monitor' };
+  return { check: 'endpoint_health', outcome: 'unknown', evidence: 'The endpoint monitor has not checked this server\'s endpoints.', source: 'monitor' };
+}
