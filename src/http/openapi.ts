@@ -141,6 +141,7 @@ function fieldErrors(c: Context): ProblemFieldError[] {
     const unknown = typeof error.params.additionalProperty === 'string' ? error.params.additionalProperty : null;
     if (missing ?? unknown) segments.push(missing ?? unknown ?? '');
     const location = segments.join('.') || 'request';
-    return { location, message: unknown ? 'is not a parameter of this operation' : (error.message ?? 'is invalid') };
+    const allowed = Array.isArray(error.params.allowedValues) ? `must be one of: ${error.params.allowedValues.join(', ')}` : null;
+    return { location, message: unknown ? 'is not a parameter of this operation' : (allowed ?? error.message ?? 'is invalid') };
   });
 }

@@ -119,13 +119,14 @@ export function readVariable(value: unknown): EnvironmentVariable[] {
   const name = text(raw.name);
   if (!name) return [];
   const isSecret = flag(raw.isSecret) ?? isSecretName(name);
-  const fallback = text(raw.default);
+  // A value is dropped when the variable is declared secret or merely named like one.
+  const fallback = isSecret || isSecretName(name) ? null : text(raw.default);
   return [{
     name,
     description: text(raw.description) ?? '',
     isRequired: flag(raw.isRequired) ?? false,
     isSecret,
-    ...(fallback !== null && !isSecret ? { default: fallback } : {}),
+    ...(fallback !== null ? { default: fallback } : {}),
   }];
 }
 
@@ -133,15 +134,16 @@ function readArgument(value: unknown, kind: PackageArgument['kind']): PackageArg
   const raw = asObject(value);
   const type = raw.type === 'named' ? 'named' : 'positional';
   const name = text(raw.name);
-  const isSecret = flag(raw.isSecret) ?? (name !== null && isSecretName(name));
-  const fixed = text(raw.value) ?? text(raw.default);
+  const namedSecret = name !== null && isSecretName(name);
+  const isSecret = flag(raw.isSecret) ?? namedSecret;
+  const fixed = isSecret || namedSecret ? null : (text(raw.value) ?? text(raw.default));
   const valueHint = text(raw.valueHint);
   if (type === 'named' && !name) return [];
   return [{
     kind,
     type,
     ...(name !== null ? { name } : {}),
-    ...(fixed !== null && !isSecret ? { value: fixed } : {}),
+    ...(fixed !== null ? { value: fixed } : {}),
     ...(valueHint !== null ? { valueHint } : {}),
     description: text(raw.description) ?? '',
     isRequired: flag(raw.isRequired) ?? false,
