@@ -135,6 +135,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/servers/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Endpoint status
+         * @description The status of the server's remote endpoints as the monitor last saw them, with recent
+         *     history and uptime. Only indexed endpoints are ever probed; this route probes nothing.
+         */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tools/{id}": {
         parameters: {
             query?: never;
@@ -237,6 +258,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/proxy/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect to a catalogued remote server
+         * @description Initializes an MCP session with one of the server's catalogued remote endpoints and
+         *     lists its tools. Only endpoints in the catalog are reachable, never a private, loopback
+         *     or link-local address; only headers the server's record declares may be passed, and
+         *     they are neither stored nor logged.
+         */
+        post: operations["proxyConnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/proxy/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Call a tool on a catalogued remote server
+         * @description Calls one tool on one of the server's catalogued remote endpoints, with the same limits as connect.
+         */
+        post: operations["proxyInvoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -331,7 +395,7 @@ export interface components {
          * @description Stable machine-readable error code.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable";
         /** @description An RFC 9457 problem detail. */
         Problem: {
             /** @description URI reference naming the problem type. */
@@ -366,10 +430,10 @@ export interface components {
         Transport: "stdio" | "streamable-http" | "sse";
         CategorySlug: string;
         /**
-         * @description The upstream a record was ingested from.
+         * @description The upstream a record was ingested from; `monitor` for tools an endpoint listed itself.
          * @enum {string}
          */
-        SourceName: "official" | "docker" | "toolsdk" | "demo";
+        SourceName: "official" | "docker" | "toolsdk" | "demo" | "monitor";
         /** @description A server as it appears in search results and comparisons. */
         ServerSummary: {
             /**
@@ -769,6 +833,113 @@ export interface components {
                 }[];
             };
         };
+        StatusReport: {
+            serverId: string;
+            serverName: string;
+            endpoints: components["schemas"]["EndpointStatus"][];
+            /** @description Why there is nothing to show, e.g. a server that only runs locally. */
+            note: string | null;
+        };
+        EndpointStatus: {
+            /** Format: uri */
+            url: string;
+            /** @enum {string} */
+            transport: "streamable-http" | "sse";
+            state: components["schemas"]["EndpointState"];
+            httpStatus: number | null;
+            latencyMs: number | null;
+            protocolVersion: string | null;
+            toolCount: number | null;
+            /** Format: date-time */
+            checkedAt: string | null;
+            lastError: string | null;
+            uptime: {
+                checks: number;
+                up: number;
+                ratio: number | null;
+            };
+            /** @description Recent checks, newest first. */
+            history: {
+                /** Format: date-time */
+                checkedAt: string;
+                state: components["schemas"]["EndpointState"];
+                httpStatus: number | null;
+                latencyMs: number | null;
+            }[];
+        };
+        /** @description Values for headers the server's record declares (e.g. `Authorization`); never stored or logged. */
+        ProxyHeaders: {
+            [key: string]: string;
+        };
+        ProxyConnectRequest: {
+            serverId: string;
+            /**
+             * Format: uri
+             * @description One of the server's catalogued remote URLs; the first Streamable HTTP one by default.
+             */
+            endpoint?: string;
+            headers?: components["schemas"]["ProxyHeaders"];
+        };
+        ProxyInvokeRequest: {
+            serverId: string;
+            tool: string;
+            /** @description The tool's arguments. */
+            arguments: {
+                [key: string]: unknown;
+            };
+            /** Format: uri */
+            endpoint?: string;
+            headers?: components["schemas"]["ProxyHeaders"];
+        };
+        /** @description A tool as the remote endpoint lists it. */
+        ProxiedTool: {
+            name: string;
+            title?: string;
+            description?: string;
+            inputSchema?: {
+                [key: string]: unknown;
+            };
+            annotations?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        ProxyConnectResult: {
+            serverId: string;
+            /** Format: uri */
+            endpoint: string;
+            protocolVersion: string;
+            serverInfo: {
+                name: string;
+                title?: string;
+                version?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            instructions: string | null;
+            tools: components["schemas"]["ProxiedTool"][];
+        };
+        ProxyInvokeResult: {
+            serverId: string;
+            /** Format: uri */
+            endpoint: string;
+            tool: string;
+            /** @description The endpoint's tools/call result. */
+            result: {
+                content: ({
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                structuredContent?: {
+                    [key: string]: unknown;
+                };
+                isError?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+        };
         Health: {
             /** @constant */
             status: "ok";
@@ -847,6 +1018,36 @@ export interface components {
         };
         /** @description Something failed on our side; the `requestId` identifies it in the logs. */
         InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The destination is refused (a private, loopback, link-local or reserved address). */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The remote endpoint failed, answered something that is not MCP, needs credentials, or sent too much. */
+        BadGateway: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The remote endpoint did not answer in time. */
+        GatewayTimeout: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -1122,6 +1323,38 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoint status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     getTool: {
         parameters: {
             query?: never;
@@ -1280,6 +1513,78 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    proxyConnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProxyConnectRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint's server info and tools. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProxyConnectResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            504: components["responses"]["GatewayTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    proxyInvoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProxyInvokeRequest"];
+            };
+        };
+        responses: {
+            /** @description The tool's result as the endpoint returned it. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProxyInvokeResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            504: components["responses"]["GatewayTimeout"];
             default: components["responses"]["OtherError"];
         };
     };

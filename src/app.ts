@@ -14,13 +14,15 @@ import { sendProblem } from './http/problem.js';
 import { rateLimit } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
 import { createMcpServer } from './mcp/server.js';
+import type { ProxyService } from './proxy/proxy-service.js';
 import type { RegistryService } from './registry/registry-service.js';
 import type { Store } from './store/index.js';
 
 export interface AppDeps {
-  readonly config: Pick<Config, 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins'>;
+  readonly config: Pick<Config, 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
   readonly store: Store;
   readonly registry: RegistryService;
+  readonly proxy: ProxyService;
   readonly logger: Logger;
   readonly document?: OpenApiDocument;
 }
@@ -32,6 +34,8 @@ interface State {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The discovery routes, which the rate limit covers: both route sets and /mcp. */
 const DISCOVERY = /^\/(api(\/|$)|mcp\/?$)/;
+/** The proxy, which opens outbound connections: a tighter limit on top of discovery's. */
+const PROXY = /^\/api\/v1\/proxy\//;
 /** Where the body stays raw text: JSON-RPC answers a parse error itself. */
 const RAW_BODY = /^\/mcp\/?$/;
 const BODY_LIMIT = '256kb';
@@ -39,7 +43,7 @@ const BODY_LIMIT = '256kb';
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
   const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version });
-  const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions: { allowedOrigins: deps.config.mcpAllowedOrigins } });
+  const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions: { allowedOrigins: deps.config.mcpAllowedOrigins }, proxy: deps.proxy });
   const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'] });
   const app = new Koa<State>();
   app.proxy = deps.config.trustProxyHops > 0;
@@ -59,7 +63,9 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
     }
     deps.logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
   });
-  app.use(rateLimit({ perMinute: deps.config.discoveryRateLimit, trustProxyHops: deps.config.trustProxyHops, applies: (path) => DISCOVERY.test(path) }));
+  const { trustProxyHops } = deps.config;
+  app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, trustProxyHops, applies: (path) => DISCOVERY.test(path) }));
+  app.use(rateLimit({ policy: 'proxy', perMinute: deps.config.proxyRateLimit, trustProxyHops, applies: (path) => PROXY.test(path) }));
   app.use(async (ctx, next) => {
     if (ctx.method === 'POST' && RAW_BODY.test(ctx.path)) {
       try {

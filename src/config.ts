@@ -3,6 +3,8 @@
  * once, at start; `loadConfig` reports every bad variable at once (DESIGN.md "Running it").
  */
 
+import { parseCidrList } from './net/address-policy.js';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -16,6 +18,12 @@ export interface Config {
   readonly trustProxyHops: number;
   /** Browser origins allowed to call /mcp (`*` for any); requests without Origin are always allowed. */
   readonly mcpAllowedOrigins: readonly string[];
+  /** Seconds between monitor passes in `serve`; 0 turns the monitor off. */
+  readonly monitorInterval: number;
+  /** CIDRs the network guard lets through despite being private (tests, private deployments). */
+  readonly netAllowPrivate: readonly string[];
+  /** Proxy requests per minute per client; 0 turns the limit off. */
+  readonly proxyRateLimit: number;
   readonly logLevel: LogLevel;
 }
 
@@ -69,6 +77,13 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const allowPrivate = read('NET_ALLOW_PRIVATE', '').split(',').map((c) => c.trim()).filter(Boolean);
+  try {
+    parseCidrList(allowPrivate);
+  } catch (err) {
+    problems.push(`NET_ALLOW_PRIVATE must be comma-separated CIDRs like 127.0.0.1/32: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
   const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
     host,
@@ -77,6 +92,9 @@ export function loadConfig(env: Env = process.env): Config {
     discoveryRateLimit: integer('DISCOVERY_RATE_LIMIT', 120, 0, 1_000_000),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
     mcpAllowedOrigins: Object.freeze(origins),
+    monitorInterval: integer('MONITOR_INTERVAL', 0, 0, 604_800),
+    netAllowPrivate: Object.freeze(allowPrivate),
+    proxyRateLimit: integer('PROXY_RATE_LIMIT', 20, 0, 1_000_000),
     logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -14,18 +14,28 @@ import { ingest, type IngestSummary } from './ingest/ingest-service.js';
 import { IngestError } from './ingest/upstream.js';
 import { createLogger, type Logger } from './logger.js';
 import { createStore } from './store/index.js';
+import { OFFICIAL_REGISTRY, SyncError, sync } from './ingest/sync.js';
+import { runMonitorPass, scheduleMonitor } from './monitor/monitor.js';
+import { NetError } from './net/index.js';
 
 const USAGE = `Usage: sextant <command>
 
 Commands:
-  serve               migrate, load the demo catalog into an empty catalog (DEMO_CATALOG=auto), serve HTTP
-  migrate             apply database migrations
-  ingest <file...>    ingest upstream registry files (official, Docker catalog, toolsdk; detected from content)
+  serve                   migrate, load the demo catalog into an empty catalog (DEMO_CATALOG=auto), serve HTTP,
+                          and check remote endpoints every MONITOR_INTERVAL seconds (0 = off)
+  migrate                 apply database migrations
+  ingest <file...>        ingest upstream registry files (official, Docker catalog, toolsdk; detected from content)
+  sync [--upstream URL]   pull the official registry API (default ${OFFICIAL_REGISTRY}), incrementally
+  monitor [--once]        check every catalogued remote endpoint, once or every MONITOR_INTERVAL seconds
 
 Configuration comes from environment variables; see README.md.`;
 
 async function main(argv: readonly string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: [...argv], allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' }, once: { type: 'boolean' }, upstream: { type: 'string' } },
+  });
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
     console.log(USAGE);
@@ -40,6 +50,10 @@ async function main(argv: readonly string[]): Promise<number> {
       return migrateOnly(config);
     case 'ingest':
       return ingestFiles(config, rest);
+    case 'sync':
+      return syncUpstream(config, logger, values.upstream);
+    case 'monitor':
+      return monitorCommand(config, logger, values.once === true);
     default:
       console.error(`unknown command "${command}"\n\n${USAGE}`);
       return 2;
@@ -52,6 +66,9 @@ async function serve(config: Config, logger: Logger): Promise<number> {
     const summary = await loadDemoCatalogIfEmpty(service.store);
     if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');
   }
+  const stopMonitor = config.monitorInterval > 0
+    ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version }), 'monitor pass'), logger)
+    : () => undefined;
   const server = service.app.listen(config.port, config.host);
   await once(server, 'listening');
   const address = server.address();
@@ -59,10 +76,59 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   logger.info({ url: `http://${config.host}:${port}`, database: redactUrl(config.databaseUrl) }, 'sextant is serving');
   const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
   logger.info({ signal: String(signal[0] ?? '') }, 'shutting down');
+  stopMonitor();
   server.close();
   server.closeAllConnections();
-  await service.store.close();
+  await service.close();
   return 0;
+}
+
+async function monitorCommand(config: Config, logger: Logger, onlyOnce: boolean): Promise<number> {
+  const service = await createService(config, logger);
+  const pass = async (): Promise<void> => {
+    const summary = await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version });
+    console.log(`checked ${summary.endpoints} endpoints: ${Object.entries(summary.states).map(([state, n]) => `${n} ${state}`).join(', ') || 'none'}; ${summary.catalogUpdates} servers got tools from their endpoints`);
+  };
+  try {
+    if (onlyOnce || config.monitorInterval === 0) {
+      if (!onlyOnce) console.error('MONITOR_INTERVAL is 0: checking once');
+      await pass();
+      return 0;
+    }
+    const stop = scheduleMonitor(config.monitorInterval, pass, logger);
+    await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+    stop();
+    return 0;
+  } finally {
+    await service.close();
+  }
+}
+
+async function syncUpstream(config: Config, logger: Logger, upstream: string | undefined): Promise<number> {
+  const service = await createService(config, logger);
+  const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'sync [{bar}] {value} records, page {page}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+  try {
+    bar?.start(0, 0, { page: 0 });
+    const summary = await sync(service.store, service.net, {
+      ...(upstream ? { upstream } : {}),
+      onPage: (pages, records) => {
+        bar?.setTotal(records);
+        bar?.update(records, { page: pages });
+      },
+    });
+    bar?.stop();
+    console.log(`synced ${summary.pages} pages from ${summary.upstream}${summary.since ? ` (updated since ${summary.since})` : ''}: ${summaryLine(summary)}`);
+    return 0;
+  } catch (err) {
+    bar?.stop();
+    if (err instanceof SyncError || err instanceof NetError || err instanceof IngestError) {
+      console.error(`sync failed, nothing was changed: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await service.close();
+  }
 }
 
 async function migrateOnly(config: Config): Promise<number> {

@@ -34,6 +34,7 @@ export type TrustReport = Schemas['TrustReport'];
 export type Comparison = Schemas['Comparison'];
 export type InstallInstructions = Schemas['InstallInstructions'];
 export type InstallClient = Schemas['InstallClient'];
+export type StatusReport = Schemas['StatusReport'];
 export type Readiness = Schemas['Readiness'];
 
 /** Every operationId in the contract. */

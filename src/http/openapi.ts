@@ -12,7 +12,7 @@ import type { components } from '../../generated/openapi.js';
 import { AppError } from '../errors.js';
 import { scrubValue } from '../registry/secrets.js';
 import type { OperationId, ProblemFieldError } from '../types.js';
-import type { HandlerInput, HandlerMap, OperationHandler, Reply } from './operation.js';
+import type { HandlerInput, HandlerMap, OperationHandler, Reply, UnvalidatedOperation } from './operation.js';
 
 export type OpenApiDocument = components['schemas']['OpenApiDocument'];
 
@@ -43,7 +43,7 @@ export function createAjv(options: Record<string, unknown> = {}): Ajv2020 {
 export async function createDispatcher(
   document: OpenApiDocument,
   handlers: HandlerMap,
-  options: { unvalidated?: readonly OperationId[] } = {},
+  options: { unvalidated?: readonly UnvalidatedOperation[] } = {},
 ): Promise<{ api: OpenAPIBackend; middleware: Koa.Middleware }> {
   if (!isContract(document)) throw new Error('not an OpenAPI 3.1 document');
   const unvalidated = new Set<string>(options.unvalidated ?? []);

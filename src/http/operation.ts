@@ -26,11 +26,19 @@ export type Reply<O extends OperationId> = {
   [S in OwnStatus<O>]: { readonly status: S; readonly headers?: Readonly<Record<string, string>> } & Body<O, S>;
 }[OwnStatus<O>];
 
+/** Operations whose input is not validated against the contract (they answer in their own protocol). */
+export type UnvalidatedOperation = 'postMcp';
+
+/** The validated JSON body; raw for unvalidated operations. */
+export type BodyOf<O extends OperationId> = O extends UnvalidatedOperation
+  ? unknown
+  : operations[O] extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
+
 export interface HandlerInput<O extends OperationId> {
   readonly query: QueryOf<O>;
   readonly path: PathOf<O>;
-  /** The request body as the body middleware left it (raw text for /mcp). */
-  readonly body: unknown;
+  /** The request body: validated JSON, or the raw text for /mcp. */
+  readonly body: BodyOf<O>;
   /** Request headers, lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
 }

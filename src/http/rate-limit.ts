@@ -8,9 +8,10 @@ import { AppError } from '../errors.js';
 import { clientAddress } from './client-address.js';
 
 const WINDOW_SECONDS = 60;
-const POLICY = 'discovery';
 
 export interface RateLimitOptions {
+  /** The policy's name in the headers, e.g. `discovery`. */
+  readonly policy: string;
   /** Requests per minute per client; 0 turns the limit off. */
   readonly perMinute: number;
   readonly trustProxyHops: number;
@@ -21,7 +22,8 @@ export interface RateLimitOptions {
 export function rateLimit(options: RateLimitOptions): Koa.Middleware {
   if (options.perMinute <= 0) return (_ctx, next) => next();
   const limiter = new RateLimiterMemory({ points: options.perMinute, duration: WINDOW_SECONDS });
-  const policy = `"${POLICY}";q=${options.perMinute};w=${WINDOW_SECONDS}`;
+  const name = options.policy;
+  const policy = `"${name}";q=${options.perMinute};w=${WINDOW_SECONDS}`;
   return async (ctx, next) => {
     if (!options.applies(ctx.path)) return next();
     let result: RateLimiterRes;
@@ -30,14 +32,15 @@ export function rateLimit(options: RateLimitOptions): Koa.Middleware {
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new AppError('rate_limited', `Rate limit of ${options.perMinute} requests a minute reached; retry in ${seconds} s.`, [], {
+      throw new AppError('rate_limited', `Rate limit of ${options.perMinute} ${name} requests a minute reached; retry in ${seconds} s.`, [], {
         'Retry-After': String(seconds),
         'RateLimit-Policy': policy,
-        RateLimit: `"${POLICY}";r=0;t=${seconds}`,
+        RateLimit: `"${name}";r=0;t=${seconds}`,
       });
     }
-    ctx.set('RateLimit-Policy', policy);
-    ctx.set('RateLimit', `"${POLICY}";r=${result.remainingPoints};t=${Math.ceil(result.msBeforeNext / 1000)}`);
+    // Several policies may apply to one route (discovery and proxy): each adds its own list member.
+    ctx.append('RateLimit-Policy', policy);
+    ctx.append('RateLimit', `"${name}";r=${result.remainingPoints};t=${Math.ceil(result.msBeforeNext / 1000)}`);
     return next();
   };
 }

@@ -10,7 +10,7 @@ import { readDocument, type IngestInput } from './detect.js';
 import { hashOf, byPrecedence, materialize } from './materialize.js';
 import { matchKeysOf } from './merge-keys.js';
 import { isObject } from './json.js';
-import type { IngestRecord, UpstreamServer } from './upstream.js';
+import type { IngestRecord, UpstreamServer, UpstreamTool } from './upstream.js';
 
 export interface IngestSummary {
   readonly records: number;
@@ -47,7 +47,9 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     const total = records.length * 2;
     let done = 0;
 
-    for (const record of records) {
+    for (const input of records) {
+      const known = input.server.versions.length > 0 && index.sources.has(sourceKey(input.server.source, input.server.key));
+      const record = known ? existingVersions(input, await writer.normalizedSource(input.server.source, input.server.key)) : input;
       const { server } = record;
       const keys = matchKeysOf(server).filter((key) => !ambiguous.has(key));
       const existing = index.sources.get(sourceKey(server.source, server.key));
@@ -107,6 +109,43 @@ async function writeTouched(
   return { added, updated };
 }
 
+/**
+ * Tools an endpoint listed itself (by the status monitor) join the server's record as the
+ * `monitor` source for that endpoint. Returns whether the catalog changed.
+ */
+export async function attachEndpointTools(store: Store, serverId: string, url: string, tools: readonly UpstreamTool[], now: string): Promise<boolean> {
+  return store.withCatalogWriter(async (writer) => {
+    const name = await writer.serverName(serverId);
+    if (name === null) return false;
+    const server: UpstreamServer = {
+      source: 'monitor', key: url, name, title: null, description: '', version: null, versions: [], repositoryUrl: null, repositorySubfolder: null,
+      websiteUrl: null, license: null, publishedAt: null, updatedAt: null, packages: [], remotes: [], tools: [...tools], upstreamCategories: [],
+      oauth: false, declaresSecrets: false,
+    };
+    const recordHash = hashOf([server]);
+    if ((await writer.sourceHash('monitor', url)) === recordHash) return false;
+    await writer.saveSource({ source: 'monitor', key: url, serverId, recordHash, record: { url, tools }, normalized: server }, now);
+    const entry = materialize(serverId, (await writer.normalizedSources(serverId)).filter(isUpstreamServer));
+    if ((await writer.contentHash(serverId)) === entry.contentHash) return false;
+    await writer.writeServer(entry, now);
+    return true;
+  });
+}
+
+/**
+ * Versions are append-only upstream: an incremental sync brings only the new ones, so the
+ * versions already known for the record are kept beside them (newest first).
+ */
+function existingVersions(record: IngestRecord, stored: unknown): IngestRecord {
+  if (!isUpstreamServer(stored) || stored.versions.length === 0 || record.server.versions.length === 0) return record;
+  const known = new Set(record.server.versions.map((v) => v.version));
+  const older = stored.versions.filter((v) => !known.has(v.version)).map((v) => ({ ...v, isLatest: false }));
+  if (older.length === 0) return record;
+  const versions = [...record.server.versions, ...older].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
+  const dates = versions.map((v) => v.publishedAt).filter((d): d is string => d !== null).sort();
+  return { ...record, server: { ...record.server, versions, publishedAt: dates[0] ?? record.server.publishedAt } };
+}
+
 /** The same (source, key) twice: the later one wins. */
 function dedupe(records: readonly IngestRecord[]): IngestRecord[] {
   const byKey = new Map<string, IngestRecord>();
@@ -139,5 +178,5 @@ function ownersBySource(index: CatalogIndex): Map<string, Set<SourceName>> {
 }
 
 function isUpstreamServer(value: unknown): value is UpstreamServer {
-  return isObject(value) && typeof value.source === 'string' && typeof value.name === 'string' && Array.isArray(value.packages);
+  return isObject(value) && typeof value.source === 'string' && typeof value.name === 'string' && Array.isArray(value.packages) && Array.isArray(value.versions);
 }

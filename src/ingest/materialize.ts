@@ -4,13 +4,13 @@
  * has a field wins it; lists (packages, remotes, tools, categories) are unions.
  */
 import { createHash } from 'node:crypto';
-import type { Authentication, Package, Remote, Tool, Transport } from '../types.js';
+import type { Authentication, Package, Remote, SourceName, Tool, Transport } from '../types.js';
 import type { CatalogEntry } from '../registry/catalog-entry.js';
 import { toolIdOf, uniqueId } from '../registry/ids.js';
 import { categorize, TAXONOMY } from '../registry/taxonomy.js';
 import type { UpstreamServer, UpstreamTool } from './upstream.js';
 
-const SOURCE_ORDER = ['demo', 'official', 'docker', 'toolsdk'] as const;
+const SOURCE_ORDER: readonly SourceName[] = ['demo', 'official', 'docker', 'toolsdk', 'monitor'];
 
 /** Sorts source records by precedence. */
 export function byPrecedence(a: UpstreamServer, b: UpstreamServer): number {
@@ -30,7 +30,9 @@ export function materialize(id: string, records: readonly UpstreamServer[]): Cat
   };
   const packages = unionBy(sources.flatMap((s) => s.packages), (p) => `${p.registryType}:${p.identifier.toLowerCase()}`);
   const remotes = unionBy(sources.flatMap((s) => s.remotes), (r) => r.url);
-  const upstreamTools = unionBy(sources.flatMap((s) => s.tools), (t) => t.name);
+  // Tools an endpoint listed itself (the monitor) describe it best; then the catalogs in order.
+  const live = sources.filter((s) => s.source === 'monitor');
+  const upstreamTools = unionBy([...live, ...sources.filter((s) => s.source !== 'monitor')].flatMap((s) => s.tools), (t) => t.name);
   const authentication = authenticationOf(sources, packages, remotes);
   const dates = sources.flatMap((s) => [s.publishedAt]).filter((d): d is string => d !== null).sort();
   const updates = sources.map((s) => s.updatedAt).filter((d): d is string => d !== null).sort();
@@ -70,7 +72,7 @@ export function materialize(id: string, records: readonly UpstreamServer[]): Cat
     matchNames: matchNamesOf(primary.name, sources.map((s) => s.name), title),
     searchCategories: [...categoryNames, ...unique(sources.flatMap((s) => s.upstreamCategories))].join(' '),
     searchTools: tools.map((t) => `${t.name.replace(/[_-]+/g, ' ')} ${t.description}`).join(' \n'),
-    sourceCount: sources.length,
+    sourceCount: sources.filter((s) => s.source !== 'monitor').length,
   };
   return { ...entry, contentHash: hashOf(entry) };
 }

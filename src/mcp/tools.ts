@@ -114,6 +114,14 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       run: (registry, args) => registry.getTrust(args.id),
     }),
     define({
+      name: 'get_status',
+      operationId: 'getStatus',
+      title: 'Get endpoint status',
+      description: 'How a server\'s remote endpoints answered the status monitor: state (up, auth_required, not_mcp, down, blocked, unknown), latency, protocol version, tool count, recent history and uptime. Probes nothing itself.',
+      notFoundHint: FIND_SERVER,
+      run: (registry, args) => registry.getStatus(args.id),
+    }),
+    define({
       name: 'compare_servers',
       operationId: 'compareServers',
       title: 'Compare servers',

@@ -3,10 +3,11 @@
  * out; the REST handlers and (later) the MCP tools both call these.
  */
 import { AppError } from '../errors.js';
-import type { CatalogReader } from '../store/index.js';
-import type { Authentication, CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, ServerSort, Tool, ToolPage, ToolSort, TrustReport } from '../types.js';
+import type { CatalogReader, MonitorStore } from '../store/index.js';
+import type { Authentication, CategoryList, Comparison, StatusReport, InstallClient, InstallInstructions, Server, ServerPage, ServerSort, Tool, ToolPage, ToolSort, TrustReport } from '../types.js';
 import { INSTALL_CLIENTS, installFor } from './install-clients.js';
 import { summarize, trustReport } from './trust.js';
+import { STATUS_HISTORY, primaryState, statusReport } from './status.js';
 
 /** What every search takes: text, a sort of its own kind, and a page. */
 interface SearchInput<Sort> {
@@ -34,6 +35,7 @@ export interface RegistryService {
   /** Install instructions for one client, or for every supported client. */
   getInstall(idOrName: string, client?: InstallClient): Promise<InstallInstructions>;
   getTrust(idOrName: string): Promise<TrustReport>;
+  getStatus(idOrName: string): Promise<StatusReport>;
   compareServers(ids: readonly string[]): Promise<Comparison>;
 }
 
@@ -69,7 +71,13 @@ function resolveSearch<Sort extends string>(input: SearchInput<Sort | 'relevance
   return { query, sort, limit: input.limit ?? DEFAULT_LIMIT, offset: input.offset ?? 0 };
 }
 
-export function createRegistryService(catalog: CatalogReader, now: () => Date = () => new Date()): RegistryService {
+export interface RegistryDeps {
+  readonly catalog: CatalogReader;
+  readonly monitor: Pick<MonitorStore, 'recentChecks'>;
+  readonly now?: () => Date;
+}
+
+export function createRegistryService({ catalog, monitor, now = () => new Date() }: RegistryDeps): RegistryService {
   const findServer = async (idOrName: string): Promise<Server> => {
     const server = await catalog.findServer(idOrName);
     if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}". Search with GET /api/v1/servers/search?q=…`);
@@ -129,8 +137,13 @@ export function createRegistryService(catalog: CatalogReader, now: () => Date = 
 
     async getTrust(idOrName) {
       const server = await findServer(idOrName);
-      const [tools, upstream] = await Promise.all([catalog.toolsOf(server.id), catalog.upstreamRecords(server.id)]);
-      return trustReport(server, tools, upstream, now().toISOString());
+      const [tools, upstream, checks] = await Promise.all([catalog.toolsOf(server.id), catalog.upstreamRecords(server.id), monitor.recentChecks(server.id, STATUS_HISTORY)]);
+      return trustReport(server, tools, upstream, checks, now().toISOString());
+    },
+
+    async getStatus(idOrName) {
+      const server = await findServer(idOrName);
+      return statusReport(server, await monitor.recentChecks(server.id, STATUS_HISTORY));
     },
 
     async compareServers(ids) {
@@ -144,12 +157,13 @@ export function createRegistryService(catalog: CatalogReader, now: () => Date = 
       const servers = found.filter((s): s is Server => s !== null);
       const at = now().toISOString();
       const compared = await Promise.all(servers.map(async (server) => {
-        const { checks } = trustReport(server, await catalog.toolsOf(server.id), [], at);
+        const endpointChecks = await monitor.recentChecks(server.id, 1);
+        const { checks } = trustReport(server, await catalog.toolsOf(server.id), [], endpointChecks, at);
         return {
           id: server.id, name: server.name, title: server.title, transports: server.transports, endpointCount: server.endpointCount,
           toolCount: server.toolCount, authentication: server.authentication, license: server.license, categories: server.categories,
           trust: { summary: summarize(checks), outcomes: checks.map((c) => ({ check: c.check, outcome: c.outcome })) },
-          status: 'unknown' as const,
+          status: primaryState(server, endpointChecks),
         };
       }));
       const names = servers.map((s) => new Set(s.tools.map((t) => t.name)));

@@ -3,6 +3,7 @@
  * each with its evidence; a count of outcomes, never a verdict.
  */
 import type { components } from '../../generated/openapi.js';
+import type { EndpointCheck } from '../store/index.js';
 import type { Server, Tool } from '../types.js';
 
 type Schemas = components['schemas'];
@@ -18,19 +19,25 @@ type Evaluation = Pick<TrustCheck, 'check' | 'outcome' | 'evidence'> & { readonl
 const SECRET_LIKE = /(token|secret|passw|api[-_]?key|apikey|authorization|cookie|credential|private[-_]?key)/i;
 const EXACT_VERSION = /^v?\d+(\.\d+){1,3}([-+][0-9A-Za-z.-]+)?$/;
 
-export function trustReport(server: Server, tools: readonly Tool[], upstream: readonly UpstreamRecord[], now: string): TrustReport {
+export function trustReport(server: Server, tools: readonly Tool[], upstream: readonly UpstreamRecord[], checks: readonly EndpointCheck[], now: string): TrustReport {
   const observedAt = upstream.map((u) => u.ingestedAt).sort().at(-1) ?? now;
-  const checks: TrustCheck[] = evaluations(server, tools).map((e) => ({ ...e, source: e.source ?? 'catalog', observedAt: e.check === 'endpoint_health' ? now : observedAt }));
-  return { serverId: server.id, serverName: server.name, checks, summary: summarize(checks), upstream: [...upstream] };
+  const latestCheck = [...checks].sort((a, b) => b.checkedAt.localeCompare(a.checkedAt))[0]?.checkedAt;
+  const results: TrustCheck[] = evaluations(server, tools, checks).map((e) => ({
+    ...e,
+    source: e.source ?? 'catalog',
+    observedAt: e.check === 'endpoint_health' ? (latestCheck ?? now) : observedAt,
+  }));
+  return { serverId: server.id, serverName: server.name, checks: results, summary: summarize(results), upstream: [...upstream] };
 }
+
 
 export function summarize(checks: readonly Pick<TrustCheck, 'outcome'>[]): TrustSummary {
   const count = (outcome: Outcome): number => checks.filter((c) => c.outcome === outcome).length;
   return { pass: count('pass'), fail: count('fail'), unknown: count('unknown') };
 }
 
-function evaluations(server: Server, tools: readonly Tool[]): Evaluation[] {
-  return [namespaceCheck(server), repositoryCheck(server), licenseCheck(server), pinnedCheck(server), httpsCheck(server), secretsCheck(server), annotationsCheck(tools), sourcesCheck(server), healthCheck(server)];
+function evaluations(server: Server, tools: readonly Tool[], checks: readonly EndpointCheck[]): Evaluation[] {
+  return [namespaceCheck(server), repositoryCheck(server), licenseCheck(server), pinnedCheck(server), httpsCheck(server), secretsCheck(server), annotationsCheck(tools), sourcesCheck(server), healthCheck(server, checks)];
 }
 
 /** `io.github.acme/x` is owned by GitHub user acme; `com.acme/x` by the domain acme.com. */
@@ -117,13 +124,22 @@ function annotationsCheck(tools: readonly Tool[]): Evaluation {
 }
 
 function sourcesCheck(server: Server): Evaluation {
-  const names = server.sources.map((s) => s.source);
+  const names = server.sources.map((s) => s.source).filter((source) => source !== 'monitor');
   return names.length > 1
     ? { check: 'multiple_sources', outcome: 'pass', evidence: `Listed by ${names.length} sources: ${names.join(', ')}.` }
     : { check: 'multiple_sources', outcome: 'fail', evidence: `Listed by one source: ${names.join(', ')}.` };
 }
 
-function healthCheck(server: Server): Evaluation {
-  if (server.remotes.length === 0) return { check: 'endpoint_health', outcome: 'unknown', evidence: 'The server has no remote endpoints to check.', source: 'monitor' };
-  return { check: 'endpoint_health', outcome: 'unknown', evidence: 'The endpoint monitor has not checked this server\'s endpoints.', source: 'monitor' };
+/** From the monitor's latest check of each endpoint: reachable (up, or asking for credentials) or not. */
+function healthCheck(server: Server, checks: readonly EndpointCheck[]): Evaluation {
+  const check = 'endpoint_health';
+  if (server.remotes.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no remote endpoints to check.', source: 'monitor' };
+  const latest = server.remotes.flatMap((remote) => {
+    const found = checks.filter((c) => c.url === remote.url && c.state !== 'unknown').sort((a, b) => b.checkedAt.localeCompare(a.checkedAt))[0];
+    return found ? [found] : [];
+  });
+  if (latest.length === 0) return { check, outcome: 'unknown', evidence: 'The endpoint monitor has not checked this server\'s endpoints.', source: 'monitor' };
+  const states = latest.map((c) => `${c.url}: ${c.state}`).join('; ');
+  const healthy = latest.every((c) => c.state === 'up' || c.state === 'auth_required');
+  return { check, outcome: healthy ? 'pass' : 'fail', evidence: `Last checks: ${states}.`, source: 'monitor' };
 }

@@ -36,6 +36,10 @@ export interface CatalogWriter {
   reserveServer(id: string, name: string, now: string): Promise<void>;
   setMatchKeys(serverId: string, keys: readonly string[]): Promise<void>;
   countTools(): Promise<number>;
+  serverName(serverId: string): Promise<string | null>;
+  sourceHash(source: SourceName, key: string): Promise<string | null>;
+  /** The stored normalized record of one source, if any. */
+  normalizedSource(source: SourceName, key: string): Promise<unknown>;
 }
 
 export const sourceKey = (source: string, key: string): string => `${source}\u0000${key}`;
@@ -134,6 +138,21 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
     async setMatchKeys(serverId, keys) {
       await trx('match_keys').where({ server_id: serverId }).delete();
       for (const key of keys) await trx('match_keys').insert({ match_key: key, server_id: serverId }).onConflict('match_key').ignore();
+    },
+
+    async serverName(serverId) {
+      const row = await trx('servers').where({ id: serverId }).first('name');
+      return row?.name ?? null;
+    },
+
+    async sourceHash(source, key) {
+      const row = await trx('sources').where({ source, source_key: key }).first('record_hash');
+      return row?.record_hash ?? null;
+    },
+
+    async normalizedSource(source, key) {
+      const row = await trx('sources').where({ source, source_key: key }).first('normalized');
+      return row ? JSON.parse(row.normalized) : null;
     },
 
     async countTools() {

@@ -2,9 +2,11 @@
 import { createCatalogReader, type CatalogReader } from './catalog-reader.js';
 import { syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
 import { migrate, migrationsPending, openDatabase, type Db } from './db.js';
+import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 
 export interface Store {
   readonly catalog: CatalogReader;
+  readonly monitor: MonitorStore;
   /** Runs `work` in one transaction; a throw rolls everything back. */
   withCatalogWriter<T>(work: (writer: CatalogWriter) => Promise<T>): Promise<T>;
   /** Applies pending migrations and syncs the category taxonomy. */
@@ -18,6 +20,7 @@ export function createStore(databaseUrl: string): Store {
   const db: Db = openDatabase(databaseUrl);
   return {
     catalog: createCatalogReader(db),
+    monitor: createMonitorStore(db),
     withCatalogWriter: (work) => withCatalogWriter(db, work),
     async migrate() {
       await migrate(db);
@@ -42,3 +45,4 @@ export function createStore(databaseUrl: string): Store {
 export type { CatalogReader, ServerSearch, ToolSearch, Page } from './catalog-reader.js';
 export type { CatalogWriter, CatalogIndex, SourceRow } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
+export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';

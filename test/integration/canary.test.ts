@@ -47,6 +47,7 @@ describe('credential canaries', () => {
     for (const tool of server.tools) await get(`/api/v1/tools/${encodeURIComponent(tool.id)}`);
     await get(`/api/v1/servers/${SERVER}/install`);
     await get(`/api/v1/servers/${SERVER}/trust`);
+    await get(`/api/v1/servers/${SERVER}/status`);
     await get(`/api/v1/servers/compare?ids=${SERVER},io.github.github~github-mcp-server`);
     await get('/api/v1/categories');
     await get('/api/search?q=leaky');
@@ -61,6 +62,7 @@ describe('credential canaries', () => {
     for (const tool of server.tools) await mcp('get_tool', { id: tool.id });
     await mcp('get_install', { id: SERVER });
     await mcp('get_trust', { id: SERVER });
+    await mcp('get_status', { id: SERVER });
     await mcp('compare_servers', { ids: [SERVER, 'io.github.github~github-mcp-server'] });
     await mcp('list_categories', {});
   });

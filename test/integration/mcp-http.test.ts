@@ -163,7 +163,7 @@ describe('MCP endpoint over HTTP', () => {
         names.push(...response!.result.tools.map((t: { name: string }) => t.name));
         cursor = response!.result.nextCursor;
       } while (cursor);
-      expect(names).to.deep.equal(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'get_trust', 'compare_servers', 'list_categories']);
+      expect(names).to.deep.equal(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'get_trust', 'get_status', 'compare_servers', 'list_categories']);
       const forged = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 'not-a-cursor' } });
       expect(forged.body.error.code).to.equal(-32602);
     });

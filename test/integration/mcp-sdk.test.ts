@@ -27,7 +27,7 @@ describe('MCP endpoint with the official SDK client', () => {
 
   it('lists the tools, each read-only with input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).to.deep.equal(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'get_trust', 'compare_servers', 'list_categories']);
+    expect(tools.map((t) => t.name)).to.deep.equal(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'get_trust', 'get_status', 'compare_servers', 'list_categories']);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).to.equal(true);
       expect(tool.inputSchema.type).to.equal('object');
@@ -45,6 +45,7 @@ describe('MCP endpoint with the official SDK client', () => {
     ['get_install', { id: 'io.github.github~github-mcp-server' }],
     ['get_install', { id: 'com.notion~mcp', client: 'vscode' }],
     ['get_trust', { id: 'io.github.github~github-mcp-server' }],
+    ['get_status', { id: 'io.github.github~github-mcp-server' }],
     ['compare_servers', { ids: ['io.github.github~github-mcp-server', 'com.notion~mcp', 'app.linear~linear'] }],
     ['list_categories', {}],
   ];

@@ -16,6 +16,7 @@ import { createService, type Service } from '../../src/compose.js';
 import { loadDemoCatalogIfEmpty } from '../../src/ingest/demo.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import type { IngestInput } from '../../src/ingest/detect.js';
+import type { NetClientOptions } from '../../src/net/index.js';
 import { contractViolations } from './contract.js';
 
 export const silentLogger = pino({ level: 'silent' });
@@ -36,6 +37,10 @@ export interface HarnessOptions {
   readonly discoveryRateLimit?: number;
   readonly trustProxyHops?: number;
   readonly mcpAllowedOrigins?: readonly string[];
+  readonly netAllowPrivate?: readonly string[];
+  readonly proxyRateLimit?: number;
+  /** Overrides for the guarded network client (e.g. short timeouts, an injected resolver). */
+  readonly net?: Partial<NetClientOptions>;
 }
 
 /** Fetch that fails loudly when a response breaks the contract. */
@@ -66,8 +71,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       discoveryRateLimit: options.discoveryRateLimit ?? 0,
       trustProxyHops: options.trustProxyHops ?? 0,
       mcpAllowedOrigins: options.mcpAllowedOrigins ?? ['http://localhost:5173'],
+      netAllowPrivate: options.netAllowPrivate ?? [],
+      proxyRateLimit: options.proxyRateLimit ?? 0,
     },
     silentLogger,
+    options.net ?? {},
   );
   if (options.demo ?? true) await loadDemoCatalogIfEmpty(service.store);
   if (options.inputs?.length) await ingest(service.store, options.inputs);
@@ -94,7 +102,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       server.closeAllConnections();
       server.close();
-      await service.store.close();
+      await service.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -5,7 +5,7 @@ describe('configuration', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).to.deep.equal({
       port: 3000, host: '127.0.0.1', databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
-      discoveryRateLimit: 120, trustProxyHops: 0, mcpAllowedOrigins: [], logLevel: 'info',
+      discoveryRateLimit: 120, trustProxyHops: 0, mcpAllowedOrigins: [], monitorInterval: 0, netAllowPrivate: [], proxyRateLimit: 20, logLevel: 'info',
     });
   });
 
@@ -19,13 +19,13 @@ describe('configuration', () => {
   it('reports every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5', MCP_ALLOWED_ORIGINS: 'https://ok.example.com,javascript:alert(1)' });
+      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5', MCP_ALLOWED_ORIGINS: 'https://ok.example.com,javascript:alert(1)', NET_ALLOW_PRIVATE: '127.0.0.1/32,not-a-cidr', MONITOR_INTERVAL: 'soon' });
     } catch (err) {
       error = err;
     }
     expect(error).to.be.instanceOf(ConfigError);
     const problems = (error as ConfigError).problems.map((p) => p.split(' ')[0]);
-    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS']);
+    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS', 'NET_ALLOW_PRIVATE', 'MONITOR_INTERVAL']);
   });
 
   it('does not print a database password', () => {

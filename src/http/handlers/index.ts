@@ -1,6 +1,7 @@
 /** The handler map: every operation of the contract, checked at compile time. */
 import type { McpServer } from '../../mcp/server.js';
 import type { McpTransportOptions } from '../../mcp/transport.js';
+import type { ProxyService } from '../../proxy/proxy-service.js';
 import type { RegistryService } from '../../registry/registry-service.js';
 import type { Store } from '../../store/index.js';
 import type { OpenApiDocument } from '../openapi.js';
@@ -10,6 +11,7 @@ import { evidenceHandlers } from './evidence.js';
 import { legacyHandlers } from './legacy.js';
 import { mcpHandlers } from './mcp.js';
 import { metaHandlers } from './meta.js';
+import { proxyHandlers } from './proxy.js';
 import { serverHandlers } from './servers.js';
 import { toolHandlers } from './tools.js';
 
@@ -19,6 +21,7 @@ export interface HandlerDeps {
   readonly document: OpenApiDocument;
   readonly mcp: McpServer;
   readonly mcpOptions: McpTransportOptions;
+  readonly proxy: ProxyService;
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -30,5 +33,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...legacyHandlers(deps.registry),
     ...metaHandlers(deps.document, deps.store),
     ...mcpHandlers(deps.mcp, deps.mcpOptions),
+    ...proxyHandlers(deps.proxy),
   } satisfies HandlerMap;
 }

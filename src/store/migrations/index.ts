@@ -4,9 +4,11 @@
  */
 import type { Knex } from 'knex';
 import * as catalog from './001-catalog.js';
+import * as monitor from './002-monitor.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
+  '002-monitor': monitor,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

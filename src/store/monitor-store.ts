@@ -1,0 +1,92 @@
+/** Endpoint checks and sync runs: what the monitor and `sextant sync` remember. */
+import type { components } from '../../generated/openapi.js';
+import type { Db } from './db.js';
+
+export type EndpointState = components['schemas']['EndpointState'];
+
+export interface EndpointCheck {
+  readonly serverId: string;
+  readonly url: string;
+  readonly checkedAt: string;
+  readonly state: EndpointState;
+  readonly httpStatus: number | null;
+  readonly latencyMs: number | null;
+  readonly protocolVersion: string | null;
+  readonly toolCount: number | null;
+  readonly error: string | null;
+}
+
+export interface RemoteEndpoint {
+  readonly serverId: string;
+  readonly url: string;
+  readonly host: string;
+  readonly transport: 'streamable-http' | 'sse';
+}
+
+export interface MonitorStore {
+  /** Every remote endpoint in the catalog: the only URLs the monitor ever probes. */
+  listEndpoints(): Promise<RemoteEndpoint[]>;
+  recordCheck(check: EndpointCheck, keep: number): Promise<void>;
+  /** Checks of a server's endpoints, newest first, at most `limit` per endpoint. */
+  recentChecks(serverId: string, limit: number): Promise<EndpointCheck[]>;
+  /** When the last successful sync from `upstream` started, if any. */
+  lastSyncStart(upstream: string): Promise<string | null>;
+  startSync(upstream: string, at: string): Promise<number>;
+  finishSync(id: number, at: string, status: 'complete' | 'failed', records: number, error: string | null): Promise<void>;
+}
+
+interface CheckRow {
+  server_id: string; url: string; checked_at: string; state: EndpointState; http_status: number | null; latency_ms: number | null;
+  protocol_version: string | null; tool_count: number | null; error: string | null;
+}
+
+export function createMonitorStore(db: Db): MonitorStore {
+  return {
+    async listEndpoints() {
+      const rows: Array<{ server_id: string; url: string; host: string; transport: RemoteEndpoint['transport'] }> = await db('remotes')
+        .orderBy(['server_id', 'position'])
+        .select('server_id', 'url', 'host', 'transport');
+      return rows.map((r) => ({ serverId: r.server_id, url: r.url, host: r.host, transport: r.transport }));
+    },
+
+    async recordCheck(check, keep) {
+      await db.transaction(async (trx) => {
+        await trx('endpoint_checks').insert({
+          server_id: check.serverId, url: check.url, checked_at: check.checkedAt, state: check.state, http_status: check.httpStatus,
+          latency_ms: check.latencyMs, protocol_version: check.protocolVersion, tool_count: check.toolCount, error: check.error,
+        });
+        const stale = trx('endpoint_checks').where({ server_id: check.serverId, url: check.url }).orderBy('checked_at', 'desc').offset(keep).select('id');
+        await trx('endpoint_checks').whereIn('id', stale).delete();
+      });
+    },
+
+    async recentChecks(serverId, limit) {
+      const rows: CheckRow[] = await db('endpoint_checks').where({ server_id: serverId }).orderBy([{ column: 'url' }, { column: 'checked_at', order: 'desc' }]).select('*');
+      const perUrl = new Map<string, number>();
+      return rows
+        .filter((row) => {
+          const seen = perUrl.get(row.url) ?? 0;
+          perUrl.set(row.url, seen + 1);
+          return seen < limit;
+        })
+        .map((row) => ({
+          serverId: row.server_id, url: row.url, checkedAt: row.checked_at, state: row.state, httpStatus: row.http_status, latencyMs: row.latency_ms,
+          protocolVersion: row.protocol_version, toolCount: row.tool_count, error: row.error,
+        }));
+    },
+
+    async lastSyncStart(upstream) {
+      const row = await db('sync_runs').where({ upstream, status: 'complete' }).orderBy('started_at', 'desc').first('started_at');
+      return row?.started_at ?? null;
+    },
+
+    async startSync(upstream, at) {
+      const [row] = await db('sync_runs').insert({ upstream, started_at: at, status: 'running' }).returning('id');
+      return typeof row === 'object' ? Number(row.id) : Number(row);
+    },
+
+    async finishSync(id, at, status, records, error) {
+      await db('sync_runs').where({ id }).update({ finished_at: at, status, records, error });
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/** HTTP fixtures on loopback for the monitor, the proxy and sync. Traffic never leaves 127.0.0.1 / ::1. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+
+export interface Fixture {
+  readonly url: string;
+  readonly port: number;
+  /** TCP connections accepted so far. */
+  connections(): number;
+  /** Requests seen, with the headers they carried. */
+  readonly requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>;
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+export async function startFixture(handler: Handler, host = '127.0.0.1'): Promise<Fixture> {
+  let connections = 0;
+  const requests: Fixture['requests'] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      handler(req, res, body);
+    });
+  });
+  server.on('connection', () => (connections += 1));
+  server.listen(0, host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    connections: () => connections,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A working MCP server (Streamable HTTP, JSON answers) with two tools. */
+export function mcpHandler(options: { requireAuth?: string } = {}): Handler {
+  return (req, res, body) => {
+    if (options.requireAuth && req.headers.authorization !== options.requireAuth) {
+      res.writeHead(401, { 'www-authenticate': 'Bearer realm="fixture"', 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      return;
+    }
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    const message = JSON.parse(body) as { id?: number; method: string; params?: { name?: string; arguments?: Record<string, unknown> } };
+    if (message.id === undefined) return void res.writeHead(202).end();
+    const reply = (result: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'fixture-session' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    };
+    switch (message.method) {
+      case 'initialize':
+        return reply({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'fixture', version: '0.0.1' }, instructions: 'A loopback fixture.' });
+      case 'tools/list':
+        return reply({
+          tools: [
+            { name: 'echo', description: 'Echoes its text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, annotations: { readOnlyHint: true } },
+            { name: 'live_only', description: 'Only the live endpoint lists this tool.', inputSchema: { type: 'object', properties: {} } },
+          ],
+        });
+      case 'tools/call':
+        return reply({ content: [{ type: 'text', text: `echo: ${String(message.params?.arguments?.text ?? '')}` }], isError: false });
+      default:
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }));
+    }
+  };
+}
+
+export const htmlHandler: Handler = (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Not MCP</title>');
+export const hangHandler: Handler = () => undefined;
+export const hugeHandler: Handler = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(64 * 1024, 32);
+  const pump = (): void => {
+    while (res.write(chunk)) if (res.destroyed) return;
+    if (!res.destroyed) res.once('drain', pump);
+  };
+  res.on('close', () => undefined);
+  pump();
+};
+export function redirectHandler(location: string): Handler {
+  return (_req, res) => void res.writeHead(307, { location }).end();
+}
