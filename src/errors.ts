@@ -25,6 +25,7 @@ interface CodeInfo {
 /** ErrorCode → HTTP status and problem title. Exhaustive: a new code fails the build until added. */
 export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
   validation_failed: { status: 400, title: 'Invalid request' },
+  invalid_domain: { status: 400, title: 'Invalid business domain' },
   malformed_json: { status: 400, title: 'Malformed JSON body' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
