@@ -4,6 +4,47 @@
  */
 
 export interface paths {
+    "/api/v1/assessments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assess a business's web estate
+         * @description Queues observations of the web estate of the business at `domain`: DNS, e-mail set-up,
+         *     TLS, website and registration age. The result is observations only, never a score,
+         *     rating or credit decision; decisions are made by a credit professional. `exposure` is
+         *     stored and echoed, never used to judge. Public, with a per-client limit per hour and a
+         *     global daily cap; requests rejected as invalid do not count against it.
+         */
+        post: operations["createAssessment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assessments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An assessment as it stands */
+        get: operations["getAssessment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/servers/search": {
         parameters: {
             query?: never;
@@ -395,7 +436,7 @@ export interface components {
          * @description Stable machine-readable error code.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "invalid_domain" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable";
         /** @description An RFC 9457 problem detail. */
         Problem: {
             /** @description URI reference naming the problem type. */
@@ -414,7 +455,13 @@ export interface components {
             /** @description Where the failure is, e.g. `query.limit` or `body.domain`. */
             location: string;
             message: string;
+            reason?: components["schemas"]["DomainRejection"];
         };
+        /**
+         * @description Why a business domain was rejected.
+         * @enum {string}
+         */
+        DomainRejection: "empty" | "whitespace" | "url" | "email" | "port" | "path" | "ip_address" | "too_long" | "label_too_long" | "invalid_label" | "invalid_characters" | "reserved_name" | "unknown_tld" | "public_suffix";
         /** @enum {string} */
         ServerSort: "relevance" | "a-z" | "z-a" | "newest" | "oldest" | "tools" | "endpoints";
         /** @enum {string} */
@@ -940,6 +987,43 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        AssessmentRequest: {
+            /** @description The business's internet domain, e.g. `example-bakery.co.uk` or `bücher.de`. */
+            domain: string;
+            /** @description The credit exposure under consideration; stored and echoed, never used to judge. */
+            exposure?: number;
+        };
+        /** @enum {string} */
+        AssessmentStatus: "queued" | "running" | "complete" | "partial" | "failed";
+        Assessment: {
+            id: string;
+            /** @description The domain in ASCII (punycode for IDNs). */
+            domain: string;
+            domainUnicode: string;
+            exposure: number | null;
+            status: components["schemas"]["AssessmentStatus"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            observations: components["schemas"]["Observation"][];
+            /** @description These are observations only; any decision is made by a credit professional. */
+            notice: string;
+        };
+        Observation: {
+            /** @description What was observed, e.g. `mx_records`, `tls_certificate`, `registration`. */
+            name: string;
+            /** @enum {string} */
+            outcome: "observed" | "not_found" | "error" | "timeout";
+            /** @description The observed value (string, number, boolean, list or object), or null. */
+            value: unknown;
+            /** @description How it was observed, in words. */
+            evidence: string;
+            /** @enum {string} */
+            source: "dns" | "tls" | "http" | "rdap";
+            /** Format: date-time */
+            observedAt: string;
+        };
         Health: {
             /** @constant */
             status: "ok";
@@ -1068,6 +1152,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description `wait=N` (N from 0 to 20): answer once the assessment is complete, or after N seconds. */
+        PreferWait: string;
         /** @description Search text. Words are matched as prefixes and all must match. */
         Query: string;
         /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
@@ -1110,6 +1196,83 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    createAssessment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait=N` (N from 0 to 20): answer once the assessment is complete, or after N seconds. */
+                Prefer?: components["parameters"]["PreferWait"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssessmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The assessment, as it stands (queued, or later with `Prefer: wait`). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The assessment's URL. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assessment"];
+                };
+            };
+            /** @description Not a valid business domain (the reason is in `errors[].reason`), or another invalid field. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getAssessment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait=N` (N from 0 to 20): answer once the assessment is complete, or after N seconds. */
+                Prefer?: components["parameters"]["PreferWait"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assessment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assessment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     searchServers: {
         parameters: {
             query?: {
