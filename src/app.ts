@@ -15,6 +15,7 @@ import { rateLimit } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
 import { createMcpServer } from './mcp/server.js';
 import type { ProxyService } from './proxy/proxy-service.js';
+import type { AssessmentService } from './assessments/assessment-service.js';
 import type { RegistryService } from './registry/registry-service.js';
 import type { Store } from './store/index.js';
 
@@ -23,6 +24,7 @@ export interface AppDeps {
   readonly store: Store;
   readonly registry: RegistryService;
   readonly proxy: ProxyService;
+  readonly assessments: AssessmentService;
   readonly logger: Logger;
   readonly document?: OpenApiDocument;
 }
@@ -32,8 +34,8 @@ interface State {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** The discovery routes, which the rate limit covers: both route sets and /mcp. */
-const DISCOVERY = /^\/(api(\/|$)|mcp\/?$)/;
+/** The discovery routes, which the rate limit covers: both route sets and /mcp (assessments have their own public limit). */
+const DISCOVERY = /^\/(api(?!\/v1\/assessments)(\/|$)|mcp\/?$)/;
 /** The proxy, which opens outbound connections: a tighter limit on top of discovery's. */
 const PROXY = /^\/api\/v1\/proxy\//;
 /** Where the body stays raw text: JSON-RPC answers a parse error itself. */
@@ -43,8 +45,8 @@ const BODY_LIMIT = '256kb';
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
   const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version });
-  const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions: { allowedOrigins: deps.config.mcpAllowedOrigins }, proxy: deps.proxy });
-  const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'] });
+  const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions: { allowedOrigins: deps.config.mcpAllowedOrigins }, proxy: deps.proxy, assessments: deps.assessments });
+  const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops });
   const app = new Koa<State>();
   app.proxy = deps.config.trustProxyHops > 0;
   app.silent = true;

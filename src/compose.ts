@@ -1,6 +1,10 @@
 /** The composition root's wiring: config → store → services → app, shared by the CLI and tests. */
+import { Resolver } from 'node:dns/promises';
 import type Koa from 'koa';
 import { createApp } from './app.js';
+import { createAssessmentService, type AssessmentService } from './assessments/assessment-service.js';
+import { rdapFromBootstrap, runProbes } from './assessments/probes/index.js';
+import { startWorkers, type ProbeRunner, type Workers } from './assessments/worker.js';
 import type { Config } from './config.js';
 import { loadContract } from './http/openapi.js';
 import type { Logger } from './logger.js';
@@ -9,40 +13,70 @@ import { createProxyService, type ProxyService } from './proxy/proxy-service.js'
 import { createRegistryService, type RegistryService } from './registry/registry-service.js';
 import { createStore, type Store } from './store/index.js';
 
-export type ServiceConfig = Pick<Config, 'databaseUrl' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit'>;
+export type ServiceConfig = Pick<
+  Config,
+  'databaseUrl' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
+>;
 
 export interface Service {
   readonly store: Store;
   readonly registry: RegistryService;
   readonly net: NetClient;
   readonly proxy: ProxyService;
+  readonly assessments: AssessmentService;
   readonly app: Koa;
   /** The service's version, from the contract (`info.version`). */
   readonly version: string;
   close(): Promise<void>;
 }
 
-/** Opens and migrates the store, builds the services and the app. `net` overrides tune the guarded client (tests). */
-export async function createService(config: ServiceConfig, logger: Logger, net: Partial<NetClientOptions> = {}): Promise<Service> {
+export interface ServiceOptions {
+  /** Overrides for the guarded network client (tests: short timeouts, an injected resolver). */
+  readonly net?: Partial<NetClientOptions>;
+  /** Run assessment workers in this process (serve and tests; not one-off CLI commands). */
+  readonly workers?: boolean;
+  /** Replaces the real probes (tests that are about queueing, not probing). */
+  readonly probe?: ProbeRunner;
+}
+
+/** Opens and migrates the store, builds the services and the app. */
+export async function createService(config: ServiceConfig, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
   const store = createStore(config.databaseUrl);
-  const client = createNetClient({ allowPrivate: config.netAllowPrivate, ...net });
+  const client = createNetClient({ allowPrivate: config.netAllowPrivate, ...options.net });
+  let workers: Workers | null = null;
   try {
     await store.migrate();
     const document = loadContract();
     const version = document.info.version;
     const registry = createRegistryService({ catalog: store.catalog, monitor: store.monitor });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
-    const app = await createApp({ config, store, registry, proxy, logger, document });
+    const probe = options.probe ?? defaultProbe(client, config);
+    if (options.workers) workers = startWorkers(store.assessments, probe, logger);
+    const assessments = createAssessmentService({
+      store: store.assessments,
+      limits: { perClientPerHour: config.assessmentLimit, dailyCap: config.assessmentDailyCap },
+      onQueued: () => workers?.kick(),
+    });
+    const app = await createApp({ config, store, registry, proxy, assessments, logger, document });
     return {
-      store, registry, net: client, proxy, app, version,
+      store, registry, net: client, proxy, assessments, app, version,
       async close() {
+        await workers?.stop();
         await client.close();
         await store.close();
       },
     };
   } catch (err) {
+    await workers?.stop();
     await client.close();
     await store.close();
     throw err;
   }
+}
+
+/** The real probes: system DNS, the guarded client, RDAP servers from the IANA bootstrap. */
+function defaultProbe(net: NetClient, config: ServiceConfig): ProbeRunner {
+  const rdapBaseUrl = rdapFromBootstrap(net, config.rdapBootstrapUrl);
+  const dns = new Resolver({ timeout: 5000, tries: 2 });
+  return (domain) => runProbes({ domain, net, dns, allowPrivate: config.netAllowPrivate, rdapBaseUrl, timeoutMs: 10_000, now: () => new Date() });
 }

@@ -24,6 +24,12 @@ export interface Config {
   readonly netAllowPrivate: readonly string[];
   /** Proxy requests per minute per client; 0 turns the limit off. */
   readonly proxyRateLimit: number;
+  /** Assessments per hour per client; 0 turns the limit off. */
+  readonly assessmentLimit: number;
+  /** Assessments per day across all clients; 0 turns the cap off. */
+  readonly assessmentDailyCap: number;
+  /** The IANA RDAP bootstrap document the registration probe reads its servers from. */
+  readonly rdapBootstrapUrl: string;
   readonly logLevel: LogLevel;
 }
 
@@ -84,6 +90,9 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`NET_ALLOW_PRIVATE must be comma-separated CIDRs like 127.0.0.1/32: ${err instanceof Error ? err.message : String(err)}`);
   }
 
+  const rdapBootstrapUrl = read('RDAP_BOOTSTRAP_URL', 'https://data.iana.org/rdap/dns.json');
+  if (!/^https?:\/\/\S+$/.test(rdapBootstrapUrl)) problems.push(`RDAP_BOOTSTRAP_URL must be an http(s) URL, got "${rdapBootstrapUrl}"`);
+
   const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
     host,
@@ -95,6 +104,9 @@ export function loadConfig(env: Env = process.env): Config {
     monitorInterval: integer('MONITOR_INTERVAL', 0, 0, 604_800),
     netAllowPrivate: Object.freeze(allowPrivate),
     proxyRateLimit: integer('PROXY_RATE_LIMIT', 20, 0, 1_000_000),
+    assessmentLimit: integer('ASSESSMENT_LIMIT', 10, 0, 1_000_000),
+    assessmentDailyCap: integer('ASSESSMENT_DAILY_CAP', 1000, 0, 10_000_000),
+    rdapBootstrapUrl,
     logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
   };
   if (problems.length > 0) throw new ConfigError(problems);

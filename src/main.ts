@@ -61,7 +61,7 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 async function serve(config: Config, logger: Logger): Promise<number> {
-  const service = await createService(config, logger);
+  const service = await createService(config, logger, { workers: true });
   if (config.demoCatalog === 'auto') {
     const summary = await loadDemoCatalogIfEmpty(service.store);
     if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');

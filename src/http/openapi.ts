@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import type { components } from '../../generated/openapi.js';
 import { AppError } from '../errors.js';
 import { scrubValue } from '../registry/secrets.js';
+import { clientAddress } from './client-address.js';
 import type { OperationId, ProblemFieldError } from '../types.js';
 import type { HandlerInput, HandlerMap, OperationHandler, Reply, UnvalidatedOperation } from './operation.js';
 
@@ -43,7 +44,7 @@ export function createAjv(options: Record<string, unknown> = {}): Ajv2020 {
 export async function createDispatcher(
   document: OpenApiDocument,
   handlers: HandlerMap,
-  options: { unvalidated?: readonly UnvalidatedOperation[] } = {},
+  options: { unvalidated?: readonly UnvalidatedOperation[]; trustProxyHops?: number } = {},
 ): Promise<{ api: OpenAPIBackend; middleware: Koa.Middleware }> {
   if (!isContract(document)) throw new Error('not an OpenAPI 3.1 document');
   const unvalidated = new Set<string>(options.unvalidated ?? []);
@@ -73,7 +74,7 @@ export async function createDispatcher(
     },
   });
   const registerOne = <O extends OperationId>(operationId: O): void => {
-    api.register(operationId, bind<O>(handlers[operationId]));
+    api.register(operationId, bind<O>(handlers[operationId], options.trustProxyHops ?? 0));
   };
   for (const operationId of Object.keys(handlers).filter(isOperationId(handlers))) registerOne(operationId);
 
@@ -89,9 +90,9 @@ function isOperationId(handlers: HandlerMap) {
 }
 
 /** Adapts a typed handler to openapi-backend: validated parameters in, reply written to Koa. */
-function bind<O extends OperationId>(handler: OperationHandler<O>) {
+function bind<O extends OperationId>(handler: OperationHandler<O>, trustProxyHops: number) {
   return async (c: Context, ctx: Koa.Context): Promise<void> => {
-    const reply: Reply<O> = await handler(inputOf<O>(c, ctx));
+    const reply: Reply<O> = await handler(inputOf<O>(c, ctx, clientAddress(ctx, trustProxyHops)));
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
     // Credentials were removed at ingest; removed again here, at the edge, whatever the route.
     // Koa turns a null body into 204 unless the status is set after it.
@@ -104,9 +105,9 @@ function bind<O extends OperationId>(handler: OperationHandler<O>) {
  * The parameters of a validated request. openapi-backend validated and coerced them against the
  * same contract the types are generated from, so the shapes hold (path parameters arrive decoded).
  */
-function inputOf<O extends OperationId>(c: Context, ctx: Koa.Context): HandlerInput<O> {
+function inputOf<O extends OperationId>(c: Context, ctx: Koa.Context, client: string): HandlerInput<O> {
   const query: unknown = c.validation?.coerced?.query ?? c.request.query;
-  const input = { query, path: c.request.params, body: ctx.request.body, headers: flatHeaders(ctx) };
+  const input = { query, path: c.request.params, body: ctx.request.body, headers: flatHeaders(ctx), client };
   return input as unknown as HandlerInput<O>;
 }
 
@@ -136,7 +137,8 @@ function allowedMethods(api: OpenAPIBackend, path: string): string {
 /** Ajv errors as `{ location: "query.limit", message }`. */
 function fieldErrors(c: Context): ProblemFieldError[] {
   return (c.validation?.errors ?? []).map((error) => {
-    const segments = error.instancePath.split('/').filter(Boolean);
+    // openapi-backend names the body `requestBody`; callers know it as `body`.
+    const segments = error.instancePath.split('/').filter(Boolean).map((segment, i) => (i === 0 && segment === 'requestBody' ? 'body' : segment));
     const missing = typeof error.params.missingProperty === 'string' ? error.params.missingProperty : null;
     const unknown = typeof error.params.additionalProperty === 'string' ? error.params.additionalProperty : null;
     if (missing ?? unknown) segments.push(missing ?? unknown ?? '');

@@ -41,6 +41,8 @@ export interface HandlerInput<O extends OperationId> {
   readonly body: BodyOf<O>;
   /** Request headers, lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The caller's address (the socket's, or per TRUST_PROXY_HOPS). */
+  readonly client: string;
 }
 
 export type OperationHandler<O extends OperationId> = (input: HandlerInput<O>) => Promise<Reply<O>>;

@@ -3,9 +3,9 @@
  * Every connection, redirect hops included, goes through the guarded connector; responses are
  * size-capped and time-bounded; every failure is a `NetError`. Nothing here logs.
  */
-import { lookup } from 'node:dns/promises';
 import { Agent, type Dispatcher } from 'undici';
 import { createAddressPolicy, type AddressPolicy } from './address-policy.js';
+import { lookupAll } from './checked-address.js';
 import { toNetError } from './error-mapping.js';
 import { NetError } from './errors.js';
 import { createGuardedConnector, type Resolve } from './guarded-connector.js';
@@ -27,6 +27,8 @@ export interface NetClientOptions {
   readonly maxResponseBytes?: number;
   /** Default 3. */
   readonly maxRedirects?: number;
+  /** Extra TLS trust, e.g. a generated test CA; absent in production (the system trust store). */
+  readonly tls?: { readonly ca?: string | readonly string[] };
 }
 
 /** One outbound request; `timeoutMs` and `maxResponseBytes` override the client's defaults. */
@@ -37,6 +39,8 @@ export interface NetRequest {
   readonly body?: string;
   readonly timeoutMs?: number;
   readonly maxResponseBytes?: number;
+  /** 'follow' (default) follows same-host redirects; 'manual' returns the first response, 3xx included. */
+  readonly redirect?: 'follow' | 'manual';
 }
 
 /** The final response, after redirects, with the whole (capped) body. */
@@ -68,6 +72,7 @@ interface Settings {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly maxRedirects: number;
+  readonly tls: NetClientOptions['tls'];
 }
 
 interface Exchange {
@@ -77,12 +82,8 @@ interface Exchange {
   readonly timeoutMs: number;
   readonly maxBytes: number;
   readonly maxRedirects: number;
+  readonly followRedirects: boolean;
   readonly addresses: ReadonlyMap<string, string>;
-}
-
-async function lookupAll(hostname: string): Promise<readonly string[]> {
-  const results = await lookup(hostname, { all: true, verbatim: true });
-  return results.map((result) => result.address);
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
@@ -117,7 +118,7 @@ async function follow(exchange: Exchange, start: Hop): Promise<NetResponse> {
   for (let redirects = 0; ; redirects += 1) {
     const res = await send(exchange, hop);
     const location = res.headers.location;
-    if (isRedirect(res.statusCode) && typeof location === 'string') {
+    if (exchange.followRedirects && isRedirect(res.statusCode) && typeof location === 'string') {
       if (redirects >= exchange.maxRedirects) throw new NetError('too_many_redirects', `more than ${exchange.maxRedirects} redirects`);
       hop = redirectedHop(hop, res.statusCode, redirectTarget(location, hop.url, exchange.first));
       await res.body.dump();
@@ -142,7 +143,8 @@ async function run(settings: Settings, agents: Set<Agent>, req: NetRequest): Pro
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new NetError('timeout', `no complete response within ${timeoutMs} ms`)), timeoutMs);
   const { maxRedirects } = settings;
-  const exchange: Exchange = { agent, first: parsed.url, signal: controller.signal, timeoutMs, maxBytes, maxRedirects, addresses };
+  const followRedirects = req.redirect !== 'manual';
+  const exchange: Exchange = { agent, first: parsed.url, signal: controller.signal, timeoutMs, maxBytes, maxRedirects, followRedirects, addresses };
   try {
     return await follow(exchange, { url: parsed.url, method: req.method, headers: req.headers ?? {}, body: req.body });
   } catch (err) {
@@ -168,6 +170,7 @@ export function createNetClient(options: NetClientOptions): NetClient {
     timeoutMs: nonNegative('timeoutMs', options.timeoutMs, 15_000),
     maxResponseBytes: nonNegative('maxResponseBytes', options.maxResponseBytes, 2 * 1024 * 1024),
     maxRedirects: nonNegative('maxRedirects', options.maxRedirects, 3),
+    tls: options.tls,
   };
   const agents = new Set<Agent>();
   let closed = false;

@@ -6,10 +6,10 @@
 import { isIP, type Socket } from 'node:net';
 import { buildConnector } from 'undici';
 import type { AddressPolicy } from './address-policy.js';
+import { checkedAddress, refusedPeer, type Resolve } from './checked-address.js';
 import { NetError } from './errors.js';
 
-/** Resolves a hostname to all of its addresses (IPv4 and IPv6 text). */
-export type Resolve = (hostname: string) => Promise<readonly string[]>;
+export type { Resolve } from './checked-address.js';
 
 /** What `createGuardedConnector` needs. */
 export interface GuardedConnectorOptions {
@@ -19,38 +19,8 @@ export interface GuardedConnectorOptions {
   readonly connectTimeoutMs: number;
   /** Told the checked remote address of every new connection, keyed by origin ('http://host:port'). */
   readonly onConnected?: (origin: string, remoteAddress: string) => void;
-}
-
-async function resolveWithin(hostname: string, options: GuardedConnectorOptions): Promise<readonly string[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new NetError('timeout', `lookup of ${hostname} took over ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
-  });
-  const lookup = Promise.resolve()
-    .then(() => options.resolve(hostname))
-    .catch((err: unknown) => {
-      throw new NetError('dns_failure', `lookup of ${hostname} failed`, { cause: err });
-    });
-  try {
-    return await Promise.race([lookup, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The address to connect to: the hostname itself if it is an IP literal, else the first resolved one. */
-async function checkedAddress(hostname: string, options: GuardedConnectorOptions): Promise<string> {
-  const literal = isIP(hostname) !== 0;
-  const addresses = literal ? [hostname] : await resolveWithin(hostname, options);
-  for (const address of addresses) {
-    const reason = options.policy.refusal(address);
-    if (reason === null) continue;
-    const what = literal ? `${hostname} is` : `${hostname} resolves to ${address},`;
-    throw new NetError('blocked_destination', `${what} ${reason}`);
-  }
-  const [first] = addresses;
-  if (first === undefined) throw new NetError('dns_failure', `${hostname} has no addresses`);
-  return first;
+  /** Extra trust for TLS (tests pass a generated CA); absent means the system trust store. */
+  readonly tls?: { readonly ca?: string | readonly string[] };
 }
 
 function connectTo(base: buildConnector.connector, opts: buildConnector.Options): Promise<Socket> {
@@ -68,12 +38,12 @@ async function guardedConnect(
   const address = await checkedAddress(hostname, options);
   const servername = isIP(hostname) === 0 ? hostname : undefined;
   const socket = await connectTo(base, { ...opts, hostname: address, servername });
-  const remote = socket.remoteAddress ?? '';
-  const reason = options.policy.refusal(remote);
-  if (reason !== null) {
+  const refused = refusedPeer(socket.remoteAddress, options.policy);
+  if (refused !== null) {
     socket.destroy();
-    throw new NetError('blocked_destination', `connected peer ${remote || '(unknown)'} is ${reason}`);
+    throw refused;
   }
+  const remote = socket.remoteAddress ?? '';
   options.onConnected?.(`${opts.protocol}//${opts.host ?? hostname}`, remote);
   return socket;
 }
@@ -84,7 +54,9 @@ async function guardedConnect(
  * certificate checks.
  */
 export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
-  const base = buildConnector({ timeout: options.connectTimeoutMs });
+  const ca = options.tls?.ca;
+  const trust = ca === undefined ? {} : { ca: typeof ca === 'string' ? ca : [...ca] };
+  const base = buildConnector({ timeout: options.connectTimeoutMs, ...trust });
   return (opts, callback) => {
     guardedConnect(base, options, opts).then(
       (socket) => callback(null, socket),

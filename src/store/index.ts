@@ -3,10 +3,12 @@ import { createCatalogReader, type CatalogReader } from './catalog-reader.js';
 import { syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
 import { migrate, migrationsPending, openDatabase, type Db } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
+import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 
 export interface Store {
   readonly catalog: CatalogReader;
   readonly monitor: MonitorStore;
+  readonly assessments: AssessmentStore;
   /** Runs `work` in one transaction; a throw rolls everything back. */
   withCatalogWriter<T>(work: (writer: CatalogWriter) => Promise<T>): Promise<T>;
   /** Applies pending migrations and syncs the category taxonomy. */
@@ -21,6 +23,7 @@ export function createStore(databaseUrl: string): Store {
   return {
     catalog: createCatalogReader(db),
     monitor: createMonitorStore(db),
+    assessments: createAssessmentStore(db),
     withCatalogWriter: (work) => withCatalogWriter(db, work),
     async migrate() {
       await migrate(db);
@@ -45,4 +48,5 @@ export function createStore(databaseUrl: string): Store {
 export type { CatalogReader, ServerSearch, ToolSearch, Page } from './catalog-reader.js';
 export type { CatalogWriter, CatalogIndex, SourceRow } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
+export type { Assessment, AssessmentStatus, AssessmentStore, NewAssessment, Observation } from './assessment-store.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';

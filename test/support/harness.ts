@@ -17,6 +17,7 @@ import { loadDemoCatalogIfEmpty } from '../../src/ingest/demo.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import type { IngestInput } from '../../src/ingest/detect.js';
 import type { NetClientOptions } from '../../src/net/index.js';
+import type { ProbeRunner } from '../../src/assessments/worker.js';
 import { contractViolations } from './contract.js';
 
 export const silentLogger = pino({ level: 'silent' });
@@ -41,6 +42,12 @@ export interface HarnessOptions {
   readonly proxyRateLimit?: number;
   /** Overrides for the guarded network client (e.g. short timeouts, an injected resolver). */
   readonly net?: Partial<NetClientOptions>;
+  readonly assessmentLimit?: number;
+  readonly assessmentDailyCap?: number;
+  /** Run assessment workers, with these probes (default: none run). */
+  readonly probe?: ProbeRunner;
+  /** Reuse a database file (a restart). */
+  readonly dbFile?: string;
 }
 
 /** Fetch that fails loudly when a response breaks the contract. */
@@ -64,7 +71,7 @@ export function contractFetch(baseUrl: string): (input: Request | string | URL, 
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
-  const dbFile = join(dir, 'catalog.sqlite');
+  const dbFile = options.dbFile ?? join(dir, 'catalog.sqlite');
   const service = await createService(
     {
       databaseUrl: `sqlite:${dbFile}`,
@@ -73,9 +80,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       mcpAllowedOrigins: options.mcpAllowedOrigins ?? ['http://localhost:5173'],
       netAllowPrivate: options.netAllowPrivate ?? [],
       proxyRateLimit: options.proxyRateLimit ?? 0,
+      assessmentLimit: options.assessmentLimit ?? 0,
+      assessmentDailyCap: options.assessmentDailyCap ?? 0,
+      rdapBootstrapUrl: 'http://127.0.0.1:9/rdap.json',
     },
     silentLogger,
-    options.net ?? {},
+    { net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}) },
   );
   if (options.demo ?? true) await loadDemoCatalogIfEmpty(service.store);
   if (options.inputs?.length) await ingest(service.store, options.inputs);
@@ -103,7 +113,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       server.closeAllConnections();
       server.close();
       await service.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.dbFile) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

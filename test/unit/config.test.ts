@@ -5,7 +5,8 @@ describe('configuration', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).to.deep.equal({
       port: 3000, host: '127.0.0.1', databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
-      discoveryRateLimit: 120, trustProxyHops: 0, mcpAllowedOrigins: [], monitorInterval: 0, netAllowPrivate: [], proxyRateLimit: 20, logLevel: 'info',
+      discoveryRateLimit: 120, trustProxyHops: 0, mcpAllowedOrigins: [], monitorInterval: 0, netAllowPrivate: [], proxyRateLimit: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
+      rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', logLevel: 'info',
     });
   });
 

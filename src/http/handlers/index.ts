@@ -1,4 +1,5 @@
 /** The handler map: every operation of the contract, checked at compile time. */
+import type { AssessmentService } from '../../assessments/assessment-service.js';
 import type { McpServer } from '../../mcp/server.js';
 import type { McpTransportOptions } from '../../mcp/transport.js';
 import type { ProxyService } from '../../proxy/proxy-service.js';
@@ -6,6 +7,7 @@ import type { RegistryService } from '../../registry/registry-service.js';
 import type { Store } from '../../store/index.js';
 import type { OpenApiDocument } from '../openapi.js';
 import type { HandlerMap } from '../operation.js';
+import { assessmentHandlers } from './assessments.js';
 import { categoryHandlers } from './categories.js';
 import { evidenceHandlers } from './evidence.js';
 import { legacyHandlers } from './legacy.js';
@@ -22,6 +24,7 @@ export interface HandlerDeps {
   readonly mcp: McpServer;
   readonly mcpOptions: McpTransportOptions;
   readonly proxy: ProxyService;
+  readonly assessments: AssessmentService;
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -34,5 +37,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...metaHandlers(deps.document, deps.store),
     ...mcpHandlers(deps.mcp, deps.mcpOptions),
     ...proxyHandlers(deps.proxy),
+    ...assessmentHandlers(deps.assessments),
   } satisfies HandlerMap;
 }

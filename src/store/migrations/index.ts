@@ -5,10 +5,12 @@
 import type { Knex } from 'knex';
 import * as catalog from './001-catalog.js';
 import * as monitor from './002-monitor.js';
+import * as assessments from './003-assessments.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
   '002-monitor': monitor,
+  '003-assessments': assessments,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,121 @@
+/**
+ * Area A: business web-estate assessments (DESIGN.md "Area A decisions"). Validates the
+ * domain, applies the public limit, queues the assessment and lets workers probe it in the
+ * background. Observations only: nothing here scores, rates or decides about a business.
+ */
+import { randomUUID } from 'node:crypto';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppError } from '../errors.js';
+import type { Assessment, AssessmentStore, Observation } from '../store/index.js';
+import { checkBusinessDomain } from './domain.js';
+
+export const NOTICE =
+  'These are observations of the business\'s public web estate, gathered automatically. They are not a score, rating, recommendation or credit decision; any decision is made by a credit professional.';
+
+/** Longest `Prefer: wait` honoured, in seconds. */
+export const MAX_WAIT_SECONDS = 20;
+
+export interface AssessmentLimits {
+  /** Assessments per client per hour; 0 turns the limit off. */
+  readonly perClientPerHour: number;
+  /** Assessments per day across all clients; 0 turns the cap off. */
+  readonly dailyCap: number;
+}
+
+export interface Quota {
+  readonly policy: string;
+  readonly remaining: number;
+  readonly resetSeconds: number;
+}
+
+export interface AssessmentService {
+  create(input: { domain: string; exposure?: number | undefined }, client: string): Promise<{ assessment: Assessment; quota: Quota | null }>;
+  get(id: string): Promise<Assessment>;
+  /** The assessment once it is finished, or as it stands after `seconds`. */
+  waitFor(id: string, seconds: number): Promise<Assessment>;
+}
+
+export interface AssessmentServiceDeps {
+  readonly store: AssessmentStore;
+  readonly limits: AssessmentLimits;
+  /** Called after an assessment is queued, so a worker picks it up at once. */
+  readonly onQueued?: () => void;
+  readonly now?: () => Date;
+}
+
+const HOUR = 3600;
+const DAY = 86_400;
+const TERMINAL = new Set(['complete', 'partial', 'failed']);
+
+export function createAssessmentService(deps: AssessmentServiceDeps): AssessmentService {
+  const now = deps.now ?? (() => new Date());
+  const perClient = deps.limits.perClientPerHour > 0 ? new RateLimiterMemory({ points: deps.limits.perClientPerHour, duration: HOUR }) : null;
+  const daily = deps.limits.dailyCap > 0 ? new RateLimiterMemory({ points: deps.limits.dailyCap, duration: DAY }) : null;
+
+  const get = async (id: string): Promise<Assessment> => {
+    const found = await deps.store.find(id);
+    if (!found) throw new AppError('not_found', `No assessment has the id "${id}".`);
+    return { ...found, notice: NOTICE };
+  };
+
+  /** Takes one from the global cap, then one from the client's allowance (given back to the cap if that fails). */
+  const consume = async (client: string): Promise<Quota | null> => {
+    if (daily) await daily.consume('all').catch((rejection: unknown) => { throw limited(rejection, 'daily', deps.limits.dailyCap, DAY); });
+    if (!perClient) return null;
+    try {
+      const result = await perClient.consume(client);
+      return { policy: policyOf(deps.limits.perClientPerHour), remaining: result.remainingPoints, resetSeconds: Math.ceil(result.msBeforeNext / 1000) };
+    } catch (rejection) {
+      if (daily) await daily.reward('all', 1);
+      throw limited(rejection, 'per client', deps.limits.perClientPerHour, HOUR);
+    }
+  };
+
+  return {
+    async create(input, client) {
+      const checked = checkBusinessDomain(input.domain);
+      if (!checked.ok) {
+        throw new AppError('invalid_domain', checked.message, [{ location: 'body.domain', message: checked.message, reason: checked.reason }]);
+      }
+      const quota = await consume(client);
+      const id = randomUUID();
+      await deps.store.create({ id, domain: checked.domain, domainUnicode: checked.unicode, exposure: input.exposure ?? null, createdAt: now().toISOString() });
+      deps.onQueued?.();
+      return { assessment: await get(id), quota };
+    },
+
+    get,
+
+    async waitFor(id, seconds) {
+      const deadline = Date.now() + Math.min(seconds, MAX_WAIT_SECONDS) * 1000;
+      for (;;) {
+        const assessment = await get(id);
+        if (TERMINAL.has(assessment.status) || Date.now() >= deadline) return assessment;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))));
+      }
+    },
+  };
+}
+
+/** `"assessment";q=10;w=3600`. */
+export function policyOf(perHour: number): string {
+  return `"assessment";q=${perHour};w=${HOUR}`;
+}
+
+function limited(rejection: unknown, which: string, limit: number, window: number): unknown {
+  if (!(rejection instanceof RateLimiterRes)) return rejection;
+  const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+  const per = window === HOUR ? 'an hour' : 'a day';
+  return new AppError('rate_limited', `The public limit of ${limit} assessments ${per} (${which}) is reached; retry in ${seconds} s.`, [], {
+    'Retry-After': String(seconds),
+    ...(window === HOUR ? { 'RateLimit-Policy': policyOf(limit), RateLimit: `"assessment";r=0;t=${seconds}` } : {}),
+  });
+}
+
+/** Status of a finished assessment from its observations. */
+export function statusOf(observations: readonly Observation[]): 'complete' | 'partial' | 'failed' {
+  if (observations.length === 0) return 'failed';
+  const answered = observations.filter((o) => o.outcome === 'observed' || o.outcome === 'not_found').length;
+  if (answered === observations.length) return 'complete';
+  return answered === 0 ? 'failed' : 'partial';
+}

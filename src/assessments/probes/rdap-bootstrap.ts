@@ -1,0 +1,49 @@
+/**
+ * Where to ask RDAP about a TLD: the IANA bootstrap registry for domain names (RFC 9224,
+ * https://data.iana.org/rdap/dns.json), fetched once through the guarded client and cached.
+ */
+import type { NetClient } from '../../net/index.js';
+import { arrayOf, isObject, parseJson, stringsOf } from './json.js';
+
+/** TLD (lower case) → RDAP base URLs, as the bootstrap lists them. */
+export type RdapServices = ReadonlyMap<string, readonly string[]>;
+
+/** Parses a bootstrap document (`{ services: [[["com", "net"], ["https://…/"]], …] }`); throws when it is not one. */
+export function parseBootstrap(document: unknown): RdapServices {
+  if (!isObject(document) || !Array.isArray(document.services)) throw new Error('not an RDAP bootstrap document (no "services" array)');
+  const services = new Map<string, readonly string[]>();
+  for (const service of arrayOf(document.services)) {
+    const [tlds, urls] = arrayOf(service);
+    const bases = stringsOf(urls);
+    for (const tld of stringsOf(tlds)) services.set(tld.toLowerCase(), bases);
+  }
+  return services;
+}
+
+function preferred(bases: readonly string[] | undefined): string | null {
+  if (bases === undefined) return null;
+  const chosen = bases.find((url) => url.startsWith('https://')) ?? bases[0];
+  if (chosen === undefined) return null;
+  return chosen.endsWith('/') ? chosen : `${chosen}/`;
+}
+
+/**
+ * A base-URL finder for `ProbeContext.rdapBaseUrl`: the bootstrap at `bootstrapUrl` is fetched
+ * through `net` on first use and cached; a failed fetch is not cached, so the next call retries.
+ * Returns the https base URL (ending in '/') for the TLD, or null when the bootstrap lists none.
+ */
+export function rdapFromBootstrap(net: NetClient, bootstrapUrl: string): (tld: string) => Promise<string | null> {
+  let services: Promise<RdapServices> | undefined;
+  const load = async (): Promise<RdapServices> => {
+    const res = await net.request({ method: 'GET', url: bootstrapUrl, headers: { accept: 'application/json' } });
+    if (res.status !== 200) throw new Error(`RDAP bootstrap ${bootstrapUrl} answered ${res.status}`);
+    return parseBootstrap(parseJson(res.body.toString('utf8')));
+  };
+  return async (tld) => {
+    services ??= load().catch((err: unknown) => {
+      services = undefined;
+      throw err;
+    });
+    return preferred((await services).get(tld.toLowerCase().replace(/\.$/, '')));
+  };
+}

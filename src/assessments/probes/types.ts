@@ -1,0 +1,64 @@
+/**
+ * The shapes the assessment probes share: what they are given (`ProbeContext`), what they produce
+ * (`Observation`, from the contract) and the unit run under one timeout (`Probe`).
+ */
+import type { CaaRecord } from 'node:dns';
+import type { components } from '../../../generated/openapi.js';
+import type { NetClient, NetResponse } from '../../net/index.js';
+
+/** One observation, exactly as the contract's `Observation` schema defines it. */
+export type Observation = components['schemas']['Observation'];
+
+/** Which protocol an observation came from. */
+export type ObservationSource = Observation['source'];
+
+/** The DNS questions the probes ask; `node:dns/promises` `Resolver` satisfies it. */
+export interface DnsLookup {
+  resolve4(hostname: string): Promise<string[]>;
+  resolve6(hostname: string): Promise<string[]>;
+  resolveNs(hostname: string): Promise<string[]>;
+  resolveMx(hostname: string): Promise<Array<{ exchange: string; priority: number }>>;
+  resolveTxt(hostname: string): Promise<string[][]>;
+  resolveCaa(hostname: string): Promise<CaaRecord[]>;
+}
+
+/** Everything a probe run needs; the network is reached only through `net` and `inspectTls`. */
+export interface ProbeContext {
+  /** ASCII (punycode) domain, already validated. */
+  readonly domain: string;
+  /** The guarded HTTP client (website and RDAP). */
+  readonly net: NetClient;
+  readonly dns: DnsLookup;
+  /** The same CIDRs the net client allows (for the address observation and `inspectTls`). */
+  readonly allowPrivate: readonly string[];
+  /** Resolver handed to `inspectTls`; default the system lookup. Tests point it at a fixture DNS. */
+  readonly resolveHost?: (hostname: string) => Promise<readonly string[]>;
+  /** Trust for the TLS observation's `authorized` fact; tests only. */
+  readonly tlsCa?: string | readonly string[];
+  /** Website ports; tests only, default 80 and 443. */
+  readonly ports?: { readonly http: number; readonly https: number };
+  /** Base URL (ending in '/') of the RDAP service for a TLD, null when none is known. */
+  readonly rdapBaseUrl: (tld: string) => Promise<string | null>;
+  /** Time limit of each probe, in milliseconds. */
+  readonly timeoutMs: number;
+  readonly now: () => Date;
+}
+
+/** Lookups several probes need, each made at most once per run (see `shared.ts`). */
+export interface SharedLookups {
+  /** NS records of the domain (rejects like `DnsLookup.resolveNs`). */
+  nameservers(): Promise<string[]>;
+  /** GET https://domain/ (redirects on the same host followed). */
+  httpsHome(): Promise<NetResponse>;
+  /** The home page the content probes read: the HTTPS one, or http://domain/ when HTTPS failed to connect. */
+  contentPage(): Promise<NetResponse>;
+}
+
+/** A unit of probing run under its own timeout; `run` yields one observation per name, in order. */
+export interface Probe {
+  readonly source: ObservationSource;
+  readonly names: readonly string[];
+  /** What is asked of whom, for the evidence of a timeout: 'Asked the DNS resolver for …'. */
+  asked(ctx: ProbeContext): string;
+  run(ctx: ProbeContext, shared: SharedLookups): Promise<Observation[]>;
+}

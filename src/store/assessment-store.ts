@@ -1,0 +1,91 @@
+/** Assessments and the job queue behind them. */
+import type { components } from '../../generated/openapi.js';
+import type { Db } from './db.js';
+
+type Schemas = components['schemas'];
+export type Assessment = Schemas['Assessment'];
+export type AssessmentStatus = Schemas['AssessmentStatus'];
+export type Observation = Schemas['Observation'];
+
+export interface NewAssessment {
+  readonly id: string;
+  readonly domain: string;
+  readonly domainUnicode: string;
+  readonly exposure: number | null;
+  readonly createdAt: string;
+}
+
+export interface AssessmentStore {
+  /** Stores a queued assessment and its job, in one transaction. */
+  create(assessment: NewAssessment): Promise<void>;
+  /** The record without its notice (the service adds it). */
+  find(id: string): Promise<Omit<Assessment, 'notice'> | null>;
+  /**
+   * Claims the oldest job that is queued, or running with an expired lease (its instance died),
+   * for `worker` until `leaseUntil`. Returns the assessment to work on, or null when there is none.
+   */
+  claim(worker: string, now: string, leaseUntil: string): Promise<NewAssessment | null>;
+  markRunning(id: string): Promise<void>;
+  finish(id: string, worker: string, status: AssessmentStatus, observations: readonly Observation[], completedAt: string): Promise<boolean>;
+}
+
+interface AssessmentRow {
+  id: string; domain: string; domain_unicode: string; exposure: number | null; status: AssessmentStatus;
+  created_at: string; completed_at: string | null; observations: string;
+}
+
+export function createAssessmentStore(db: Db): AssessmentStore {
+  return {
+    async create(a) {
+      await db.transaction(async (trx) => {
+        await trx('assessments').insert({
+          id: a.id, domain: a.domain, domain_unicode: a.domainUnicode, exposure: a.exposure, status: 'queued', created_at: a.createdAt, completed_at: null, observations: '[]',
+        });
+        await trx('assessment_jobs').insert({ assessment_id: a.id, status: 'queued', attempts: 0, queued_at: a.createdAt });
+      });
+    },
+
+    async find(id) {
+      const row: AssessmentRow | undefined = await db('assessments').where({ id }).first();
+      if (!row) return null;
+      return {
+        id: row.id, domain: row.domain, domainUnicode: row.domain_unicode, exposure: row.exposure === null ? null : Number(row.exposure),
+        status: row.status, createdAt: row.created_at, completedAt: row.completed_at, observations: JSON.parse(row.observations),
+      };
+    },
+
+    async claim(worker, now, leaseUntil) {
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const candidate = await db('assessment_jobs')
+          .where({ status: 'queued' })
+          .orWhere((q) => q.where({ status: 'running' }).andWhere('lease_until', '<', now))
+          .orderBy('queued_at')
+          .first('assessment_id', 'status', 'lease_until');
+        if (!candidate) return null;
+        // Claim only if nobody else did in between: the same condition, re-checked by the update.
+        const claimed = await db('assessment_jobs')
+          .where({ assessment_id: candidate.assessment_id, status: candidate.status })
+          .andWhere((q) => (candidate.lease_until === null ? q.whereNull('lease_until') : q.where('lease_until', candidate.lease_until)))
+          .update({ status: 'running', claimed_by: worker, lease_until: leaseUntil, attempts: db.raw('attempts + 1') });
+        if (claimed === 1) {
+          const row: AssessmentRow | undefined = await db('assessments').where({ id: candidate.assessment_id }).first();
+          if (row) return { id: row.id, domain: row.domain, domainUnicode: row.domain_unicode, exposure: row.exposure, createdAt: row.created_at };
+        }
+      }
+      return null;
+    },
+
+    async markRunning(id) {
+      await db('assessments').where({ id, status: 'queued' }).update({ status: 'running' });
+    },
+
+    async finish(id, worker, status, observations, completedAt) {
+      return db.transaction(async (trx) => {
+        const held = await trx('assessment_jobs').where({ assessment_id: id, status: 'running', claimed_by: worker }).update({ status: 'done', lease_until: null });
+        if (held !== 1) return false;
+        await trx('assessments').where({ id }).update({ status, observations: JSON.stringify(observations), completed_at: completedAt });
+        return true;
+      });
+    },
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * Assessments through the real app: domain rules at the edge, the public limit, background
+ * work that survives a restart, Prefer: wait. The probes are replaced here (these tests are
+ * about queueing); the probes themselves are tested against loopback fixtures elsewhere.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { ProbeRunner } from '../../src/assessments/worker.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const observed = (name: string, outcome: 'observed' | 'not_found' | 'error' | 'timeout' = 'observed') => ({
+  name, outcome, value: outcome === 'observed' ? `${name} value` : null, evidence: `Asked for ${name}.`, source: 'dns' as const, observedAt: new Date().toISOString(),
+});
+const probes: ProbeRunner = async (domain) => [observed('addresses'), observed('mx_records'), { ...observed('page_title'), value: `Home of ${domain}`, source: 'http' }];
+
+const create = (h: Harness, body: unknown, headers: Record<string, string> = {}) =>
+  h.request('/api/v1/assessments', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+describe('assessments', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ demo: false, probe: probes });
+  });
+  after(async () => h.close());
+
+  it('queues an assessment and answers 201 with Location and the record', async () => {
+    const { status, headers, body } = await create(h, { domain: 'Example-Bakery.co.uk', exposure: 25000 });
+    expect(status).to.equal(201);
+    expect(headers.get('location')).to.equal(`/api/v1/assessments/${body.id}`);
+    expect(body).to.include({ domain: 'example-bakery.co.uk', domainUnicode: 'example-bakery.co.uk', exposure: 25000 });
+    expect(body.status).to.be.oneOf(['queued', 'running', 'complete']);
+    expect(body.notice).to.match(/observations/).and.to.match(/credit professional/);
+    expect(Object.keys(body).sort()).to.deep.equal(['completedAt', 'createdAt', 'domain', 'domainUnicode', 'exposure', 'id', 'notice', 'observations', 'status']);
+  });
+
+  it('answers with the finished record under Prefer: wait', async () => {
+    const { body, headers } = await create(h, { domain: 'bücher.de' }, { prefer: 'wait=10' });
+    expect(headers.get('preference-applied')).to.equal('wait=10');
+    expect(body).to.include({ status: 'complete', domain: 'xn--bcher-kva.de', domainUnicode: 'bücher.de', exposure: null });
+    expect(body.completedAt).to.be.a('string');
+    expect(body.observations.map((o: { name: string }) => o.name)).to.deep.equal(['addresses', 'mx_records', 'page_title']);
+    expect(body.observations[2].value).to.equal('Home of xn--bcher-kva.de');
+    const again = await h.request(`/api/v1/assessments/${body.id}`);
+    expect(again.status).to.equal(200);
+    expect(again.body).to.deep.equal(body);
+  });
+
+  it('waits on GET too, and answers 404 for an unknown id', async () => {
+    const { body } = await create(h, { domain: 'firm-example.com' });
+    const got = await h.request(`/api/v1/assessments/${body.id}`, { headers: { prefer: 'wait=10' } });
+    expect(got.body.status).to.equal('complete');
+    const missing = await h.request('/api/v1/assessments/00000000-0000-0000-0000-000000000000');
+    expect(missing.status).to.equal(404);
+    expect(missing.body.code).to.equal('not_found');
+  });
+
+  const invalidDomains: Array<[string, string]> = [
+    ['https://firm.com', 'url'],
+    ['info@firm.com', 'email'],
+    ['firm.com:8443', 'port'],
+    ['2130706433', 'ip_address'],
+    ['shop.localhost', 'reserved_name'],
+    ['co.uk', 'public_suffix'],
+    ['firm.notarealtld', 'unknown_tld'],
+  ];
+  for (const [domain, reason] of invalidDomains) {
+    it(`rejects "${domain}" with 400 invalid_domain, reason ${reason}`, async () => {
+      const { status, body } = await create(h, { domain });
+      expect(status).to.equal(400);
+      expect(body.code).to.equal('invalid_domain');
+      expect(body.errors[0]).to.include({ location: 'body.domain', reason });
+    });
+  }
+
+  const invalidBodies: Array<[string, unknown, string]> = [
+    ['a negative exposure', { domain: 'firm-example.com', exposure: -1 }, 'body.exposure'],
+    ['an exposure that is not a number', { domain: 'firm-example.com', exposure: '100' }, 'body.exposure'],
+    ['an extra property', { domain: 'firm-example.com', score: 5 }, 'body.score'],
+    ['no domain', { exposure: 5 }, 'body.domain'],
+  ];
+  for (const [what, body, location] of invalidBodies) {
+    it(`rejects ${what} with 400 validation_failed`, async () => {
+      const { status, body: problem } = await create(h, body);
+      expect(status).to.equal(400);
+      expect(problem.code).to.equal('validation_failed');
+      expect(problem.errors.map((e: { location: string }) => e.location)).to.include(location);
+    });
+  }
+
+  it('records partial and failed outcomes honestly', async () => {
+    const mixed = await startHarness({ demo: false, probe: async (domain) => (domain.startsWith('half') ? [observed('addresses'), observed('tls_certificate', 'timeout')] : []) });
+    try {
+      expect((await create(mixed, { domain: 'half-firm.com' }, { prefer: 'wait=10' })).body.status).to.equal('partial');
+      expect((await create(mixed, { domain: 'none-firm.com' }, { prefer: 'wait=10' })).body.status).to.equal('failed');
+    } finally {
+      await mixed.close();
+    }
+  });
+});
+
+describe('assessment public limit', function () {
+  this.timeout(30_000);
+
+  it('answers 429 with Retry-After after exactly the configured count; invalid requests do not count', async () => {
+    const h = await startHarness({ demo: false, assessmentLimit: 3 });
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        expect((await create(h, { domain: 'co.uk' })).status, 'invalid').to.equal(400);
+        const ok = await create(h, { domain: `firm-${i}.com` });
+        expect(ok.status).to.equal(201);
+        expect(ok.headers.get('ratelimit')).to.equal(`"assessment";r=${2 - i};t=3600`);
+      }
+      const limited = await create(h, { domain: 'firm-4.com' });
+      expect(limited.status).to.equal(429);
+      expect(limited.body.code).to.equal('rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 3600);
+      expect((await create(h, { domain: 'firm-5.com' }, { 'x-forwarded-for': '198.51.100.7' })).status, 'no proxy is trusted').to.equal(429);
+      expect((await h.request('/api/v1/categories')).status, 'discovery is not affected').to.equal(200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('applies a global daily cap across clients', async () => {
+    const h = await startHarness({ demo: false, assessmentLimit: 100, assessmentDailyCap: 2, trustProxyHops: 1 });
+    try {
+      expect((await create(h, { domain: 'a-firm.com' }, { 'x-forwarded-for': '198.51.100.1' })).status).to.equal(201);
+      expect((await create(h, { domain: 'b-firm.com' }, { 'x-forwarded-for': '198.51.100.2' })).status).to.equal(201);
+      const capped = await create(h, { domain: 'c-firm.com' }, { 'x-forwarded-for': '198.51.100.3' });
+      expect(capped.status).to.equal(429);
+      expect(capped.body.detail).to.match(/day/);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('assessment persistence', function () {
+  this.timeout(30_000);
+
+  it('keeps a queued assessment across a restart and completes it', async () => {
+    const dbFile = join(mkdtempSync(join(tmpdir(), 'sextant-restart-')), 'catalog.sqlite');
+    const first = await startHarness({ demo: false, dbFile });
+    const { body } = await create(first, { domain: 'restart-firm.com' });
+    expect(body.status).to.equal('queued');
+    await first.close();
+    const second = await startHarness({ demo: false, dbFile, probe: probes });
+    try {
+      const { body: done } = await second.request(`/api/v1/assessments/${body.id}`, { headers: { prefer: 'wait=10' } });
+      expect(done).to.include({ id: body.id, status: 'complete' });
+      expect(done.observations).to.have.length(3);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('takes over a job whose instance died mid-run once its lease runs out', async () => {
+    const dbFile = join(mkdtempSync(join(tmpdir(), 'sextant-lease-')), 'catalog.sqlite');
+    const first = await startHarness({ demo: false, dbFile });
+    const { body } = await create(first, { domain: 'lease-firm.com' });
+    const claimed = await first.service.store.assessments.claim('dead-instance', new Date().toISOString(), new Date(Date.now() - 1000).toISOString());
+    expect(claimed?.id).to.equal(body.id);
+    await first.close();
+    const second = await startHarness({ demo: false, dbFile, probe: probes });
+    try {
+      const { body: done } = await second.request(`/api/v1/assessments/${body.id}`, { headers: { prefer: 'wait=10' } });
+      expect(done.status).to.equal('complete');
+    } finally {
+      await second.close();
+    }
+  });
+});
