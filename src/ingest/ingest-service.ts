@@ -5,7 +5,8 @@
  */
 import type { SourceName } from '../types.js';
 import { slugOf, uniqueId } from '../registry/ids.js';
-import { sourceKey, type CatalogIndex, type CatalogWriter, type Store } from '../store/index.js';
+import { sourceKey, type CatalogIndex, type StoredSource, type Store } from '../store/index.js';
+import type { CatalogEntry } from '../registry/catalog-entry.js';
 import { readDocument, type IngestInput } from './detect.js';
 import { hashOf, byPrecedence, materialize } from './materialize.js';
 import { matchKeysOf } from './merge-keys.js';
@@ -34,50 +35,38 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
   const started = performance.now();
   const records = dedupe(inputs.flatMap(readDocument)).sort((a, b) => byPrecedence(a.server, b.server));
   const now = (options.now ?? (() => new Date()))().toISOString();
-  const ambiguous = ambiguousKeys(records);
   const progress = options.onProgress ?? (() => undefined);
 
   const result = await store.withCatalogWriter(async (writer) => {
     const index = await writer.loadIndex();
-    const owners = ownersBySource(index);
-    const names = new Map([...index.servers].map(([id, name]) => [name, id]));
-    const touched = new Set<string>();
-    const created = new Set<string>();
-    const inRun = new Set<string>();
-    const total = records.length * 2;
-    let done = 0;
-
-    for (const input of records) {
-      const known = input.server.versions.length > 0 && index.sources.has(sourceKey(input.server.source, input.server.key));
-      const record = known ? existingVersions(input, await writer.normalizedSource(input.server.source, input.server.key)) : input;
-      const { server } = record;
-      const keys = matchKeysOf(server).filter((key) => !ambiguous.has(key));
-      const existing = index.sources.get(sourceKey(server.source, server.key));
-      const free = (id: string | undefined): id is string => id !== undefined && !owners.get(id)?.has(server.source);
-      let serverId = existing?.serverId ?? keys.map((key) => index.keys.get(key)).find(free) ?? [names.get(server.name)].find(free);
-      if (serverId === undefined) {
-        serverId = uniqueId(slugOf(server.name), (id) => index.servers.has(id));
-        const name = uniqueId(server.name, (candidate) => names.has(candidate));
-        await writer.reserveServer(serverId, name, now);
-        index.servers.set(serverId, name);
-        names.set(name, serverId);
-        created.add(serverId);
-      }
-      inRun.add(serverId);
-      owners.set(serverId, new Set([...(owners.get(serverId) ?? []), server.source]));
-      for (const key of keys) if (!index.keys.has(key)) index.keys.set(key, serverId);
-      const recordHash = hashOf([server, record.raw]);
-      if (existing?.recordHash !== recordHash) {
-        await writer.saveSource({ source: server.source, key: server.key, serverId, recordHash, record: record.raw, normalized: server }, now);
-        touched.add(serverId);
-      }
-      progress(++done, total);
+    const placed = place(records, index);
+    progress(1, 3);
+    const existingIds = (ids: Iterable<string>): string[] => [...new Set(ids)].filter((id) => !placed.created.has(id));
+    const previous = await writer.storedSources(existingIds(placed.changed.map((p) => p.serverId)));
+    // Versions are append-only upstream: an update keeps the versions already known beside its own.
+    const changed = placed.changed.map((p) => ({ ...p, record: withKnownVersions(p.record, previous.get(p.serverId)) }));
+    const touched = [...new Set(changed.map((p) => p.serverId))];
+    const hashes = await writer.contentHashes(existingIds(touched));
+    const fresh = new Map<string, UpstreamServer[]>();
+    for (const p of changed) fresh.set(p.serverId, [...(fresh.get(p.serverId) ?? []), p.record.server]);
+    const writes: Array<{ entry: CatalogEntry; isNew: boolean }> = [];
+    for (const id of touched) {
+      const incoming = fresh.get(id) ?? [];
+      const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));
+      const kept = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key))).map((s) => s.normalized).filter(isUpstreamServer);
+      const entry = materialize(id, [...incoming, ...kept]);
+      const isNew = placed.created.has(id);
+      if (isNew || hashes.get(id) !== entry.contentHash) writes.push({ entry, isNew });
     }
-
-    const counts = await writeTouched(writer, index, touched, created, now, () => progress(++done, total));
-    return { ...counts, unchanged: inRun.size - counts.added - counts.updated, servers: index.servers.size, tools: await writer.countTools() };
+    progress(2, 3);
+    await writer.writeServers(writes, now);
+    await writer.saveSources(changed.map((p) => ({ source: p.record.server.source, key: p.record.server.key, serverId: p.serverId, recordHash: p.recordHash, record: p.record.raw, normalized: p.record.server })), now);
+    await writer.setMatchKeys(keysOf(index, new Set(touched)));
+    const added = writes.filter((w) => w.isNew).length;
+    const updated = writes.length - added;
+    return { added, updated, unchanged: placed.inRun.size - added - updated, servers: index.servers.size, tools: await writer.countTools() };
   });
-  progress(1, 1);
+  progress(3, 3);
   return {
     records: records.length,
     ...result,
@@ -86,27 +75,52 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
   };
 }
 
-async function writeTouched(
-  writer: CatalogWriter, index: CatalogIndex, touched: ReadonlySet<string>, created: ReadonlySet<string>, now: string, tick: () => void,
-): Promise<{ added: number; updated: number }> {
-  const keysByServer = new Map<string, string[]>();
-  for (const [key, id] of index.keys) if (touched.has(id)) keysByServer.set(id, [...(keysByServer.get(id) ?? []), key]);
-  let added = 0;
-  let updated = 0;
-  for (const id of touched) {
-    await writer.setMatchKeys(id, keysByServer.get(id) ?? []);
-    const sources = (await writer.normalizedSources(id)).filter(isUpstreamServer);
-    const entry = materialize(id, sources);
-    if (created.has(id)) added += 1;
-    else if ((await writer.contentHash(id)) !== entry.contentHash) updated += 1;
-    else {
-      tick();
-      continue;
+interface Placement {
+  readonly record: IngestRecord;
+  readonly serverId: string;
+  /** Hash of the record as it arrived, to tell an unchanged record on the next run. */
+  readonly recordHash: string;
+}
+
+/**
+ * Decides which server each record belongs to, in memory: its earlier server, or one that shares
+ * a merge key and has no record from this source yet, or one with the same name, or a new one.
+ * Updates `index` as it goes, so later records of the run merge into servers created earlier.
+ */
+function place(records: readonly IngestRecord[], index: CatalogIndex): { changed: Placement[]; created: Set<string>; inRun: Set<string> } {
+  const ambiguous = ambiguousKeys(records);
+  const owners = ownersBySource(index);
+  const names = new Map([...index.servers].map(([id, name]) => [name, id]));
+  const changed: Placement[] = [];
+  const created = new Set<string>();
+  const inRun = new Set<string>();
+  for (const record of records) {
+    const { server } = record;
+    const keys = matchKeysOf(server).filter((key) => !ambiguous.has(key));
+    const existing = index.sources.get(sourceKey(server.source, server.key));
+    const free = (id: string | undefined): id is string => id !== undefined && !owners.get(id)?.has(server.source);
+    let serverId = existing?.serverId ?? keys.map((key) => index.keys.get(key)).find(free) ?? [names.get(server.name)].find(free);
+    if (serverId === undefined) {
+      serverId = uniqueId(slugOf(server.name), (id) => index.servers.has(id));
+      const name = uniqueId(server.name, (candidate) => names.has(candidate));
+      index.servers.set(serverId, name);
+      names.set(name, serverId);
+      created.add(serverId);
     }
-    await writer.writeServer(entry, now);
-    tick();
+    inRun.add(serverId);
+    owners.set(serverId, new Set([...(owners.get(serverId) ?? []), server.source]));
+    for (const key of keys) if (!index.keys.has(key)) index.keys.set(key, serverId);
+    const recordHash = hashOf([server, record.raw]);
+    if (existing?.recordHash !== recordHash) changed.push({ record, serverId, recordHash });
   }
-  return { added, updated };
+  return { changed, created, inRun };
+}
+
+/** The merge keys each of these servers owns. */
+function keysOf(index: CatalogIndex, servers: ReadonlySet<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>([...servers].map((id) => [id, []]));
+  for (const [key, id] of index.keys) out.get(id)?.push(key);
+  return out;
 }
 
 /**
@@ -124,22 +138,21 @@ export async function attachEndpointTools(store: Store, serverId: string, url: s
     };
     const recordHash = hashOf([server]);
     if ((await writer.sourceHash('monitor', url)) === recordHash) return false;
-    await writer.saveSource({ source: 'monitor', key: url, serverId, recordHash, record: { url, tools }, normalized: server }, now);
-    const entry = materialize(serverId, (await writer.normalizedSources(serverId)).filter(isUpstreamServer));
-    if ((await writer.contentHash(serverId)) === entry.contentHash) return false;
-    await writer.writeServer(entry, now);
-    return true;
+    const others = ((await writer.storedSources([serverId])).get(serverId) ?? []).filter((s) => !(s.source === 'monitor' && s.key === url));
+    const entry = materialize(serverId, [server, ...others.map((s) => s.normalized).filter(isUpstreamServer)]);
+    const changed = (await writer.contentHashes([serverId])).get(serverId) !== entry.contentHash;
+    if (changed) await writer.writeServers([{ entry, isNew: false }], now);
+    await writer.saveSources([{ source: 'monitor', key: url, serverId, recordHash, record: { url, tools }, normalized: server }], now);
+    return changed;
   });
 }
 
-/**
- * Versions are append-only upstream: an incremental sync brings only the new ones, so the
- * versions already known for the record are kept beside them (newest first).
- */
-function existingVersions(record: IngestRecord, stored: unknown): IngestRecord {
-  if (!isUpstreamServer(stored) || stored.versions.length === 0 || record.server.versions.length === 0) return record;
+/** The record with the versions its stored form already knew (newest first). */
+function withKnownVersions(record: IngestRecord, stored: readonly StoredSource[] | undefined): IngestRecord {
+  const previous = stored?.find((s) => s.source === record.server.source && s.key === record.server.key)?.normalized;
+  if (!isUpstreamServer(previous) || previous.versions.length === 0 || record.server.versions.length === 0) return record;
   const known = new Set(record.server.versions.map((v) => v.version));
-  const older = stored.versions.filter((v) => !known.has(v.version)).map((v) => ({ ...v, isLatest: false }));
+  const older = previous.versions.filter((v) => !known.has(v.version)).map((v) => ({ ...v, isLatest: false }));
   if (older.length === 0) return record;
   const versions = [...record.server.versions, ...older].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
   const dates = versions.map((v) => v.publishedAt).filter((d): d is string => d !== null).sort();

@@ -1,6 +1,7 @@
 /**
  * The write side of the catalog, used by ingest inside one transaction: a failed run rolls
- * back and leaves the previous catalog untouched.
+ * back and leaves the previous catalog untouched. Writes are batched (multi-row statements),
+ * so a large catalog ingests in seconds.
  */
 import type { Knex } from 'knex';
 import type { CatalogEntry } from '../registry/catalog-entry.js';
@@ -25,24 +26,32 @@ export interface CatalogIndex {
   readonly servers: Map<string, string>;
 }
 
+export interface StoredSource {
+  readonly source: SourceName;
+  readonly key: string;
+  readonly normalized: unknown;
+}
+
 export interface CatalogWriter {
   loadIndex(): Promise<CatalogIndex>;
-  /** The normalized records of every source of a server, as stored. */
-  normalizedSources(serverId: string): Promise<unknown[]>;
-  saveSource(row: SourceRow & { record: unknown; normalized: unknown }, now: string): Promise<void>;
-  contentHash(serverId: string): Promise<string | null>;
-  writeServer(entry: CatalogEntry, now: string): Promise<void>;
-  /** Creates a placeholder row so sources and keys can reference a new server before it is written. */
-  reserveServer(id: string, name: string, now: string): Promise<void>;
-  setMatchKeys(serverId: string, keys: readonly string[]): Promise<void>;
+  /** The stored normalized records of every source of these servers. */
+  storedSources(serverIds: readonly string[]): Promise<Map<string, StoredSource[]>>;
+  /** Content hashes of these servers as stored. */
+  contentHashes(serverIds: readonly string[]): Promise<Map<string, string>>;
+  saveSources(rows: ReadonlyArray<SourceRow & { record: unknown; normalized: unknown }>, now: string): Promise<void>;
+  /** Inserts new servers and replaces changed ones, with their remotes, packages, tools, categories and index rows. */
+  writeServers(entries: ReadonlyArray<{ entry: CatalogEntry; isNew: boolean }>, now: string): Promise<void>;
+  /** Replaces the merge keys of these servers. */
+  setMatchKeys(keysByServer: ReadonlyMap<string, readonly string[]>): Promise<void>;
   countTools(): Promise<number>;
   serverName(serverId: string): Promise<string | null>;
   sourceHash(source: SourceName, key: string): Promise<string | null>;
-  /** The stored normalized record of one source, if any. */
-  normalizedSource(source: SourceName, key: string): Promise<unknown>;
 }
 
 export const sourceKey = (source: string, key: string): string => `${source}\u0000${key}`;
+
+/** Rows per multi-row statement: well under SQLite's limit on bound variables. */
+const CHUNK = 400;
 
 /** Runs `work` in one transaction with a writer bound to it. */
 export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter) => Promise<T>): Promise<T> {
@@ -58,7 +67,32 @@ export async function syncTaxonomy(db: Db): Promise<void> {
   });
 }
 
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function insertRows(trx: Knex.Transaction, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+  for (const chunk of chunks(rows)) if (chunk.length > 0) await trx(table).insert(chunk);
+}
+
+/** Multi-row INSERT into an FTS5 table (knex's builder does not know virtual tables' rowid). */
+async function insertFts(trx: Knex.Transaction, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  const width = columns.length + 1;
+  for (const chunk of chunks(rows, Math.floor(CHUNK * 4 / width))) {
+    if (chunk.length === 0) continue;
+    const values = chunk.map(() => `(${new Array(width).fill('?').join(', ')})`).join(', ');
+    await trx.raw(`INSERT INTO ${table} (rowid, ${columns.join(', ')}) VALUES ${values}`, chunk.flat() as Knex.RawBinding[]);
+  }
+}
+
 function createWriter(trx: Knex.Transaction): CatalogWriter {
+  const nextSeq = async (table: string): Promise<number> => {
+    const row = await trx(table).max({ seq: 'seq' }).first();
+    return Number(row?.seq ?? 0) + 1;
+  };
+
   return {
     async loadIndex() {
       const [sources, keys, servers] = await Promise.all([
@@ -73,71 +107,102 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
       };
     },
 
-    async normalizedSources(serverId) {
-      const rows = await trx('sources').where({ server_id: serverId }).select('normalized');
-      return rows.map((row): unknown => JSON.parse(row.normalized));
+    async storedSources(serverIds) {
+      const out = new Map<string, StoredSource[]>();
+      for (const chunk of chunks(serverIds)) {
+        const rows: Array<{ server_id: string; source: SourceName; source_key: string; normalized: string }> = await trx('sources')
+          .whereIn('server_id', chunk)
+          .select('server_id', 'source', 'source_key', 'normalized');
+        for (const row of rows) out.set(row.server_id, [...(out.get(row.server_id) ?? []), { source: row.source, key: row.source_key, normalized: JSON.parse(row.normalized) }]);
+      }
+      return out;
     },
 
-    async saveSource(row, now) {
-      await trx('sources')
-        .insert({
-          source: row.source,
-          source_key: row.key,
-          server_id: row.serverId,
-          record: JSON.stringify(row.record),
-          normalized: JSON.stringify(row.normalized),
-          record_hash: row.recordHash,
-          ingested_at: now,
-        })
-        .onConflict(['source', 'source_key'])
-        .merge();
+    async contentHashes(serverIds) {
+      const out = new Map<string, string>();
+      for (const chunk of chunks(serverIds)) {
+        const rows: Array<{ id: string; content_hash: string }> = await trx('servers').whereIn('id', chunk).select('id', 'content_hash');
+        for (const row of rows) out.set(row.id, row.content_hash);
+      }
+      return out;
     },
 
-    async contentHash(serverId) {
-      const row = await trx('servers').where({ id: serverId }).first('content_hash');
-      return row?.content_hash ?? null;
+    async saveSources(rows, now) {
+      for (const chunk of chunks(rows)) {
+        if (chunk.length === 0) continue;
+        await trx('sources')
+          .insert(chunk.map((row) => ({
+            source: row.source, source_key: row.key, server_id: row.serverId, record: JSON.stringify(row.record),
+            normalized: JSON.stringify(row.normalized), record_hash: row.recordHash, ingested_at: now,
+          })))
+          .onConflict(['source', 'source_key'])
+          .merge();
+      }
     },
 
-    async reserveServer(id, name, now) {
-      await trx('servers').insert({
-        id, name, description: '', versions: '[]', categories: '[]', transports: '[]', endpoint_count: 0, tool_count: 0,
-        authentication: 'unknown', sort_name: name.toLowerCase(), match_names: '', source_count: 0, content_hash: '', created_at: now, modified_at: now,
-      });
+    async writeServers(entries, now) {
+      const changed = entries.filter((e) => !e.isNew).map((e) => e.entry.server.id);
+      const seqs = new Map<string, number>();
+      for (const chunk of chunks(changed)) {
+        const rows: Array<{ id: string; seq: number }> = await trx('servers').whereIn('id', chunk).select('id', 'seq');
+        for (const row of rows) seqs.set(row.id, row.seq);
+      }
+      await deleteChildren(trx, changed, [...seqs.values()]);
+      let serverSeq = await nextSeq('servers');
+      let toolSeq = await nextSeq('tools');
+      const servers: Record<string, unknown>[] = [];
+      const serverFts: unknown[][] = [];
+      const categories: Record<string, unknown>[] = [];
+      const remotes: Record<string, unknown>[] = [];
+      const packages: Record<string, unknown>[] = [];
+      const tools: Record<string, unknown>[] = [];
+      const toolFts: unknown[][] = [];
+      for (const { entry, isNew } of entries) {
+        const { server } = entry;
+        const seq = isNew ? serverSeq++ : seqs.get(server.id);
+        if (seq === undefined) throw new Error(`server ${server.id} is not in the catalog`);
+        const row = serverRow(entry, now);
+        if (isNew) servers.push({ ...row, seq, id: server.id, created_at: now });
+        else await trx('servers').where({ id: server.id }).update(row);
+        serverFts.push([seq, server.name, server.title ?? '', server.description, entry.searchCategories, entry.searchTools]);
+        for (const slug of server.categories) categories.push({ slug, server_id: server.id });
+        for (const [position, remote] of server.remotes.entries()) {
+          remotes.push({ server_id: server.id, position, transport: remote.transport, url: remote.url, host: remote.host, headers: JSON.stringify(remote.headers) });
+        }
+        for (const [position, pkg] of server.packages.entries()) {
+          packages.push({
+            server_id: server.id, position, registry_type: pkg.registryType, identifier: pkg.identifier, version: pkg.version, runtime_hint: pkg.runtimeHint,
+            transport: pkg.transport, environment_variables: JSON.stringify(pkg.environmentVariables), arguments: JSON.stringify(pkg.arguments),
+          });
+        }
+        for (const [position, tool] of entry.tools.entries()) {
+          const rowid = toolSeq++;
+          tools.push({
+            seq: rowid, id: tool.id, server_id: server.id, position, name: tool.name, title: tool.title, description: tool.description,
+            input_schema: JSON.stringify(tool.inputSchema), annotations: JSON.stringify(tool.annotations), authentication: tool.authentication, sort_name: tool.name.toLowerCase(),
+          });
+          toolFts.push([rowid, tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${server.name} ${server.title ?? ''}`]);
+        }
+      }
+      await insertRows(trx, 'servers', servers);
+      await insertFts(trx, 'servers_fts', ['name', 'title', 'description', 'categories', 'tools'], serverFts);
+      await insertRows(trx, 'server_categories', categories);
+      await insertRows(trx, 'remotes', remotes);
+      await insertRows(trx, 'packages', packages);
+      await insertRows(trx, 'tools', tools);
+      await insertFts(trx, 'tools_fts', ['name', 'title', 'description', 'server'], toolFts);
     },
 
-    async writeServer(entry, now) {
-      const { server } = entry;
-      const existing = await trx('servers').where({ id: server.id }).first('seq');
-      if (!existing) throw new Error(`server ${server.id} was not reserved`);
-      await trx('servers').where({ id: server.id }).update({
-        name: server.name,
-        title: server.title,
-        description: server.description,
-        domain: server.domain,
-        version: server.version,
-        versions: JSON.stringify(server.versions),
-        categories: JSON.stringify(server.categories),
-        transports: JSON.stringify(server.transports),
-        endpoint_count: server.endpointCount,
-        tool_count: server.toolCount,
-        authentication: server.authentication,
-        repository_url: server.repositoryUrl,
-        website_url: server.websiteUrl,
-        license: server.license,
-        published_at: server.publishedAt,
-        updated_at: server.updatedAt,
-        sort_name: (server.title ?? server.name).toLowerCase(),
-        match_names: `\n${entry.matchNames.join('\n')}\n`,
-        source_count: entry.sourceCount,
-        content_hash: entry.contentHash,
-        modified_at: now,
-      });
-      await replaceChildren(trx, entry, existing.seq);
+    async setMatchKeys(keysByServer) {
+      const ids = [...keysByServer.keys()];
+      for (const chunk of chunks(ids)) await trx('match_keys').whereIn('server_id', chunk).delete();
+      const rows = [...keysByServer].flatMap(([serverId, keys]) => keys.map((key) => ({ match_key: key, server_id: serverId })));
+      for (const chunk of chunks(rows)) if (chunk.length > 0) await trx('match_keys').insert(chunk).onConflict('match_key').ignore();
     },
 
-    async setMatchKeys(serverId, keys) {
-      await trx('match_keys').where({ server_id: serverId }).delete();
-      for (const key of keys) await trx('match_keys').insert({ match_key: key, server_id: serverId }).onConflict('match_key').ignore();
+    async countTools() {
+      const row = await trx('tools').count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
     },
 
     async serverName(serverId) {
@@ -149,53 +214,46 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
       const row = await trx('sources').where({ source, source_key: key }).first('record_hash');
       return row?.record_hash ?? null;
     },
-
-    async normalizedSource(source, key) {
-      const row = await trx('sources').where({ source, source_key: key }).first('normalized');
-      return row ? JSON.parse(row.normalized) : null;
-    },
-
-    async countTools() {
-      const row = await trx('tools').count({ n: '*' }).first();
-      return Number(row?.n ?? 0);
-    },
   };
 }
 
-async function replaceChildren(trx: Knex.Transaction, entry: CatalogEntry, seq: number): Promise<void> {
-  const { server, tools } = entry;
-  const oldTools = await trx('tools').where({ server_id: server.id }).select('seq');
-  for (const { seq: toolSeq } of oldTools) await trx.raw('DELETE FROM tools_fts WHERE rowid = ?', [toolSeq]);
-  await trx('tools').where({ server_id: server.id }).delete();
-  await trx('remotes').where({ server_id: server.id }).delete();
-  await trx('packages').where({ server_id: server.id }).delete();
-  await trx('server_categories').where({ server_id: server.id }).delete();
-  await trx.raw('DELETE FROM servers_fts WHERE rowid = ?', [seq]);
+function serverRow(entry: CatalogEntry, now: string): Record<string, unknown> {
+  const { server } = entry;
+  return {
+    name: server.name,
+    title: server.title,
+    description: server.description,
+    domain: server.domain,
+    version: server.version,
+    versions: JSON.stringify(server.versions),
+    categories: JSON.stringify(server.categories),
+    transports: JSON.stringify(server.transports),
+    endpoint_count: server.endpointCount,
+    tool_count: server.toolCount,
+    authentication: server.authentication,
+    repository_url: server.repositoryUrl,
+    website_url: server.websiteUrl,
+    license: server.license,
+    published_at: server.publishedAt,
+    updated_at: server.updatedAt,
+    sort_name: (server.title ?? server.name).toLowerCase(),
+    match_names: `\n${entry.matchNames.join('\n')}\n`,
+    source_count: entry.sourceCount,
+    content_hash: entry.contentHash,
+    modified_at: now,
+  };
+}
 
-  await trx.raw('INSERT INTO servers_fts (rowid, name, title, description, categories, tools) VALUES (?, ?, ?, ?, ?, ?)', [
-    seq, server.name, server.title ?? '', server.description, entry.searchCategories, entry.searchTools,
-  ]);
-  for (const slug of server.categories) await trx('server_categories').insert({ slug, server_id: server.id });
-  for (const [position, remote] of server.remotes.entries()) {
-    await trx('remotes').insert({ server_id: server.id, position, transport: remote.transport, url: remote.url, host: remote.host, headers: JSON.stringify(remote.headers) });
+/** Removes what a changed server is about to get again: its children and its index rows. */
+async function deleteChildren(trx: Knex.Transaction, serverIds: readonly string[], serverSeqs: readonly number[]): Promise<void> {
+  for (const chunk of chunks(serverIds)) {
+    const toolSeqs: Array<{ seq: number }> = await trx('tools').whereIn('server_id', chunk).select('seq');
+    for (const seqChunk of chunks(toolSeqs.map((t) => t.seq))) {
+      await trx.raw(`DELETE FROM tools_fts WHERE rowid IN (${seqChunk.map(() => '?').join(', ')})`, seqChunk);
+    }
+    for (const table of ['tools', 'remotes', 'packages', 'server_categories']) await trx(table).whereIn('server_id', chunk).delete();
   }
-  for (const [position, pkg] of server.packages.entries()) {
-    await trx('packages').insert({
-      server_id: server.id, position, registry_type: pkg.registryType, identifier: pkg.identifier, version: pkg.version, runtime_hint: pkg.runtimeHint,
-      transport: pkg.transport, environment_variables: JSON.stringify(pkg.environmentVariables), arguments: JSON.stringify(pkg.arguments),
-    });
-  }
-  for (const [position, tool] of tools.entries()) {
-    const [inserted] = await trx('tools')
-      .insert({
-        id: tool.id, server_id: server.id, position, name: tool.name, title: tool.title, description: tool.description,
-        input_schema: JSON.stringify(tool.inputSchema), annotations: JSON.stringify(tool.annotations), authentication: tool.authentication,
-        sort_name: tool.name.toLowerCase(),
-      })
-      .returning('seq');
-    const toolSeq = typeof inserted === 'object' ? inserted.seq : inserted;
-    await trx.raw('INSERT INTO tools_fts (rowid, name, title, description, server) VALUES (?, ?, ?, ?, ?)', [
-      toolSeq, tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${server.name} ${server.title ?? ''}`,
-    ]);
+  for (const seqChunk of chunks(serverSeqs)) {
+    if (seqChunk.length > 0) await trx.raw(`DELETE FROM servers_fts WHERE rowid IN (${seqChunk.map(() => '?').join(', ')})`, seqChunk);
   }
 }

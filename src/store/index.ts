@@ -46,7 +46,7 @@ export function createStore(databaseUrl: string): Store {
 }
 
 export type { CatalogReader, ServerSearch, ToolSearch, Page } from './catalog-reader.js';
-export type { CatalogWriter, CatalogIndex, SourceRow } from './catalog-writer.js';
+export type { CatalogWriter, CatalogIndex, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
 export type { Assessment, AssessmentStatus, AssessmentStore, NewAssessment, Observation } from './assessment-store.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';
