@@ -48,7 +48,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     await store.migrate();
     const document = loadContract();
     const version = document.info.version;
-    const registry = createRegistryService({ catalog: store.catalog, monitor: store.monitor });
+    const registry = createRegistryService({ catalog: store.catalog, monitor: store.monitor, generation: store.generation });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
     const probe = options.probe ?? defaultProbe(client, config);
     if (options.workers) workers = startWorkers(store.assessments, probe, logger);

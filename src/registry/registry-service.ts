@@ -8,6 +8,7 @@ import type { Authentication, CategoryList, Comparison, StatusReport, InstallCli
 import { INSTALL_CLIENTS, installFor } from './install-clients.js';
 import { summarize, trustReport } from './trust.js';
 import { STATUS_HISTORY, primaryState, statusReport } from './status.js';
+import { createCacheFactory } from './read-cache.js';
 
 /** What every search takes: text, a sort of its own kind, and a page. */
 interface SearchInput<Sort> {
@@ -74,39 +75,52 @@ function resolveSearch<Sort extends string>(input: SearchInput<Sort | 'relevance
 export interface RegistryDeps {
   readonly catalog: CatalogReader;
   readonly monitor: Pick<MonitorStore, 'recentChecks'>;
+  /** The catalog's generation, for caching reads; without it nothing is cached. */
+  readonly generation?: () => Promise<string>;
   readonly now?: () => Date;
 }
 
-export function createRegistryService({ catalog, monitor, now = () => new Date() }: RegistryDeps): RegistryService {
-  const findServer = async (idOrName: string): Promise<Server> => {
-    const server = await catalog.findServer(idOrName);
-    if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}". Search with GET /api/v1/servers/search?q=…`);
-    return server;
-  };
+export function createRegistryService({ catalog, monitor, generation, now = () => new Date() }: RegistryDeps): RegistryService {
+  const cacheOf = createCacheFactory(generation ?? null);
+  const serverPages = cacheOf<ServerPage>();
+  const toolPages = cacheOf<ToolPage>();
+  const servers = cacheOf<Server>();
+  const tools = cacheOf<Tool>();
+  const categories = cacheOf<CategoryList>(10);
+  const findServer = async (idOrName: string): Promise<Server> =>
+    servers(idOrName, async () => {
+      const server = await catalog.findServer(idOrName);
+      if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}". Search with GET /api/v1/servers/search?q=…`);
+      return server;
+    });
   const categorySlugs = async (): Promise<string[]> => (await catalog.listCategories()).map((c) => c.slug);
 
   return {
     async searchServers(input) {
       const { query, sort, limit, offset } = resolveSearch<ServerSort>(input);
       const category = input.category ?? null;
-      if (category !== null && !(await categorySlugs()).includes(category)) {
-        throw new AppError('validation_failed', `Unknown category "${category}".`, [
-          { location: 'query.category', message: `must be one of: ${(await categorySlugs()).join(', ')}` },
-        ]);
-      }
-      const envelope = { limit, offset, sort, query: query?.text ?? null, category };
-      if (query && query.match === null) return { items: [], total: 0, ...envelope };
-      const page = await catalog.searchServers({ match: query?.match ?? null, text: query?.text ?? null, category, sort, limit, offset });
-      return { items: page.items, total: page.total, ...envelope };
+      return serverPages(JSON.stringify([query?.text ?? null, category, sort, limit, offset]), async () => {
+        if (category !== null && !(await categorySlugs()).includes(category)) {
+          throw new AppError('validation_failed', `Unknown category "${category}".`, [
+            { location: 'query.category', message: `must be one of: ${(await categorySlugs()).join(', ')}` },
+          ]);
+        }
+        const envelope = { limit, offset, sort, query: query?.text ?? null, category };
+        if (query && query.match === null) return { items: [], total: 0, ...envelope };
+        const page = await catalog.searchServers({ match: query?.match ?? null, text: query?.text ?? null, category, sort, limit, offset });
+        return { items: page.items, total: page.total, ...envelope };
+      });
     },
 
     async searchTools(input) {
       const { query, sort, limit, offset } = resolveSearch<ToolSort>(input);
       const authentication = input.authentication ?? null;
-      const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
-      if (query && query.match === null) return { items: [], total: 0, ...envelope };
-      const page = await catalog.searchTools({ match: query?.match ?? null, text: query?.text ?? null, authentication, sort, limit, offset });
-      return { items: page.items, total: page.total, ...envelope };
+      return toolPages(JSON.stringify([query?.text ?? null, authentication, sort, limit, offset]), async () => {
+        const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
+        if (query && query.match === null) return { items: [], total: 0, ...envelope };
+        const page = await catalog.searchTools({ match: query?.match ?? null, text: query?.text ?? null, authentication, sort, limit, offset });
+        return { items: page.items, total: page.total, ...envelope };
+      });
     },
 
     getServer: findServer,
@@ -118,16 +132,18 @@ export function createRegistryService({ catalog, monitor, now = () => new Date()
       return server;
     },
 
-    async getTool(id) {
-      const tool = await catalog.findTool(id);
-      if (!tool) throw new AppError('not_found', `No tool has the id "${id}". Search with GET /api/v1/tools/search?q=…`);
-      return tool;
-    },
+    getTool: (id) =>
+      tools(id, async () => {
+        const tool = await catalog.findTool(id);
+        if (!tool) throw new AppError('not_found', `No tool has the id "${id}". Search with GET /api/v1/tools/search?q=…`);
+        return tool;
+      }),
 
-    async listCategories() {
-      const items = await catalog.listCategories();
-      return { items, total: items.length };
-    },
+    listCategories: () =>
+      categories('all', async () => {
+        const items = await catalog.listCategories();
+        return { items, total: items.length };
+      }),
 
     async getInstall(idOrName, client) {
       const server = await findServer(idOrName);

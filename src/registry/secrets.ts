@@ -71,14 +71,27 @@ export function scrubUrl(raw: string): string {
   return changed ? url.toString() : raw;
 }
 
+/** Values scrubValue produced: scrubbing them again changes nothing, so it is skipped. */
+const scrubbed = new WeakSet<object>();
+
 /**
  * Deep copy of a JSON value with every credential removed: values under secret-named keys,
  * the value fields of entries marked secret, named like secrets or stored under a secret-named
  * key (a schema property `api_key` with a `default`), and secret-shaped strings anywhere.
+ * Typed as returning its input's type: the copy has the same shape, only some strings differ.
  */
+export function scrubValue<T>(value: T): T;
+export function scrubValue(value: unknown, underSecretKey?: boolean): unknown;
 export function scrubValue(value: unknown, underSecretKey = false): unknown {
+  if (typeof value === 'object' && value !== null && scrubbed.has(value)) return value;
+  const result = scrubDeep(value, underSecretKey);
+  if (typeof result === 'object' && result !== null) scrubbed.add(result);
+  return result;
+}
+
+function scrubDeep(value: unknown, underSecretKey: boolean): unknown {
   if (typeof value === 'string') return scrubString(value);
-  if (Array.isArray(value)) return value.map((item) => scrubValue(item, underSecretKey));
+  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, underSecretKey));
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value);
   const entryIsSecret = underSecretKey || entries.some(
@@ -95,7 +108,7 @@ export function scrubValue(value: unknown, underSecretKey = false): unknown {
     } else if (entryIsSecret && VALUE_FIELDS.includes(key) && field !== null && typeof field !== 'boolean') {
       out[key] = REDACTED;
     } else {
-      out[key] = scrubValue(field, isSecretName(key) && typeof field === 'object' && field !== null);
+      out[key] = scrubDeep(field, isSecretName(key) && typeof field === 'object' && field !== null);
     }
   }
   return out;

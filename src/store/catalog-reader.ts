@@ -50,8 +50,9 @@ export interface CatalogReader {
 const SERVER_ORDER: Readonly<Record<Exclude<ServerSort, 'relevance'>, string>> = {
   'a-z': 's.sort_name ASC, s.id ASC',
   'z-a': 's.sort_name DESC, s.id ASC',
-  newest: 's.published_at IS NULL, s.published_at DESC, s.id ASC',
-  oldest: 's.published_at IS NULL, s.published_at ASC, s.id ASC',
+  // SQLite sorts NULL first ascending and last descending: newest needs no help to put unknown dates last.
+  newest: 's.published_at DESC, s.id ASC',
+  oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
   tools: 's.tool_count DESC, s.id ASC',
   endpoints: 's.endpoint_count DESC, s.id ASC',
 };

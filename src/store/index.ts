@@ -13,18 +13,39 @@ export interface Store {
   withCatalogWriter<T>(work: (writer: CatalogWriter) => Promise<T>): Promise<T>;
   /** Applies pending migrations and syncs the category taxonomy. */
   migrate(): Promise<void>;
+  /**
+   * Changes whenever the catalog may have changed: after a write through this store, or after
+   * another process committed to the database (SQLite's data_version, looked at every 250 ms).
+   */
+  generation(): Promise<string>;
   /** Readiness: whether the database answers and no migration is pending. */
   check(): Promise<{ database: 'ok' | 'error'; migrations: 'ok' | 'pending' | 'error' }>;
   close(): Promise<void>;
 }
 
+/** How long a read of SQLite's data_version stays fresh. */
+const DATA_VERSION_TTL_MS = 250;
+
 export function createStore(databaseUrl: string): Store {
   const db: Db = openDatabase(databaseUrl);
+  let writes = 0;
+  let dataVersion = 0;
+  let checkedAt = 0;
+  const wrote = <T>(work: Promise<T>): Promise<T> => work.finally(() => (writes += 1));
+  const monitor = createMonitorStore(db);
   return {
     catalog: createCatalogReader(db),
-    monitor: createMonitorStore(db),
+    monitor: { ...monitor, recordCheck: (check, keep) => wrote(monitor.recordCheck(check, keep)) },
     assessments: createAssessmentStore(db),
-    withCatalogWriter: (work) => withCatalogWriter(db, work),
+    withCatalogWriter: (work) => wrote(withCatalogWriter(db, work)),
+    async generation() {
+      if (Date.now() - checkedAt > DATA_VERSION_TTL_MS) {
+        const rows: Array<{ data_version: number }> = await db.raw('PRAGMA data_version');
+        dataVersion = Number(rows[0]?.data_version ?? 0);
+        checkedAt = Date.now();
+      }
+      return `${writes}:${dataVersion}`;
+    },
     async migrate() {
       await migrate(db);
       await syncTaxonomy(db);

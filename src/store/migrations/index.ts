@@ -6,11 +6,13 @@ import type { Knex } from 'knex';
 import * as catalog from './001-catalog.js';
 import * as monitor from './002-monitor.js';
 import * as assessments from './003-assessments.js';
+import * as sortIndexes from './004-sort-indexes.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
   '002-monitor': monitor,
   '003-assessments': assessments,
+  '004-sort-indexes': sortIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

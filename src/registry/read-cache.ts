@@ -1,0 +1,35 @@
+/**
+ * In-process caches of read results (search pages, records, categories), keyed by the
+ * operation's normalized arguments and dropped whenever the catalog's generation changes.
+ * Values are stored already scrubbed of credentials, so the output edge's scrub of them is
+ * free (scrubValue skips what it produced).
+ */
+import { LRUCache } from 'lru-cache';
+import { scrubValue } from './secrets.js';
+
+/** Looks `key` up, or computes, scrubs and keeps the value. */
+export type CachedRead<T> = (key: string, compute: () => Promise<T>) => Promise<T>;
+
+/** Makes typed caches that all follow one generation (null: caching off). */
+export type CacheFactory = <T extends object>(max?: number) => CachedRead<T>;
+
+export function createCacheFactory(generation: (() => Promise<string>) | null): CacheFactory {
+  return <T extends object>(max = 10_000): CachedRead<T> => {
+    if (!generation) return (_key, compute) => compute();
+    const cache = new LRUCache<string, T>({ max });
+    let current = '';
+    return async (key, compute) => {
+      const now = await generation();
+      if (now !== current) {
+        cache.clear();
+        current = now;
+      }
+      const hit = cache.get(key);
+      if (hit) return hit;
+      const value = scrubValue(await compute());
+      // Keep it only if nothing changed while it was computed.
+      if ((await generation()) === now) cache.set(key, value);
+      return value;
+    };
+  };
+}
