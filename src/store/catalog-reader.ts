@@ -49,7 +49,8 @@ export interface CatalogReader {
 
 const SERVER_ORDER: Readonly<Record<Exclude<ServerSort, 'relevance'>, string>> = {
   'a-z': 's.sort_name ASC, s.id ASC',
-  'z-a': 's.sort_name DESC, s.id ASC',
+  // z-a reads the a-z index backwards, so its ties run by id descending.
+  'z-a': 's.sort_name DESC, s.id DESC',
   // SQLite sorts NULL first ascending and last descending: newest needs no help to put unknown dates last.
   newest: 's.published_at DESC, s.id ASC',
   oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
@@ -59,7 +60,7 @@ const SERVER_ORDER: Readonly<Record<Exclude<ServerSort, 'relevance'>, string>> =
 
 const TOOL_ORDER: Readonly<Record<Exclude<ToolSort, 'relevance'>, string>> = {
   'a-z': 't.sort_name ASC, t.id ASC',
-  'z-a': 't.sort_name DESC, t.id ASC',
+  'z-a': 't.sort_name DESC, t.id DESC',
 };
 
 /** BM25 column weights: name, title, description, categories, tools. */

@@ -21,7 +21,11 @@ export function openDatabase(databaseUrl: string): Db {
       min: 1,
       max: 1,
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: SqliteConnection) => void) {
-        const pragmas = ['PRAGMA journal_mode = WAL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL'];
+        // A 64 MiB page cache keeps the catalog's indexes in memory while ingest writes them.
+        const pragmas = [
+          'PRAGMA journal_mode = WAL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL',
+          'PRAGMA cache_size = -65536', 'PRAGMA temp_store = MEMORY',
+        ];
         const next = (index: number): void => {
           const sql = pragmas[index];
           if (sql === undefined) return done(null, conn);

@@ -1,17 +1,14 @@
 /**
- * Indexes in the exact order of each sort (descending keys with ascending id tie-breaks), so a
- * page at any offset is read from an index instead of sorting the whole catalog.
+ * Indexes in the exact order of each sort, so a page at any offset is read from an index
+ * instead of sorting the whole catalog. (z-a reads the a-z index backwards.)
  */
 import type { Knex } from 'knex';
 
 const INDEXES: Readonly<Record<string, string>> = {
-  servers_za: 'servers (sort_name DESC, id ASC)',
   servers_newest: 'servers (published_at DESC, id ASC)',
   servers_oldest: 'servers ((published_at IS NULL), published_at ASC, id ASC)',
   servers_tools_desc: 'servers (tool_count DESC, id ASC)',
   servers_endpoints_desc: 'servers (endpoint_count DESC, id ASC)',
-  tools_za: 'tools (sort_name DESC, id ASC)',
-  tools_auth_za: 'tools (authentication, sort_name DESC, id ASC)',
 };
 
 export async function up(knex: Knex): Promise<void> {
