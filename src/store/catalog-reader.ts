@@ -72,9 +72,12 @@ export function createCatalogReader(db: Db): CatalogReader {
   const serverQuery = (search: ServerSearch, select: string, paged: boolean): { sql: string; bindings: Knex.RawBinding[] } => {
     const bindings: Knex.RawBinding[] = [];
     let sql = `SELECT ${select} FROM `;
-    sql += search.match !== null ? 'servers_fts JOIN servers s ON s.seq = servers_fts.rowid' : 'servers s';
+    // With a match, CROSS JOIN keeps the FTS index as the outer loop: SQLite would otherwise start
+    // from a filter's index and run one full-text lookup per row (seconds for a large category).
+    const join = search.match !== null ? 'CROSS JOIN' : 'JOIN';
+    sql += search.match !== null ? 'servers_fts CROSS JOIN servers s ON s.seq = servers_fts.rowid' : 'servers s';
     if (search.category !== null) {
-      sql += ' JOIN server_categories c ON c.server_id = s.id AND c.slug = ?';
+      sql += ` ${join} server_categories c ON c.server_id = s.id AND c.slug = ?`;
       bindings.push(search.category);
     }
     if (search.match !== null) {
@@ -101,8 +104,8 @@ export function createCatalogReader(db: Db): CatalogReader {
     const bindings: Knex.RawBinding[] = [];
     const where: string[] = [];
     let sql = `SELECT ${select} FROM `;
-    sql += search.match !== null ? 'tools_fts JOIN tools t ON t.seq = tools_fts.rowid' : 'tools t';
-    sql += ' JOIN servers s ON s.id = t.server_id';
+    // CROSS JOIN: the FTS index drives, never an authentication index with a lookup per row.
+    sql += search.match !== null ? 'tools_fts CROSS JOIN tools t ON t.seq = tools_fts.rowid CROSS JOIN servers s ON s.id = t.server_id' : 'tools t JOIN servers s ON s.id = t.server_id';
     if (search.match !== null) {
       where.push('tools_fts MATCH ?');
       bindings.push(search.match);
