@@ -1,0 +1,259 @@
+/**
+ * One benchmark run: for each catalog size, the corpus, a timed ingest into a fresh database,
+ * the server, the baseline (once, with the body size of a typical search page), every
+ * scenario, the memory; then targets, the table and the JSON record.
+ */
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { join, relative } from 'node:path';
+import { ensureCorpus, type CorpusManifest } from './corpus.js';
+import { runIngest } from './ingest-run.js';
+import { runLoad, type LoadOptions, type LoadResult } from './load.js';
+import { HAS_TASKSET } from './processes.js';
+import { formatProfile, summarizeProfile, type ProfileSummary } from './profile.js';
+import { checkTargets, formatReport, type ScenarioResult, type SizeResult } from './report.js';
+import { buildScenarios, preflight, type Scenario } from './scenarios.js';
+import { cpuProbe, ServerHandle, type CpuShare } from './server-handle.js';
+import { startBaseline, type Runtime } from './servers.js';
+import type { Settings } from './settings.js';
+
+export interface RunContext {
+  readonly root: string;
+  /** Temporary folder for the databases and profiles of this run. */
+  readonly work: string;
+  readonly settings: Settings;
+  readonly runtime: Runtime;
+  readonly pinning: { readonly server: string; readonly load: string; readonly all: string } | null;
+  readonly log: (line: string) => void;
+}
+
+interface BaselineRun {
+  readonly when: 'start' | 'end';
+  readonly load: LoadResult;
+  readonly cpu: CpuShare;
+}
+
+/** Measured at the start and again at the end of the run; the faster run is the reference (the limit is the best seen). */
+interface Baseline {
+  readonly bytes: number;
+  readonly load: LoadResult;
+  readonly cpu: CpuShare;
+  readonly runs: readonly BaselineRun[];
+}
+
+/** Runs everything; returns the exit code (0 once results are written, whatever the targets say). */
+export async function runAll(ctx: RunContext): Promise<number> {
+  const startedAt = new Date();
+  const sizes: SizeResult[] = [];
+  const state: { baseline: Baseline | null; profiles: Profile[] } = { baseline: null, profiles: [] };
+  for (const size of ctx.settings.sizes) sizes.push(await runSize(ctx, size, size === ctx.settings.sizes.at(-1), state));
+  if (state.baseline) {
+    const again = await baselineRun(ctx, state.baseline.bytes, 'end');
+    const runs = [...state.baseline.runs, again];
+    const best = runs.reduce((a, b) => (b.load.rps > a.load.rps ? b : a));
+    state.baseline = { ...state.baseline, load: best.load, cpu: best.cpu, runs };
+  }
+  const baseRps = state.baseline?.load.rps ?? null;
+  const withRatios = sizes.map((s) => ({
+    ...s,
+    scenarios: s.scenarios.map((x) => ({ ...x, ratio: x.load && baseRps ? Math.round((1000 * x.load.rps) / baseRps) / 1000 : null })),
+  }));
+  const targets = checkTargets(withRatios);
+  console.log(`\n${formatReport(state.baseline?.load ?? null, state.baseline?.bytes ?? 0, state.baseline?.cpu ?? null, state.baseline?.runs.map((r) => r.load.rps) ?? [], withRatios, targets)}`);
+  for (const profile of state.profiles) {
+    const cpu = profile.cpu;
+    console.log(`\n${profile.scenario} at ${profile.size} servers: ${formatProfile(profile)}`);
+    if (cpu) console.log(`server CPU during the profiled pass: ${cpu.serverPercent}% = main thread ${cpu.serverMainThreadPercent}% + other threads (libuv pool with SQLite, V8 helpers) ${cpu.serverOtherThreadsPercent}%`);
+  }
+  const file = join(ctx.root, 'bench', 'results', `${startedAt.toISOString().slice(0, 10)}${resultSuffix(ctx.settings)}.json`);
+  await mkdir(join(ctx.root, 'bench', 'results'), { recursive: true });
+  const record = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    command: 'npm run bench',
+    machine: machineFacts(ctx),
+    settings: ctx.settings,
+    server: { runtime: ctx.runtime.kind, buildError: ctx.runtime.buildError },
+    baseline: state.baseline,
+    sizes: withRatios,
+    derived: derived(withRatios),
+    targets,
+    profiles: state.profiles,
+  };
+  await writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
+  console.log(`\nwritten ${file}`);
+  return 0;
+}
+
+/** '' for a full run with the default settings; a partial run does not overwrite the day's full results. */
+function resultSuffix(settings: Settings): string {
+  if (settings.quick) return '-quick';
+  const full = settings.scenarios === null && settings.seconds === 10 && settings.connections === 32 && settings.sizes.join(',') === '10000,100000';
+  return full ? '' : '-partial';
+}
+
+function machineFacts(ctx: RunContext): Record<string, unknown> {
+  return {
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    node: process.version,
+    platform: `${platform()} ${release()}`,
+    memoryMb: Math.round(totalmem() / 2 ** 20),
+    loadAverageAtEnd: loadavg().map((l) => Math.round(l * 100) / 100),
+    taskset: HAS_TASKSET,
+    pinned: ctx.pinning !== null,
+    serverCore: ctx.pinning?.server ?? null,
+    loadGeneratorCore: ctx.pinning?.load ?? null,
+  };
+}
+
+function derived(sizes: readonly SizeResult[]): Record<string, unknown> {
+  const rps = (s: SizeResult, name: string): number | null => s.scenarios.find((x) => x.name === name)?.load?.rps ?? null;
+  const p50 = (size: number): number | null => sizes.find((s) => s.size === size)?.scenarios.find((x) => x.name === 'search-q')?.load?.p50 ?? null;
+  const small = p50(10_000);
+  const big = p50(100_000);
+  return {
+    searchP50Ratio100kTo10k: small && big ? Math.round((100 * big) / small) / 100 : null,
+    mcpToRestSearch: Object.fromEntries(sizes.map((s) => {
+      const [mcp, rest] = [rps(s, 'mcp-search'), rps(s, 'search-q')];
+      return [String(s.size), mcp !== null && rest ? Math.round((100 * mcp) / rest) / 100 : null];
+    })),
+    ingestServersPerSecond: Object.fromEntries(sizes.map((s) => [String(s.size), s.ingest.serversPerSecond])),
+    ingestToolsPerSecond: Object.fromEntries(sizes.map((s) => [String(s.size), s.ingest.toolsPerSecond])),
+  };
+}
+
+async function runSize(ctx: RunContext, size: number, last: boolean, state: { baseline: Baseline | null; profiles: Profile[] }): Promise<SizeResult> {
+  const { settings, log } = ctx;
+  const manifest = await ensureCorpus(join(ctx.root, 'bench', 'corpus'), size, settings.seed, settings.dataDir, log);
+  const corpus = { servers: manifest.servers, tools: manifest.tools, entries: manifest.entries, megabytes: Math.round(manifest.bytes / 1e6), files: manifest.files.length };
+  const databaseFile = join(ctx.work, `catalog-${size}.sqlite`);
+  log(`ingest ${size}: ${manifest.files.length} files into a fresh database (limit ${settings.ingestTimeoutSeconds} s)`);
+  const ingest = await runIngest({ root: ctx.root, runtime: ctx.runtime, manifest, databaseFile, cores: ctx.pinning?.all ?? null, timeoutSeconds: settings.ingestTimeoutSeconds });
+  log(ingest.ok
+    ? `ingest ${size}: ${ingest.servers} servers, ${ingest.tools} tools in ${ingest.seconds} s = ${ingest.serversPerSecond} servers/s, ${ingest.toolsPerSecond} tools/s`
+    : `ingest ${size} did not finish: ${ingest.error}`);
+  const memory = { afterRunMb: null, peakUnderLoadMb: null, hwmMb: null };
+  if (!ingest.ok) return { size, corpus, ingest, scenarios: [], memory, serverStarts: 0 };
+
+  const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, cores: ctx.pinning?.server ?? null, drainTimeoutSeconds: settings.drainTimeoutSeconds, log });
+  let scenarios: Scenario[] = [];
+  try {
+    await handle.start();
+    log(`server (${ctx.runtime.kind}) on ${handle.url}, pid ${handle.pid}`);
+    scenarios = (await buildScenarios(handle.url, manifest)).filter((s) => settings.scenarios === null || settings.scenarios.includes(s.name));
+    if (state.baseline === null) state.baseline = await measureBaseline(ctx, handle, scenarios);
+  } finally {
+    await handle.stop();
+  }
+  const results: ScenarioResult[] = [];
+  for (const s of scenarios) results.push(await runScenario(ctx, handle, s));
+  for (const s of last ? scenarios.filter((x) => settings.profile.includes(x.name)) : []) {
+    const profile = await profileScenario(ctx, databaseFile, manifest, s);
+    if (profile) state.profiles.push(profile);
+  }
+  const ends = results.map((r) => r.rssAfterMb).filter((v): v is number => v !== null);
+  return {
+    size,
+    corpus,
+    ingest,
+    scenarios: results,
+    memory: { afterRunMb: ends.length > 0 ? Math.max(...ends) : null, peakUnderLoadMb: handle.peakUnderLoadMb, hwmMb: handle.hwmMb },
+    serverStarts: handle.starts,
+  };
+}
+
+function loadOptions(settings: Settings): LoadOptions {
+  return { connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, timeoutSeconds: 10 };
+}
+
+/** The body size of a typical search page (median of the search-q preflight), then the bare server with that body, alone on the server core. */
+async function measureBaseline(ctx: RunContext, handle: ServerHandle, scenarios: readonly Scenario[]): Promise<Baseline> {
+  const search = scenarios.find((s) => s.name === 'search-q') ?? scenarios[0];
+  const sample = search ? await preflight(handle.url, search, 40, 10_000, 30_000) : null;
+  const bytes = sample && Number.isFinite(sample.medianBytes) ? sample.medianBytes : 15_000;
+  await handle.stop();
+  const run = await baselineRun(ctx, bytes, 'start');
+  return { bytes, load: run.load, cpu: run.cpu, runs: [run] };
+}
+
+/** The bare node:http server with a `bytes` body, alone on the server core. */
+async function baselineRun(ctx: RunContext, bytes: number, when: BaselineRun['when']): Promise<BaselineRun> {
+  ctx.log(`baseline (${when}): bare node:http, ${bytes} B JSON body`);
+  const bare = await startBaseline(ctx.root, bytes, ctx.pinning?.server ?? null);
+  try {
+    const probe = cpuProbe(() => bare.proc.pid);
+    const load = await runLoad(bare.url, [{ method: 'GET', path: '/' }], loadOptions(ctx.settings), probe.hooks);
+    const cpu = probe.result();
+    ctx.log(`baseline (${when}): ${load.rps} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms; CPU server ${cpu.serverPercent}%, load generator ${cpu.loadGeneratorPercent}%`
+      + ((cpu.serverPercent ?? 100) < 90 ? ' (the bare server is not saturated: the limit is the load generator or the wake-ups between the two cores)' : ''));
+    return { when, load, cpu };
+  } finally {
+    await bare.stop();
+  }
+}
+
+/**
+ * One scenario on a fresh server (so no scenario inherits another's caches or backlog):
+ * preflight, restart if the preflight left it busy, warm-up, measured pass, memory.
+ */
+async function runScenario(ctx: RunContext, handle: ServerHandle, s: Scenario): Promise<ScenarioResult> {
+  const base = { name: s.name, label: s.label, distinctRequests: new Set(s.requests.map((r) => `${r.path} ${r.body ?? ''}`)).size, ratio: null };
+  try {
+    await handle.start();
+    const check = await preflight(handle.url, s, s.name === 'search-q' ? 48 : 20, 10_000, 20_000);
+    if (check.failures.length > 0) ctx.log(`${s.name}: preflight failures: ${check.failures.join(' | ')}`);
+    const restarted = !(await handle.ensureDrained());
+    const probe = cpuProbe(() => handle.pid, { start: () => handle.startSampling(), stop: () => handle.stopSampling() });
+    const load = await runLoad(handle.url, s.requests, loadOptions(ctx.settings), probe.hooks);
+    const cpu = probe.result();
+    const rssAfterMb = handle.memory().rssMb;
+    ctx.log(`${s.name}: ${load.rps} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms, ${load.errors} errors, ${load.non2xx} non-2xx, ${load.unanswered} unanswered;`
+      + ` CPU server ${cpu.serverPercent}% (main thread ${cpu.serverMainThreadPercent}%), load generator ${cpu.loadGeneratorPercent}%; RSS ${rssAfterMb} MB (preflight median ${check.medianMs} ms, ${check.empty}/${check.ok} empty)`);
+    return { ...base, preflight: check, load, restarted, cpu, rssAfterMb, error: null };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.log(`${s.name}: failed: ${message}`);
+    return { ...base, preflight: null, load: null, restarted: false, cpu: null, rssAfterMb: null, error: message };
+  } finally {
+    await handle.stop();
+  }
+}
+
+/** A scenario again on a server started with --cpu-prof; the profile's top self times during the measured pass. */
+type Profile = ProfileSummary & { readonly scenario: string; readonly size: number; readonly cpu: CpuShare | null; readonly file: string };
+
+async function profileScenario(ctx: RunContext, databaseFile: string, manifest: CorpusManifest, search: Scenario): Promise<Profile | null> {
+  const dir = join(ctx.work, `profile-${manifest.servers}-${search.name}`);
+  await mkdir(dir, { recursive: true });
+  const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, cores: ctx.pinning?.server ?? null, drainTimeoutSeconds: ctx.settings.drainTimeoutSeconds, cpuProfDir: dir, log: ctx.log });
+  ctx.log(`profile: ${search.name} at ${manifest.servers} servers with --cpu-prof`);
+  let window = { fromMs: 0, toMs: Number.POSITIVE_INFINITY };
+  let cpu: CpuShare | null = null;
+  try {
+    await handle.start();
+    const probe = cpuProbe(() => handle.pid, {
+      start: () => {
+        window = { ...window, fromMs: performance.now() - handle.spawnedAt };
+      },
+      stop: () => {
+        window = { ...window, toMs: performance.now() - handle.spawnedAt };
+      },
+    });
+    await runLoad(handle.url, search.requests, loadOptions(ctx.settings), probe.hooks);
+    cpu = probe.result();
+  } finally {
+    await handle.stop();
+  }
+  const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) {
+    ctx.log('profile: no .cpuprofile was written (the server did not exit cleanly)');
+    return null;
+  }
+  const kept = join(ctx.root, 'bench', 'profiles', `${new Date().toISOString().slice(0, 10)}-${search.name}-${manifest.servers}.cpuprofile`);
+  await mkdir(join(ctx.root, 'bench', 'profiles'), { recursive: true });
+  await copyFile(join(dir, file), kept);
+  ctx.log(`profile: kept ${kept}`);
+  // Offsets are from the spawn, the profile starts a little later: the window is slightly late, never early.
+  return { ...summarizeProfile(JSON.parse(await readFile(join(dir, file), 'utf8')), 15, window), scenario: search.name, size: manifest.servers, cpu, file: relative(ctx.root, kept) };
+}

@@ -1,0 +1,176 @@
+/**
+ * What a run measured: the result types, the targets of issue 7 checked against them, and
+ * the table printed on stdout.
+ */
+import type { LoadResult } from './load.js';
+import type { Preflight } from './scenarios.js';
+
+export interface IngestResult {
+  readonly ok: boolean;
+  readonly servers: number;
+  readonly tools: number;
+  /** Seconds inside `ingest()` (parse, merge, write, index), or until the run was stopped. */
+  readonly seconds: number;
+  /** Seconds of the whole child process (start, file reads, migrations included). */
+  readonly wallSeconds: number;
+  readonly serversPerSecond: number;
+  readonly toolsPerSecond: number;
+  readonly maxRssMb: number | null;
+  readonly databaseMb: number | null;
+  readonly error: string | null;
+}
+
+export interface ScenarioResult {
+  readonly name: string;
+  readonly label: string;
+  readonly distinctRequests: number;
+  readonly preflight: Preflight | null;
+  readonly load: LoadResult | null;
+  /** requests/s over the baseline's requests/s. */
+  readonly ratio: number | null;
+  /** Whether the server was restarted after the preflight because it was still busy (a backlog of slow requests). */
+  readonly restarted: boolean;
+  readonly cpu: {
+    readonly serverPercent: number | null;
+    readonly serverMainThreadPercent: number | null;
+    readonly serverOtherThreadsPercent: number | null;
+    readonly loadGeneratorPercent: number;
+  } | null;
+  /** The server's VmRSS at the end of the scenario, MB. */
+  readonly rssAfterMb: number | null;
+  readonly error: string | null;
+}
+
+export interface SizeResult {
+  readonly size: number;
+  readonly corpus: { readonly servers: number; readonly tools: number; readonly entries: number; readonly megabytes: number; readonly files: number };
+  readonly ingest: IngestResult;
+  readonly scenarios: readonly ScenarioResult[];
+  /** afterRunMb: the highest VmRSS at the end of a scenario (each scenario runs on a fresh server). */
+  readonly memory: { readonly afterRunMb: number | null; readonly peakUnderLoadMb: number | null; readonly hwmMb: number | null };
+  readonly serverStarts: number;
+}
+
+export interface Target {
+  readonly target: string;
+  readonly status: 'PASS' | 'MISS' | 'n/a';
+  readonly value: string;
+  readonly note: string;
+}
+
+const TARGET_SIZE = 100_000;
+
+function scenarioAt(sizes: readonly SizeResult[], size: number | undefined, name: string): ScenarioResult | undefined {
+  return sizes.find((s) => s.size === size)?.scenarios.find((s) => s.name === name);
+}
+
+function fmt(value: number | null | undefined, digits = 1): string {
+  return value === null || value === undefined || Number.isNaN(value) ? '—' : value.toFixed(digits);
+}
+
+/** `value` against a ≥ or ≤ threshold: PASS/MISS and how far off. */
+function check(label: string, value: number | null | undefined, op: '>=' | '<=', threshold: number, unit: string, at: string): Target {
+  if (value === null || value === undefined || Number.isNaN(value)) return { target: label, status: 'n/a', value: '—', note: `not measured${at}` };
+  if (op === '>=' && value <= 0) return { target: label, status: 'MISS', value: `0${unit}`, note: `no request completed${at}` };
+  const pass = op === '>=' ? value >= threshold : value <= threshold;
+  const factor = op === '>=' ? threshold / Math.max(value, 1e-9) : value / threshold;
+  const how = pass ? `margin ${fmt(op === '>=' ? value / threshold : threshold / Math.max(value, 1e-9), 2)}×` : `${fmt(factor, 2)}× ${op === '>=' ? 'short' : 'over'}`;
+  return { target: label, status: pass ? 'PASS' : 'MISS', value: `${fmt(value, value < 10 ? 3 : 1)}${unit}`, note: `${how}${at}` };
+}
+
+/** Every target of issue 7, measured at 100k where that size ran, else at the largest size that did. */
+export function checkTargets(sizes: readonly SizeResult[]): Target[] {
+  const measured = sizes.filter((s) => s.scenarios.some((x) => x.load !== null));
+  const largest = measured.some((s) => s.size === TARGET_SIZE) ? TARGET_SIZE : measured.at(-1)?.size;
+  const at = largest === TARGET_SIZE ? '' : ` (at ${largest ?? '?'} servers; the target is at ${TARGET_SIZE})`;
+  const ratio = (name: string): number | null | undefined => scenarioAt(sizes, largest, name)?.ratio;
+  const search = scenarioAt(sizes, largest, 'search-q')?.load;
+  const mcp = scenarioAt(sizes, largest, 'mcp-search')?.load;
+  const small = scenarioAt(sizes, 10_000, 'search-q')?.load;
+  const big = scenarioAt(sizes, TARGET_SIZE, 'search-q')?.load;
+  const ingestAt = sizes.filter((s) => s.ingest.ok).at(-1) ?? sizes.at(-1);
+  const ingestNote = ingestAt && ingestAt.size !== TARGET_SIZE ? ` (at ${ingestAt.size} servers)` : '';
+  const memory = sizes.find((s) => s.size === largest)?.memory.peakUnderLoadMb;
+  const faults = sizes.flatMap((s) => s.scenarios.flatMap((x) => {
+    const l = x.load;
+    if (!l || (l.errors === 0 && l.non2xx === 0 && l.requests > 0)) return [];
+    return [`${s.size}/${x.name}: ${l.errors} errors (${l.timeouts} timeouts), ${l.non2xx} non-2xx${l.requests === 0 ? ', no request completed' : ''}`];
+  }));
+  const unmeasured = sizes.flatMap((s) => s.scenarios.filter((x) => x.load === null).map((x) => `${s.size}/${x.name}`));
+  return [
+    check('server search with q ≥ 0.15 × baseline req/s', ratio('search-q'), '>=', 0.15, '×', at),
+    check('server search with q p99 ≤ 20 ms', search?.p99, '<=', 20, ' ms', at),
+    check('get server by id ≥ 0.25 × baseline', ratio('get-server'), '>=', 0.25, '×', at),
+    check('get tool by id ≥ 0.25 × baseline', ratio('get-tool'), '>=', 0.25, '×', at),
+    check('tool search ≥ 0.10 × baseline', ratio('tool-search'), '>=', 0.1, '×', at),
+    check('MCP search_servers ≥ 0.8 × REST search req/s', mcp && search ? mcp.rps / Math.max(search.rps, 1e-9) : null, '>=', 0.8, '×', at),
+    check('search p50 at 100k ≤ 2 × p50 at 10k', big && small ? big.p50 / Math.max(small.p50, 1e-9) : null, '<=', 2, '×', big && small ? ` (${fmt(big.p50, 2)} ms vs ${fmt(small.p50, 2)} ms)` : ''),
+    check('ingest ≥ 5,000 servers/s (tools and index included)', ingestAt?.ingest.serversPerSecond, '>=', 5000, ' servers/s', ingestNote),
+    check('server RSS ≤ 400 MB under load', memory, '<=', 400, ' MB', at),
+    {
+      target: 'zero errors and zero non-2xx in every scenario',
+      status: faults.length === 0 && unmeasured.length === 0 ? 'PASS' : faults.length > 0 ? 'MISS' : 'n/a',
+      value: `${faults.length} scenario(s) with errors`,
+      note: [...faults, ...(unmeasured.length > 0 ? [`not run: ${unmeasured.join(', ')}`] : [])].join('; '),
+    },
+  ];
+}
+
+function cpuText(percent: number | null, main: number | null): string {
+  return percent === null ? '—' : `${percent}% (${main ?? '?'})`;
+}
+
+function pad(text: string, width: number, right = false): string {
+  return right ? text.padStart(width) : text.padEnd(width);
+}
+
+/** The results table and the targets, as printed at the end of a run. */
+export function formatReport(baseline: LoadResult | null, baselineBytes: number, baselineCpu: ScenarioResult['cpu'], baselineRuns: readonly number[], sizes: readonly SizeResult[], targets: readonly Target[]): string {
+  const lines: string[] = [];
+  const head = ['catalog', 'scenario', 'req/s', '× base', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'srv CPU (JS)', 'empty', 'paths', 'laps'];
+  const widths = [8, 34, 9, 7, 8, 8, 7, 8, 12, 7, 6, 6];
+  const row = (cells: string[]): string => cells.map((cell, i) => pad(cell, widths[i] ?? 8, i >= 2)).join('  ');
+  lines.push(row(head), '-'.repeat(widths.reduce((a, b) => a + b + 2, -2)));
+  if (baseline) {
+    lines.push(row(['—', `bare node:http, ${baselineBytes} B body †`, fmt(baseline.rps, 0), '1.00', fmt(baseline.p50, 2), fmt(baseline.p99, 2), String(baseline.errors), String(baseline.non2xx), cpuText(baselineCpu?.serverPercent ?? null, baselineCpu?.serverMainThreadPercent ?? null), '', '1', '']));
+  }
+  for (const size of sizes) {
+    const label = size.size >= 1000 ? `${size.size / 1000}k` : String(size.size);
+    for (const s of size.scenarios) {
+      const l = s.load;
+      const empty = s.preflight ? `${s.preflight.empty}/${s.preflight.ok}` : '';
+      const name = `${s.label}${s.restarted ? ' *' : ''}`;
+      if (!l) {
+        lines.push(row([label, name, '—', '—', '—', '—', '—', '—', '—', empty, String(s.distinctRequests), '—']) + (s.error ? `  ${s.error.split('\n')[0]}` : ''));
+        continue;
+      }
+      lines.push(row([label, name, fmt(l.rps, 0), fmt(s.ratio, 3), fmt(l.p50, 2), fmt(l.p99, 2), String(l.errors), String(l.non2xx), cpuText(s.cpu?.serverPercent ?? null, s.cpu?.serverMainThreadPercent ?? null), empty, String(s.distinctRequests), fmt(l.requests / Math.max(1, s.distinctRequests), 1)]));
+    }
+  }
+  lines.push(
+    '',
+    'req/s over the measured pass (after a warm-up), latencies per request; "empty": preflight answers with no results / preflight answers;',
+    '"paths": distinct requests in the rotation; "laps": responses / paths in the measured pass (it goes on from where the warm-up stopped);',
+    'below 1 lap few requests repeat, so a read cache can hardly help; well above 1 the numbers are mostly cache hits;',
+    '"srv CPU (JS)": server process CPU / wall time (100% = its one core), in brackets its',
+    'main (JavaScript) thread, the rest being other threads (the libuv pool where the sqlite3 driver runs queries, V8 helpers);',
+    '* the server was still busy with the preflight\'s requests and was restarted before the load.',
+    `† the faster of ${baselineRuns.length} baseline runs (start and end of the run: ${baselineRuns.map((r) => fmt(r, 0)).join(' and ')} req/s).`,
+    ...(baselineCpu?.serverPercent != null && baselineCpu.serverPercent < 90
+      ? [`The baseline server used ${baselineCpu.serverPercent}% of its core while the load generator used ${baselineCpu.loadGeneratorPercent}% of its own:`
+        + ' the baseline is bounded by the load generator, so the ratios flatter the service.']
+      : []),
+    '',
+  );
+  for (const size of sizes) {
+    const i = size.ingest;
+    lines.push(
+      `${size.size} servers: ingest ${i.ok ? '' : `DID NOT FINISH (${i.error ?? '?'}) `}${fmt(i.seconds, 1)} s in ingest() (${fmt(i.wallSeconds, 1)} s process), `
+        + `${fmt(i.serversPerSecond, 0)} servers/s, ${fmt(i.toolsPerSecond, 0)} tools/s, ${i.tools} tools, DB ${fmt(i.databaseMb, 0)} MB, ingest peak RSS ${fmt(i.maxRssMb, 0)} MB; `
+        + `server RSS at the end of a scenario ≤ ${fmt(size.memory.afterRunMb, 0)} MB, peak under load ${fmt(size.memory.peakUnderLoadMb, 0)} MB (VmHWM ${fmt(size.memory.hwmMb, 0)} MB), ${size.serverStarts} server start(s)`,
+    );
+  }
+  lines.push('', 'Targets (issue 7):');
+  for (const t of targets) lines.push(`  ${pad(t.status, 4)}  ${pad(t.target, 52)} ${pad(t.value, 18)} ${t.note}`);
+  return lines.join('\n');
+}
