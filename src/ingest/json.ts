@@ -6,19 +6,9 @@
 import type { JsonSchemaObject, Remote, RemoteHeader, ToolAnnotations } from '../types.js';
 import { scrubString, scrubUrl, scrubValue } from '../registry/secrets.js';
 
-export type JsonObject = Record<string, unknown>;
+import { asObject, isObject } from '../json.js';
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function asObject(value: unknown): JsonObject {
-  return isObject(value) ? value : {};
-}
-
-export function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
+export { asArray, asObject, isObject, type JsonObject } from '../json.js';
 
 /** A trimmed non-empty string with credentials removed, or null. */
 export function text(value: unknown): string | null {

@@ -4,9 +4,10 @@
  * body, each standalone (JSON Schema 2020-12 with the components it needs under `$defs`).
  */
 import type { OpenApiDocument } from '../http/openapi.js';
+import { asArray, asObject, type JsonObject } from '../json.js';
 import type { JsonSchemaObject, OperationId } from '../types.js';
 
-type Json = Record<string, unknown>;
+type Json = JsonObject;
 
 const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
 
@@ -18,41 +19,41 @@ export interface OperationSchemas {
 /** The input and output schemas of one GET operation of the contract. */
 export function operationSchemas(document: OpenApiDocument, operationId: OperationId): OperationSchemas {
   const operation = findOperation(document, operationId);
-  const components = asJson(asJson(document).components);
+  const components = asObject(asObject(document).components);
   const parameters = asArray(operation.parameters).map((parameter) => resolveParameter(parameter, components));
   const properties: Json = {};
   const required: string[] = [];
   for (const parameter of parameters) {
     const name = String(parameter.name);
-    properties[name] = { ...rewriteRefs(asJson(parameter.schema)), ...(parameter.description ? { description: parameter.description } : {}) };
+    properties[name] = { ...rewriteRefs(asObject(parameter.schema)), ...(parameter.description ? { description: parameter.description } : {}) };
     if (parameter.required === true) required.push(name);
   }
   const input: Json = { type: 'object', properties, additionalProperties: false, ...(required.length > 0 ? { required } : {}) };
-  const body = asJson(asJson(asJson(asJson(asJson(operation.responses)['200']).content)['application/json']).schema);
+  const body = asObject(asObject(asObject(asObject(asObject(operation.responses)['200']).content)['application/json']).schema);
   const output: Json = { type: 'object', ...rewriteRefs(body) };
-  const schemas = asJson(components.schemas);
+  const schemas = asObject(components.schemas);
   return { inputSchema: withDefs(input, schemas), outputSchema: withDefs(output, schemas) };
 }
 
 function findOperation(document: OpenApiDocument, operationId: OperationId): Json {
   for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(asJson(item))) {
-      if (asJson(operation).operationId === operationId) return asJson(operation);
+    for (const operation of Object.values(asObject(item))) {
+      if (asObject(operation).operationId === operationId) return asObject(operation);
     }
   }
   throw new Error(`operation ${operationId} is not in the contract`);
 }
 
 function resolveParameter(parameter: unknown, components: Json): Json {
-  const ref = asJson(parameter).$ref;
-  if (typeof ref !== 'string') return asJson(parameter);
+  const ref = asObject(parameter).$ref;
+  if (typeof ref !== 'string') return asObject(parameter);
   const name = ref.replace('#/components/parameters/', '');
-  return asJson(asJson(components.parameters)[name]);
+  return asObject(asObject(components.parameters)[name]);
 }
 
 /** `#/components/schemas/X` → `#/$defs/X`, throughout a schema. */
 function rewriteRefs(value: unknown): Json {
-  return asJson(rewrite(value));
+  return asObject(rewrite(value));
 }
 
 function rewrite(value: unknown): unknown {
@@ -87,10 +88,3 @@ function refsIn(value: unknown): string[] {
   );
 }
 
-function asJson(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : {};
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}

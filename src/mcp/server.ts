@@ -5,6 +5,7 @@
 import type { components } from '../../generated/openapi.js';
 import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
+import { asObject } from '../json.js';
 import { scrubValue } from '../registry/secrets.js';
 import { createAjv, type OpenApiDocument } from '../http/openapi.js';
 import type { Logger } from '../logger.js';
@@ -50,7 +51,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   };
 
   server.addMethod('initialize', (params: unknown): InitializeResult => {
-    const requested = record(params).protocolVersion;
+    const requested = asObject(params).protocolVersion;
     if (typeof requested !== 'string') throw invalidParams('initialize needs params.protocolVersion (a string)');
     return {
       protocolVersion: asProtocolVersion(requested) ?? LATEST_PROTOCOL_VERSION,
@@ -63,7 +64,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   server.addMethod('ping', () => ({}));
 
   server.addMethod('tools/list', (params: unknown): ListToolsResult => {
-    const cursor = record(params).cursor;
+    const cursor = asObject(params).cursor;
     const start = cursor === undefined ? 0 : decodeCursor(cursor, tools.length);
     const page = tools.slice(start, start + pageSize).map((tool) => tool.definition);
     const next = start + pageSize;
@@ -71,7 +72,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   });
 
   server.addMethod('tools/call', async (params: unknown, context): Promise<CallToolResult> => {
-    const { name, arguments: args = {} } = record(params);
+    const { name, arguments: args = {} } = asObject(params);
     if (typeof name !== 'string') throw invalidParams('tools/call needs params.name (a string)');
     const tool = byName.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${name}. Call tools/list for the tools this server offers.`);
@@ -99,7 +100,7 @@ async function callTool(tool: McpTool, args: object, context: McpCallContext, re
     throw invalidParams(message);
   }
   // Credentials were removed at ingest; removed again here, at the edge.
-  const structured = record(scrubValue(JSON.parse(JSON.stringify(outcome.value))));
+  const structured = asObject(scrubValue(JSON.parse(JSON.stringify(outcome.value))));
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: false };
 }
 
@@ -111,10 +112,6 @@ function invalidParams(message: string): JSONRPCErrorException {
   return new JSONRPCErrorException(message, RpcError.invalidParams);
 }
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : {};
-}
-
 function encodeCursor(offset: number): string {
   return Buffer.from(JSON.stringify({ offset })).toString('base64url');
 }
@@ -122,7 +119,7 @@ function encodeCursor(offset: number): string {
 function decodeCursor(cursor: unknown, size: number): number {
   if (typeof cursor === 'string') {
     try {
-      const offset: unknown = record(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))).offset;
+      const offset: unknown = asObject(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))).offset;
       if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0 && offset < size) return offset;
     } catch {
       /* fall through */

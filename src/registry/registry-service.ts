@@ -9,6 +9,7 @@ import { INSTALL_CLIENTS, installFor } from './install-clients.js';
 import { summarize, trustReport } from './trust.js';
 import { STATUS_HISTORY, primaryState, statusReport } from './status.js';
 import { createCacheFactory } from './read-cache.js';
+import { TAXONOMY } from './taxonomy.js';
 
 /** What every search takes: text, a sort of its own kind, and a page. */
 interface SearchInput<Sort> {
@@ -39,6 +40,9 @@ export interface RegistryService {
   getStatus(idOrName: string): Promise<StatusReport>;
   compareServers(ids: readonly string[]): Promise<Comparison>;
 }
+
+/** The taxonomy's slugs: the categories table is kept equal to it, so no query is needed to check one. */
+const CATEGORY_SLUGS: readonly string[] = TAXONOMY.map((c) => c.slug);
 
 export const MIN_COMPARE = 2;
 export const MAX_COMPARE = 10;
@@ -93,16 +97,15 @@ export function createRegistryService({ catalog, monitor, generation, now = () =
       if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}". Search with GET /api/v1/servers/search?q=…`);
       return server;
     });
-  const categorySlugs = async (): Promise<string[]> => (await catalog.listCategories()).map((c) => c.slug);
 
   return {
     async searchServers(input) {
       const { query, sort, limit, offset } = resolveSearch<ServerSort>(input);
       const category = input.category ?? null;
       return serverPages(JSON.stringify([query?.text ?? null, category, sort, limit, offset]), async () => {
-        if (category !== null && !(await categorySlugs()).includes(category)) {
+        if (category !== null && !CATEGORY_SLUGS.includes(category)) {
           throw new AppError('validation_failed', `Unknown category "${category}".`, [
-            { location: 'query.category', message: `must be one of: ${(await categorySlugs()).join(', ')}` },
+            { location: 'query.category', message: `must be one of: ${CATEGORY_SLUGS.join(', ')}` },
           ]);
         }
         const envelope = { limit, offset, sort, query: query?.text ?? null, category };

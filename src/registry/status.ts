@@ -9,9 +9,14 @@ type EndpointStatus = components['schemas']['EndpointStatus'];
 /** Checks kept in a status report's history, per endpoint. */
 export const STATUS_HISTORY = 20;
 
+/** The checks of one endpoint, newest first. */
+export function checksOf(checks: readonly EndpointCheck[], url: string): EndpointCheck[] {
+  return checks.filter((c) => c.url === url).sort((a, b) => b.checkedAt.localeCompare(a.checkedAt));
+}
+
 export function statusReport(server: Server, checks: readonly EndpointCheck[]): StatusReport {
   const endpoints = server.remotes.map((remote): EndpointStatus => {
-    const history = checks.filter((c) => c.url === remote.url).sort((a, b) => b.checkedAt.localeCompare(a.checkedAt));
+    const history = checksOf(checks, remote.url);
     const latest = history[0];
     const counted = history.filter((c) => c.state !== 'unknown');
     const up = counted.filter((c) => c.state === 'up' || c.state === 'auth_required').length;
@@ -42,5 +47,5 @@ export function statusReport(server: Server, checks: readonly EndpointCheck[]): 
 export function primaryState(server: Server, checks: readonly EndpointCheck[]): EndpointState {
   const primary = server.remotes[0];
   if (!primary) return 'unknown';
-  return checks.filter((c) => c.url === primary.url).sort((a, b) => b.checkedAt.localeCompare(a.checkedAt))[0]?.state ?? 'unknown';
+  return checksOf(checks, primary.url)[0]?.state ?? 'unknown';
 }

@@ -4,6 +4,7 @@
  */
 import type { components } from '../../generated/openapi.js';
 import type { EndpointCheck } from '../store/index.js';
+import { checksOf } from './status.js';
 import type { Server, Tool } from '../types.js';
 
 type Schemas = components['schemas'];
@@ -135,7 +136,7 @@ function healthCheck(server: Server, checks: readonly EndpointCheck[]): Evaluati
   const check = 'endpoint_health';
   if (server.remotes.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no remote endpoints to check.', source: 'monitor' };
   const latest = server.remotes.flatMap((remote) => {
-    const found = checks.filter((c) => c.url === remote.url && c.state !== 'unknown').sort((a, b) => b.checkedAt.localeCompare(a.checkedAt))[0];
+    const found = checksOf(checks, remote.url).find((c) => c.state !== 'unknown');
     return found ? [found] : [];
   });
   if (latest.length === 0) return { check, outcome: 'unknown', evidence: 'The endpoint monitor has not checked this server\'s endpoints.', source: 'monitor' };

@@ -4,6 +4,7 @@
  * Accepts JSON and event-stream answers (MCP specification, "Transports").
  */
 import type { NetClient, NetResponse } from '../net/index.js';
+import { isObject, parseJson } from '../json.js';
 import { LATEST_PROTOCOL_VERSION } from '../mcp/protocol.js';
 
 export type RemoteFailure = 'auth_required' | 'not_mcp' | 'http_error' | 'rpc_error';
@@ -65,8 +66,8 @@ export async function openSession(net: NetClient, url: string, options: SessionO
     const response = await post({ jsonrpc: '2.0', id, method, params });
     failOnStatus(response);
     const message = findResponse(response, id);
-    if (isRecord(message.error)) throw new RemoteMcpError('rpc_error', `${method} failed: ${String(message.error.message ?? 'error')} (${String(message.error.code ?? '?')})`, response.status);
-    if (!isRecord(message.result)) throw new RemoteMcpError('not_mcp', `${method} returned no result`, response.status);
+    if (isObject(message.error)) throw new RemoteMcpError('rpc_error', `${method} failed: ${String(message.error.message ?? 'error')} (${String(message.error.code ?? '?')})`, response.status);
+    if (!isObject(message.result)) throw new RemoteMcpError('not_mcp', `${method} returned no result`, response.status);
     return { result: message.result, response };
   };
 
@@ -84,7 +85,7 @@ export async function openSession(net: NetClient, url: string, options: SessionO
   return {
     url,
     protocolVersion,
-    serverInfo: isRecord(init.result.serverInfo) ? init.result.serverInfo : {},
+    serverInfo: isObject(init.result.serverInfo) ? init.result.serverInfo : {},
     instructions: typeof init.result.instructions === 'string' ? init.result.instructions : null,
     httpStatus: init.response.status,
     request: async (method, params) => (await call(method, params)).result,
@@ -113,19 +114,8 @@ function findResponse(response: NetResponse, id: number): Record<string, unknown
   } else if (type === 'application/json') {
     candidates.push(parseJson(text));
   }
-  const match = candidates.flat().find((c) => isRecord(c) && c.jsonrpc === '2.0' && c.id === id);
-  if (!isRecord(match)) throw new RemoteMcpError('not_mcp', `the endpoint did not answer with JSON-RPC (content type ${type || 'none'})`, response.status);
+  const match = candidates.flat().find((c) => isObject(c) && c.jsonrpc === '2.0' && c.id === id);
+  if (!isObject(match)) throw new RemoteMcpError('not_mcp', `the endpoint did not answer with JSON-RPC (content type ${type || 'none'})`, response.status);
   return match;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
