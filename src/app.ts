@@ -66,8 +66,9 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
     deps.logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   const { trustProxyHops } = deps.config;
-  app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, trustProxyHops, applies: (path) => DISCOVERY.test(path) }));
-  app.use(rateLimit({ policy: 'proxy', perMinute: deps.config.proxyRateLimit, trustProxyHops, applies: (path) => PROXY.test(path) }));
+  const limiter = deps.store.rateLimiter;
+  app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, trustProxyHops, applies: (path) => DISCOVERY.test(path), limiter }));
+  app.use(rateLimit({ policy: 'proxy', perMinute: deps.config.proxyRateLimit, trustProxyHops, applies: (path) => PROXY.test(path), limiter }));
   app.use(async (ctx, next) => {
     if (ctx.method === 'POST' && RAW_BODY.test(ctx.path)) {
       try {

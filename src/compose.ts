@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import { createApp } from './app.js';
 import { createAssessmentService, type AssessmentService } from './assessments/assessment-service.js';
 import { rdapFromBootstrap, runProbes } from './assessments/probes/index.js';
-import { startWorkers, type ProbeRunner, type Workers } from './assessments/worker.js';
+import { startWorkers, type ProbeRunner, type WorkerOptions, type Workers } from './assessments/worker.js';
 import type { Config } from './config.js';
 import { loadContract } from './http/openapi.js';
 import type { Logger } from './logger.js';
@@ -37,6 +37,8 @@ export interface ServiceOptions {
   readonly workers?: boolean;
   /** Replaces the real probes (tests that are about queueing, not probing). */
   readonly probe?: ProbeRunner;
+  /** Worker settings (tests: a short lease). */
+  readonly workerOptions?: WorkerOptions;
 }
 
 /** Opens and migrates the store, builds the services and the app. */
@@ -51,9 +53,10 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const registry = createRegistryService({ catalog: store.catalog, monitor: store.monitor, generation: store.generation });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
     const probe = options.probe ?? defaultProbe(client, config);
-    if (options.workers) workers = startWorkers(store.assessments, probe, logger);
+    if (options.workers) workers = startWorkers(store.assessments, probe, logger, options.workerOptions);
     const assessments = createAssessmentService({
       store: store.assessments,
+      rateLimiter: store.rateLimiter,
       limits: { perClientPerHour: config.assessmentLimit, dailyCap: config.assessmentDailyCap },
       onQueued: () => workers?.kick(),
     });

@@ -70,8 +70,6 @@ export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = read('DATABASE_URL', 'sqlite:./data/sextant.sqlite');
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
     problems.push(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${redactUrl(databaseUrl)}"`);
-  } else if (/^postgres/.test(databaseUrl)) {
-    problems.push('DATABASE_URL: PostgreSQL is not supported by this build yet; use sqlite:<path>');
   }
   const host = read('HOST', '127.0.0.1');
   if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) problems.push(`HOST must be a host name or address, got "${host}"`);

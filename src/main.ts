@@ -67,7 +67,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
     if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');
   }
   const stopMonitor = config.monitorInterval > 0
-    ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version }), 'monitor pass'), logger)
+    ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: config.monitorInterval }), 'monitor pass'), logger)
     : () => undefined;
   const server = service.app.listen(config.port, config.host);
   await once(server, 'listening');
@@ -86,7 +86,8 @@ async function serve(config: Config, logger: Logger): Promise<number> {
 async function monitorCommand(config: Config, logger: Logger, onlyOnce: boolean): Promise<number> {
   const service = await createService(config, logger);
   const pass = async (): Promise<void> => {
-    const summary = await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version });
+    // A one-off pass checks everything now; a scheduled one leaves what another instance just checked.
+    const summary = await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: onlyOnce ? 0 : config.monitorInterval });
     console.log(`checked ${summary.endpoints} endpoints: ${Object.entries(summary.states).map(([state, n]) => `${n} ${state}`).join(', ') || 'none'}; ${summary.catalogUpdates} servers got tools from their endpoints`);
   };
   try {

@@ -3,7 +3,8 @@
  * the IETF `RateLimit-Policy` / `RateLimit` headers and `Retry-After` on 429.
  */
 import type Koa from 'koa';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterSpec } from '../store/index.js';
 import { AppError } from '../errors.js';
 import { clientAddress } from './client-address.js';
 
@@ -17,12 +18,14 @@ export interface RateLimitOptions {
   readonly trustProxyHops: number;
   /** Which requests count: the discovery routes. */
   readonly applies: (path: string) => boolean;
+  /** Makes the limiter: the store's, so instances on one database share the counts. */
+  readonly limiter: (spec: RateLimiterSpec) => RateLimiterAbstract;
 }
 
 export function rateLimit(options: RateLimitOptions): Koa.Middleware {
   if (options.perMinute <= 0) return (_ctx, next) => next();
-  const limiter = new RateLimiterMemory({ points: options.perMinute, duration: WINDOW_SECONDS });
   const name = options.policy;
+  const limiter = options.limiter({ keyPrefix: name, points: options.perMinute, duration: WINDOW_SECONDS });
   const policy = `"${name}";q=${options.perMinute};w=${WINDOW_SECONDS}`;
   return async (ctx, next) => {
     if (!options.applies(ctx.path)) return next();

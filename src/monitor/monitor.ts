@@ -3,6 +3,8 @@
  * concurrency and spacing between checks of one host, records the results, and lets the tools
  * an endpoint lists enrich the catalog. Runs on an interval in `serve` or once from the CLI.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { attachEndpointTools } from '../ingest/ingest-service.js';
 import type { Logger } from '../logger.js';
 import type { NetClient } from '../net/index.js';
@@ -17,6 +19,13 @@ export interface MonitorOptions {
   /** Checks kept per endpoint. */
   readonly history?: number;
   readonly clientVersion: string;
+  /**
+   * How long a check holds: an endpoint checked by any instance is not due again for this many
+   * seconds (the monitor's interval). 0 checks every endpoint on each pass.
+   */
+  readonly intervalSeconds?: number;
+  /** Names this instance in the schedule's claims. */
+  readonly instance?: string;
   readonly now?: () => Date;
 }
 
@@ -27,21 +36,28 @@ export interface MonitorPassSummary {
 }
 
 export const HISTORY = 50;
+/** Endpoints claimed at a time: small batches let several instances share a pass. */
+const CLAIM_BATCH = 16;
+const INSTANCE = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
 
-/** Checks every endpoint once. */
+/**
+ * Checks every endpoint that is due, claiming them from the shared schedule a batch at a time,
+ * so instances on one database split the work and none checks an endpoint another just checked.
+ */
 export async function runMonitorPass(store: Store, net: NetClient, logger: Logger, options: MonitorOptions): Promise<MonitorPassSummary> {
-  const endpoints = await store.monitor.listEndpoints();
-  const byHost = new Map<string, RemoteEndpoint[]>();
-  for (const endpoint of endpoints) byHost.set(endpoint.host, [...(byHost.get(endpoint.host) ?? []), endpoint]);
-  const queue = [...byHost.values()];
   const states: Record<string, number> = {};
   let catalogUpdates = 0;
+  let endpoints = 0;
   const now = options.now ?? (() => new Date());
   const spacing = options.perHostSpacingMs ?? 1000;
+  const intervalMs = (options.intervalSeconds ?? 0) * 1000;
+  const lastByHost = new Map<string, number>();
 
   const checkHost = async (hostEndpoints: readonly RemoteEndpoint[]): Promise<void> => {
-    for (const [index, endpoint] of hostEndpoints.entries()) {
-      if (index > 0 && spacing > 0) await new Promise((resolve) => setTimeout(resolve, spacing));
+    for (const endpoint of hostEndpoints) {
+      const wait = (lastByHost.get(endpoint.host) ?? -Infinity) + spacing - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      lastByHost.set(endpoint.host, Date.now());
       const { check, tools } = await checkEndpoint(net, endpoint, { timeoutMs: options.timeoutMs ?? 10_000, clientVersion: options.clientVersion, now });
       // `unknown` means not checked (a transport we do not probe): nothing to record.
       if (check.state !== 'unknown') await store.monitor.recordCheck(check, options.history ?? HISTORY);
@@ -49,17 +65,32 @@ export async function runMonitorPass(store: Store, net: NetClient, logger: Logge
       if (tools && tools.length > 0 && (await attachEndpointTools(store, endpoint.serverId, endpoint.url, tools, check.checkedAt))) catalogUpdates += 1;
     }
   };
-  const worker = async (): Promise<void> => {
-    for (let host = queue.shift(); host; host = queue.shift()) {
-      try {
-        await checkHost(host);
-      } catch (err) {
-        logger.error({ err, host: host[0]?.host }, 'monitor check failed');
+
+  await store.monitor.scheduleEndpoints();
+  // Claims take what was due when the pass began and make it due again after the interval
+  // (at least a millisecond later, so a pass never claims an endpoint twice).
+  const started = now().getTime();
+  const dueBy = new Date(started).toISOString();
+  const nextDue = new Date(started + Math.max(1, intervalMs)).toISOString();
+  for (;;) {
+    const claimed = await store.monitor.claimDue(options.instance ?? INSTANCE, dueBy, nextDue, CLAIM_BATCH);
+    if (claimed.length === 0) break;
+    endpoints += claimed.length;
+    const byHost = new Map<string, RemoteEndpoint[]>();
+    for (const endpoint of claimed) byHost.set(endpoint.host, [...(byHost.get(endpoint.host) ?? []), endpoint]);
+    const queue = [...byHost.values()];
+    const worker = async (): Promise<void> => {
+      for (let host = queue.shift(); host; host = queue.shift()) {
+        try {
+          await checkHost(host);
+        } catch (err) {
+          logger.error({ err, host: host[0]?.host }, 'monitor check failed');
+        }
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
-  return { endpoints: endpoints.length, states, catalogUpdates };
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+  }
+  return { endpoints, states, catalogUpdates };
 }
 
 /** Runs a pass every `intervalSeconds` (never two at once); returns a stop function. */

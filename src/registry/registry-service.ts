@@ -50,11 +50,11 @@ export const MAX_COMPARE = 10;
 export const DEFAULT_LIMIT = 20;
 const MAX_TERMS = 12;
 
-/** A query as the index sees it: an FTS5 expression of prefix terms, and the normalized text. */
+/** A query as the index sees it: its words (each matched as a prefix), and the normalized text. */
 export interface ParsedQuery {
   readonly text: string;
   /** null when the text has no searchable word (e.g. only punctuation). */
-  readonly match: string | null;
+  readonly terms: readonly string[] | null;
 }
 
 /** Every word of the query must match, each as a prefix. Returns null for an absent or blank query. */
@@ -62,7 +62,7 @@ export function parseQuery(q: string | undefined): ParsedQuery | null {
   const text = (q ?? '').normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ');
   if (text === '') return null;
   const terms = (text.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
-  return { text, match: terms.length > 0 ? terms.map((term) => `"${term}"*`).join(' ') : null };
+  return { text, terms: terms.length > 0 ? terms : null };
 }
 
 /**
@@ -109,8 +109,8 @@ export function createRegistryService({ catalog, monitor, generation, now = () =
           ]);
         }
         const envelope = { limit, offset, sort, query: query?.text ?? null, category };
-        if (query && query.match === null) return { items: [], total: 0, ...envelope };
-        const page = await catalog.searchServers({ match: query?.match ?? null, text: query?.text ?? null, category, sort, limit, offset });
+        if (query && query.terms === null) return { items: [], total: 0, ...envelope };
+        const page = await catalog.searchServers({ terms: query?.terms ?? null, text: query?.text ?? null, category, sort, limit, offset });
         return { items: page.items, total: page.total, ...envelope };
       });
     },
@@ -120,8 +120,8 @@ export function createRegistryService({ catalog, monitor, generation, now = () =
       const authentication = input.authentication ?? null;
       return toolPages(JSON.stringify([query?.text ?? null, authentication, sort, limit, offset]), async () => {
         const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
-        if (query && query.match === null) return { items: [], total: 0, ...envelope };
-        const page = await catalog.searchTools({ match: query?.match ?? null, text: query?.text ?? null, authentication, sort, limit, offset });
+        if (query && query.terms === null) return { items: [], total: 0, ...envelope };
+        const page = await catalog.searchTools({ terms: query?.terms ?? null, text: query?.text ?? null, authentication, sort, limit, offset });
         return { items: page.items, total: page.total, ...envelope };
       });
     },

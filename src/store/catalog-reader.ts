@@ -1,14 +1,15 @@
 /**
- * The read side of the catalog: search over the FTS5 indexes, lookups, categories.
+ * The read side of the catalog: search over the full-text indexes (FTS5 on SQLite, weighted
+ * tsvector on PostgreSQL), lookups, categories.
  * Rows are mapped to the contract's shapes here, at the boundary.
  */
 import type { Knex } from 'knex';
 import type { Authentication, Category, Server, ServerSort, ServerSummary, SourceRef, Tool, ToolSort, UpstreamRecord } from '../types.js';
-import type { Db } from './db.js';
+import { dialectOf, rowsOf, type Db, type Dialect } from './db.js';
 
 export interface ServerSearch {
-  /** FTS5 match expression; null lists every server. */
-  readonly match: string | null;
+  /** The query's words, each matched as a prefix; null lists every server. */
+  readonly terms: readonly string[] | null;
   /** The normalized query text, for exact and prefix name matches. */
   readonly text: string | null;
   readonly category: string | null;
@@ -18,7 +19,7 @@ export interface ServerSearch {
 }
 
 export interface ToolSearch {
-  readonly match: string | null;
+  readonly terms: readonly string[] | null;
   readonly text: string | null;
   readonly authentication: Authentication | null;
   readonly sort: ToolSort;
@@ -47,15 +48,30 @@ export interface CatalogReader {
   countServers(): Promise<number>;
 }
 
-const SERVER_ORDER: Readonly<Record<Exclude<ServerSort, 'relevance'>, string>> = {
-  'a-z': 's.sort_name ASC, s.id ASC',
-  // z-a reads the a-z index backwards, so its ties run by id descending.
-  'z-a': 's.sort_name DESC, s.id DESC',
-  // SQLite sorts NULL first ascending and last descending: newest needs no help to put unknown dates last.
-  newest: 's.published_at DESC, s.id ASC',
-  oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
-  tools: 's.tool_count DESC, s.id ASC',
-  endpoints: 's.endpoint_count DESC, s.id ASC',
+interface Query {
+  readonly sql: string;
+  readonly bindings: Knex.RawBinding[];
+}
+
+const SERVER_ORDER: Readonly<Record<Dialect, Readonly<Record<Exclude<ServerSort, 'relevance'>, string>>>> = {
+  sqlite: {
+    'a-z': 's.sort_name ASC, s.id ASC',
+    // z-a reads the a-z index backwards, so its ties run by id descending.
+    'z-a': 's.sort_name DESC, s.id DESC',
+    // SQLite sorts NULL first ascending and last descending: newest needs no help to put unknown dates last.
+    newest: 's.published_at DESC, s.id ASC',
+    oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
+    tools: 's.tool_count DESC, s.id ASC',
+    endpoints: 's.endpoint_count DESC, s.id ASC',
+  },
+  postgres: {
+    'a-z': 's.sort_name ASC, s.id ASC',
+    'z-a': 's.sort_name DESC, s.id DESC',
+    newest: 's.published_at DESC NULLS LAST, s.id ASC',
+    oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
+    tools: 's.tool_count DESC, s.id ASC',
+    endpoints: 's.endpoint_count DESC, s.id ASC',
+  },
 };
 
 const TOOL_ORDER: Readonly<Record<Exclude<ToolSort, 'relevance'>, string>> = {
@@ -63,52 +79,113 @@ const TOOL_ORDER: Readonly<Record<Exclude<ToolSort, 'relevance'>, string>> = {
   'z-a': 't.sort_name DESC, t.id DESC',
 };
 
-/** BM25 column weights: name, title, description, categories, tools. */
-const SERVER_BM25 = 'bm25(servers_fts, 10.0, 8.0, 3.0, 2.0, 1.0)';
-/** BM25 column weights: name, title, description, server. */
-const TOOL_BM25 = 'bm25(tools_fts, 10.0, 6.0, 2.0, 1.0)';
+/**
+ * How each database matches and ranks the query's words: every word as a prefix, in the
+ * weighted columns name > title > description > the rest (categories and tools, or a tool's server).
+ */
+interface TextSearch {
+  /** FROM the index table joined to its rows (alias `row`). */
+  readonly from: (index: Index, table: string, row: string) => string;
+  /** Joins after the index: SQLite's CROSS JOIN keeps the FTS index as the outer loop. */
+  readonly join: string;
+  readonly where: (index: Index) => string;
+  /** Best first. */
+  readonly rank: (index: Index) => string;
+  /** The match's binding (used once by `where`, once by `rank`). */
+  readonly expression: (terms: readonly string[]) => string;
+  /** Finds whether `needle` occurs in a column. */
+  readonly contains: (column: string) => string;
+}
+
+type Index = 'servers_fts' | 'tools_fts';
+
+const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
+  sqlite: {
+    // Without CROSS JOIN SQLite would start from a filter's index and run one full-text lookup per row.
+    from: (index, table, row) => `${index} CROSS JOIN ${table} ${row} ON ${row}.seq = ${index}.rowid`,
+    join: 'CROSS JOIN',
+    where: (index) => `${index} MATCH ?`,
+    rank: (index) => (index === 'servers_fts' ? `bm25(${index}, 10.0, 8.0, 3.0, 2.0, 1.0)` : `bm25(${index}, 10.0, 6.0, 2.0, 1.0)`),
+    expression: (terms) => terms.map((term) => `"${term}"*`).join(' '),
+    contains: (column) => `instr(${column}, ?) > 0`,
+  },
+  postgres: {
+    from: (index, table, row) => `${index} JOIN ${table} ${row} ON ${row}.seq = ${index}.rowid`,
+    join: 'JOIN',
+    where: (index) => `${index}.document @@ to_tsquery('simple', ?)`,
+    // ts_rank's weights run D, C, B, A.
+    rank: (index) => `ts_rank('{0.15, 0.3, 0.8, 1.0}', ${index}.document, to_tsquery('simple', ?)) DESC`,
+    // Terms are letters and digits only (parseQuery), so quoting each is all the escaping needed.
+    expression: (terms) => terms.map((term) => `'${term}':*`).join(' & '),
+    contains: (column) => `strpos(${column}, ?) > 0`,
+  },
+};
 
 export function createCatalogReader(db: Db): CatalogReader {
-  const serverQuery = (search: ServerSearch, select: string, paged: boolean): { sql: string; bindings: Knex.RawBinding[] } => {
+  const dialect = dialectOf(db);
+  const text = TEXT_SEARCH[dialect];
+
+  const serverQuery = (search: ServerSearch, select: string, paged: boolean): Query => {
     const bindings: Knex.RawBinding[] = [];
-    let sql = `SELECT ${select} FROM `;
-    // With a match, CROSS JOIN keeps the FTS index as the outer loop: SQLite would otherwise start
-    // from a filter's index and run one full-text lookup per row (seconds for a large category).
-    const join = search.match !== null ? 'CROSS JOIN' : 'JOIN';
-    sql += search.match !== null ? 'servers_fts CROSS JOIN servers s ON s.seq = servers_fts.rowid' : 'servers s';
+    const terms = search.terms;
+    let sql = `SELECT ${select} FROM ${terms !== null ? text.from('servers_fts', 'servers', 's') : 'servers s'}`;
     if (search.category !== null) {
-      sql += ` ${join} server_categories c ON c.server_id = s.id AND c.slug = ?`;
+      sql += ` ${terms !== null ? text.join : 'JOIN'} server_categories c ON c.server_id = s.id AND c.slug = ?`;
       bindings.push(search.category);
     }
-    if (search.match !== null) {
-      sql += ' WHERE servers_fts MATCH ?';
-      bindings.push(search.match);
+    if (terms !== null) {
+      sql += ` WHERE ${text.where('servers_fts')}`;
+      bindings.push(text.expression(terms));
     }
     if (!paged) return { sql, bindings };
-    if (search.sort === 'relevance' && search.match !== null) {
-      // Exact name matches, then prefix name matches (each led by servers more sources list), then BM25.
-      const tier = 'CASE WHEN instr(s.match_names, ?) > 0 THEN 0 WHEN instr(s.match_names, ?) > 0 THEN 1 ELSE 2 END';
-      sql += ` ORDER BY ${tier}, CASE WHEN ${tier} < 2 THEN -s.source_count ELSE 0 END, ${SERVER_BM25}, s.id`;
+    if (search.sort === 'relevance' && terms !== null) {
+      // Exact name matches, then prefix name matches (each led by servers more sources list), then rank.
+      const tier = `CASE WHEN ${text.contains('s.match_names')} THEN 0 WHEN ${text.contains('s.match_names')} THEN 1 ELSE 2 END`;
+      sql += ` ORDER BY ${tier}, CASE WHEN ${tier} < 2 THEN -s.source_count ELSE 0 END, ${text.rank('servers_fts')}, s.id`;
       const exact = `\n${search.text ?? ''}\n`;
       const prefix = `\n${search.text ?? ''}`;
       bindings.push(exact, prefix, exact, prefix);
+      if (dialect === 'postgres') bindings.push(text.expression(terms));
     } else {
-      sql += ` ORDER BY ${SERVER_ORDER[search.sort === 'relevance' ? 'a-z' : search.sort]}`;
+      sql += ` ORDER BY ${SERVER_ORDER[dialect][search.sort === 'relevance' ? 'a-z' : search.sort]}`;
     }
     sql += ' LIMIT ? OFFSET ?';
     bindings.push(search.limit, search.offset);
     return { sql, bindings };
   };
 
-  const toolQuery = (search: ToolSearch, select: string, paged: boolean): { sql: string; bindings: Knex.RawBinding[] } => {
+  /** PostgreSQL only: servers whose name is close to a query that matched nothing (a typo). */
+  const nearMissQuery = (search: ServerSearch, select: string, paged: boolean): Query => {
+    const bindings: Knex.RawBinding[] = [];
+    let sql = `SELECT ${select} FROM servers s`;
+    if (search.category !== null) {
+      sql += ' JOIN server_categories c ON c.server_id = s.id AND c.slug = ?';
+      bindings.push(search.category);
+    }
+    sql += ' WHERE s.sort_name % ?';
+    bindings.push(search.text ?? '');
+    if (!paged) return { sql, bindings };
+    if (search.sort === 'relevance') {
+      sql += ' ORDER BY similarity(s.sort_name, ?) DESC, s.id';
+      bindings.push(search.text ?? '');
+    } else {
+      sql += ` ORDER BY ${SERVER_ORDER[dialect][search.sort]}`;
+    }
+    sql += ' LIMIT ? OFFSET ?';
+    bindings.push(search.limit, search.offset);
+    return { sql, bindings };
+  };
+
+  const toolQuery = (search: ToolSearch, select: string, paged: boolean): Query => {
     const bindings: Knex.RawBinding[] = [];
     const where: string[] = [];
+    const terms = search.terms;
+    // The index drives, never an authentication index with a lookup per row.
     let sql = `SELECT ${select} FROM `;
-    // CROSS JOIN: the FTS index drives, never an authentication index with a lookup per row.
-    sql += search.match !== null ? 'tools_fts CROSS JOIN tools t ON t.seq = tools_fts.rowid CROSS JOIN servers s ON s.id = t.server_id' : 'tools t JOIN servers s ON s.id = t.server_id';
-    if (search.match !== null) {
-      where.push('tools_fts MATCH ?');
-      bindings.push(search.match);
+    sql += terms !== null ? `${text.from('tools_fts', 'tools', 't')} ${text.join} servers s ON s.id = t.server_id` : 'tools t JOIN servers s ON s.id = t.server_id';
+    if (terms !== null) {
+      where.push(text.where('tools_fts'));
+      bindings.push(text.expression(terms));
     }
     if (search.authentication !== null) {
       where.push('t.authentication = ?');
@@ -116,10 +193,11 @@ export function createCatalogReader(db: Db): CatalogReader {
     }
     if (where.length > 0) sql += ` WHERE ${where.join(' AND ')}`;
     if (!paged) return { sql, bindings };
-    if (search.sort === 'relevance' && search.match !== null) {
-      sql += ` ORDER BY CASE WHEN t.sort_name = ? THEN 0 WHEN substr(t.sort_name, 1, ?) = ? THEN 1 ELSE 2 END, ${TOOL_BM25}, t.id`;
-      const text = search.text ?? '';
-      bindings.push(text, text.length, text);
+    if (search.sort === 'relevance' && terms !== null) {
+      sql += ` ORDER BY CASE WHEN t.sort_name = ? THEN 0 WHEN substr(t.sort_name, 1, ?) = ? THEN 1 ELSE 2 END, ${text.rank('tools_fts')}, t.id`;
+      const name = search.text ?? '';
+      bindings.push(name, name.length, name);
+      if (dialect === 'postgres') bindings.push(text.expression(terms));
     } else {
       sql += ` ORDER BY ${TOOL_ORDER[search.sort === 'relevance' ? 'a-z' : search.sort]}`;
     }
@@ -128,9 +206,16 @@ export function createCatalogReader(db: Db): CatalogReader {
     return { sql, bindings };
   };
 
-  const count = async (query: { sql: string; bindings: Knex.RawBinding[] }): Promise<number> => {
-    const rows: Array<{ n: number }> = await db.raw(query.sql, query.bindings);
+  const select = async <T>(query: Query): Promise<T[]> => rowsOf<T>(await db.raw(query.sql, query.bindings));
+
+  const count = async (query: Query): Promise<number> => {
+    const rows = await select<{ n: number | string }>(query);
     return Number(rows[0]?.n ?? 0);
+  };
+
+  const page = async <Row, T>(query: (select: string, paged: boolean) => Query, columns: string, map: (row: Row) => T): Promise<Page<T>> => {
+    const [rows, total] = await Promise.all([select<Row>(query(columns, true)), count(query('count(*) AS n', false))]);
+    return { items: rows.map(map), total };
   };
 
   const toolsOfServer = async (serverId: string): Promise<Tool[]> => {
@@ -140,28 +225,22 @@ export function createCatalogReader(db: Db): CatalogReader {
 
   return {
     async searchServers(search) {
-      const page = serverQuery(search, 's.*', true);
-      const [rows, total] = await Promise.all([
-        db.raw(page.sql, page.bindings) as Promise<ServerRow[]>,
-        count(serverQuery(search, 'count(*) AS n', false)),
-      ]);
-      return { items: rows.map(toSummary), total };
+      const found = await page((columns, paged) => serverQuery(search, columns, paged), 's.*', toSummary);
+      if (found.total > 0 || dialect !== 'postgres' || search.terms === null || !search.text) return found;
+      return page((columns, paged) => nearMissQuery(search, columns, paged), 's.*', toSummary);
     },
 
     async explainServerSearch(search) {
-      const page = serverQuery(search, 's.*', true);
-      const rows: Array<{ detail: string }> = await db.raw(`EXPLAIN QUERY PLAN ${page.sql}`, page.bindings);
+      const query = serverQuery(search, 's.*', true);
+      if (dialect === 'postgres') {
+        const rows = await select<{ 'QUERY PLAN': string }>({ sql: `EXPLAIN ${query.sql}`, bindings: query.bindings });
+        return rows.map((row) => row['QUERY PLAN'].trim());
+      }
+      const rows = await select<{ detail: string }>({ sql: `EXPLAIN QUERY PLAN ${query.sql}`, bindings: query.bindings });
       return rows.map((row) => row.detail);
     },
 
-    async searchTools(search) {
-      const page = toolQuery(search, TOOL_COLUMNS.join(', '), true);
-      const [rows, total] = await Promise.all([
-        db.raw(page.sql, page.bindings) as Promise<ToolRow[]>,
-        count(toolQuery(search, 'count(*) AS n', false)),
-      ]);
-      return { items: rows.map(toTool), total };
-    },
+    searchTools: (search) => page((columns, paged) => toolQuery(search, columns, paged), TOOL_COLUMNS.join(', '), toTool),
 
     async findServer(idOrName) {
       const row: ServerRow | undefined = await db('servers as s').where('s.id', idOrName).orWhere('s.name', idOrName).orderByRaw('s.id = ? DESC', [idOrName]).first('s.*');

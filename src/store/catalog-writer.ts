@@ -53,9 +53,24 @@ export const sourceKey = (source: string, key: string): string => `${source}\u00
 /** Rows per multi-row statement: well under SQLite's limit on bound variables. */
 const CHUNK = 400;
 
-/** Runs `work` in one transaction with a writer bound to it. */
+/** Runs `work` in one transaction with a writer bound to it; the catalog's generation moves with it. */
 export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter) => Promise<T>): Promise<T> {
-  return db.transaction(async (trx) => work(createWriter(trx)));
+  return db.transaction(async (trx) => {
+    const result = await work(createWriter(trx));
+    await bumpGeneration(trx);
+    return result;
+  });
+}
+
+/** Tells every instance's read caches that the catalog changed (in the writer's transaction). */
+export async function bumpGeneration(trx: Knex.Transaction): Promise<void> {
+  await trx('catalog_generation').where({ id: 1 }).increment('generation', 1);
+}
+
+/** The catalog's generation as committed. */
+export async function readGeneration(db: Db): Promise<string> {
+  const row: { generation: number | string } | undefined = await db('catalog_generation').where({ id: 1 }).first('generation');
+  return String(row?.generation ?? 0);
 }
 
 /** Keeps the categories table equal to the taxonomy in code. */

@@ -1,15 +1,41 @@
-/** Knex setup from DATABASE_URL. Only `src/store` imports knex. */
+/**
+ * Knex setup from DATABASE_URL: `sqlite:<path>` for one machine, `postgres://…` for several
+ * instances on one shared database. Only `src/store` imports knex.
+ */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations/index.js';
 
 export type Db = Knex;
+export type Dialect = 'sqlite' | 'postgres';
 
-/** Opens the database named by a `sqlite:<path>` URL (`sqlite::memory:` for a throwaway one). */
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+/** Which database a URL names (the config has already checked it is one of the two). */
+export function dialectOfUrl(databaseUrl: string): Dialect {
+  return POSTGRES_URL.test(databaseUrl) ? 'postgres' : 'sqlite';
+}
+
+/** Which database a knex instance talks to: where SQL differs, the store branches on this. */
+export function dialectOf(db: Knex): Dialect {
+  return db.client.config.client === 'pg' ? 'postgres' : 'sqlite';
+}
+
+/** Rows of a `db.raw` result: SQLite's driver returns the rows, pg a result object holding them. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  const rows = (result as { rows?: unknown } | null)?.rows;
+  return Array.isArray(rows) ? (rows as T[]) : [];
+}
+
+/** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
 export function openDatabase(databaseUrl: string): Db {
+  if (POSTGRES_URL.test(databaseUrl)) {
+    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 } });
+  }
   const match = /^sqlite:(.+)$/.exec(databaseUrl);
-  if (!match?.[1]) throw new Error(`unsupported DATABASE_URL: ${databaseUrl}`);
+  if (!match?.[1]) throw new Error('unsupported DATABASE_URL: use sqlite:<path> or postgres://…');
   const target = match[1];
   const filename = target === ':memory:' ? ':memory:' : resolve(target);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
@@ -41,9 +67,32 @@ interface SqliteConnection {
   run(sql: string, callback: (err: Error | null) => void): void;
 }
 
-/** Applies every pending migration. */
+/** How long `migrate` waits for another instance that holds the migration lock. */
+const MIGRATION_LOCK_WAIT_MS = 60_000;
+
+/**
+ * Applies every pending migration. Instances starting together on one PostgreSQL database
+ * race for knex's migration lock: the losers wait for the winner, then find nothing pending.
+ */
 export async function migrate(db: Db): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+  const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await db.migrate.latest({ migrationSource });
+      return;
+    } catch (err) {
+      if (!isMigrationRace(err) || Date.now() > deadline) throw err;
+      await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+    }
+  }
+}
+
+/** Another instance holds the lock, or created knex's own tables a moment before this one. */
+function isMigrationRace(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = 'code' in err ? err.code : undefined;
+  // 23505: unique violation (pg_type of a table created concurrently); 42P07: relation exists.
+  return err.name === 'MigrationLocked' || code === '23505' || code === '42P07';
 }
 
 /** Whether migrations are all applied (for /readyz). */

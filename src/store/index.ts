@@ -1,11 +1,21 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
 import { createCatalogReader, type CatalogReader } from './catalog-reader.js';
-import { syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
-import { migrate, migrationsPending, openDatabase, type Db } from './db.js';
+import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { readGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
+import { dialectOf, migrate, migrationsPending, openDatabase, type Db, type Dialect } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 
+export interface RateLimiterSpec {
+  /** Names the policy's counters (several policies share one table). */
+  readonly keyPrefix: string;
+  readonly points: number;
+  /** Window, in seconds. */
+  readonly duration: number;
+}
+
 export interface Store {
+  readonly dialect: Dialect;
   readonly catalog: CatalogReader;
   readonly monitor: MonitorStore;
   readonly assessments: AssessmentStore;
@@ -14,37 +24,49 @@ export interface Store {
   /** Applies pending migrations and syncs the category taxonomy. */
   migrate(): Promise<void>;
   /**
-   * Changes whenever the catalog may have changed: after a write through this store, or after
-   * another process committed to the database (SQLite's data_version, looked at every 250 ms).
+   * Changes whenever the catalog may have changed: at once after a write through this store, and
+   * within 250 ms after another process or instance committed one (the catalog_generation row).
    */
   generation(): Promise<string>;
+  /**
+   * A rate limiter whose counters live where every instance sees them: in the database on
+   * PostgreSQL (with this process's memory as insurance if the database fails), in this process's
+   * memory on SQLite (one instance).
+   */
+  rateLimiter(spec: RateLimiterSpec): RateLimiterAbstract;
   /** Readiness: whether the database answers and no migration is pending. */
   check(): Promise<{ database: 'ok' | 'error'; migrations: 'ok' | 'pending' | 'error' }>;
   close(): Promise<void>;
 }
 
-/** How long a read of SQLite's data_version stays fresh. */
-const DATA_VERSION_TTL_MS = 250;
+/** How long a read of the catalog's generation stays fresh. */
+const GENERATION_TTL_MS = 250;
 
 export function createStore(databaseUrl: string): Store {
   const db: Db = openDatabase(databaseUrl);
+  const dialect = dialectOf(db);
   let writes = 0;
-  let dataVersion = 0;
+  let committed = '0';
   let checkedAt = 0;
   const wrote = <T>(work: Promise<T>): Promise<T> => work.finally(() => (writes += 1));
   const monitor = createMonitorStore(db);
   return {
+    dialect,
     catalog: createCatalogReader(db),
     monitor: { ...monitor, recordCheck: (check, keep) => wrote(monitor.recordCheck(check, keep)) },
     assessments: createAssessmentStore(db),
     withCatalogWriter: (work) => wrote(withCatalogWriter(db, work)),
     async generation() {
-      if (Date.now() - checkedAt > DATA_VERSION_TTL_MS) {
-        const rows: Array<{ data_version: number }> = await db.raw('PRAGMA data_version');
-        dataVersion = Number(rows[0]?.data_version ?? 0);
+      if (Date.now() - checkedAt > GENERATION_TTL_MS) {
+        committed = await readGeneration(db);
         checkedAt = Date.now();
       }
-      return `${writes}:${dataVersion}`;
+      return `${writes}:${committed}`;
+    },
+    rateLimiter(spec) {
+      const memory = new RateLimiterMemory({ ...spec });
+      if (dialect !== 'postgres') return memory;
+      return new RateLimiterPostgres({ ...spec, storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, insuranceLimiter: memory });
     },
     async migrate() {
       await migrate(db);
@@ -70,4 +92,5 @@ export type { CatalogReader, ServerSearch, ToolSearch, Page } from './catalog-re
 export type { CatalogWriter, CatalogIndex, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
 export type { Assessment, AssessmentStatus, AssessmentStore, NewAssessment, Observation } from './assessment-store.js';
+export type { Dialect } from './db.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';

@@ -1,6 +1,7 @@
 /** Endpoint checks and sync runs: what the monitor and `sextant sync` remember. */
 import type { components } from '../../generated/openapi.js';
-import type { Db } from './db.js';
+import { bumpGeneration } from './catalog-writer.js';
+import { dialectOf, rowsOf, type Db } from './db.js';
 
 export type EndpointState = components['schemas']['EndpointState'];
 
@@ -26,6 +27,14 @@ export interface RemoteEndpoint {
 export interface MonitorStore {
   /** Every remote endpoint in the catalog: the only URLs the monitor ever probes. */
   listEndpoints(): Promise<RemoteEndpoint[]>;
+  /** Brings the monitor's schedule in line with the catalog's endpoints (new ones are due at once). */
+  scheduleEndpoints(): Promise<void>;
+  /**
+   * Claims up to `limit` endpoints due at `now` for `worker` and makes them due again at `nextDue`,
+   * so no other instance claims them before then. On PostgreSQL rows another instance is claiming
+   * are skipped (FOR UPDATE SKIP LOCKED), never waited for or claimed twice.
+   */
+  claimDue(worker: string, now: string, nextDue: string, limit: number): Promise<RemoteEndpoint[]>;
   recordCheck(check: EndpointCheck, keep: number): Promise<void>;
   /** Checks of a server's endpoints, newest first, at most `limit` per endpoint. */
   recentChecks(serverId: string, limit: number): Promise<EndpointCheck[]>;
@@ -41,12 +50,40 @@ interface CheckRow {
 }
 
 export function createMonitorStore(db: Db): MonitorStore {
+  const lock = dialectOf(db) === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   return {
     async listEndpoints() {
       const rows: Array<{ server_id: string; url: string; host: string; transport: RemoteEndpoint['transport'] }> = await db('remotes')
         .orderBy(['server_id', 'position'])
         .select('server_id', 'url', 'host', 'transport');
       return rows.map((r) => ({ serverId: r.server_id, url: r.url, host: r.host, transport: r.transport }));
+    },
+
+    async scheduleEndpoints() {
+      await db.transaction(async (trx) => {
+        await trx.raw(`DELETE FROM monitor_schedule WHERE NOT EXISTS
+          (SELECT 1 FROM remotes r WHERE r.server_id = monitor_schedule.server_id AND r.url = monitor_schedule.url)`);
+        // WHERE true: SQLite needs it to tell the upsert's ON from a join's.
+        await trx.raw(`INSERT INTO monitor_schedule (server_id, url, host, transport, due_at)
+          SELECT server_id, url, min(host), min(transport), '' FROM remotes WHERE true GROUP BY server_id, url
+          ON CONFLICT (server_id, url) DO NOTHING`);
+      });
+    },
+
+    async claimDue(worker, now, nextDue, limit) {
+      // One statement: pick the due rows (by host, so one host's endpoints come together) and move them on.
+      const rows = rowsOf<{ server_id: string; url: string; host: string; transport: RemoteEndpoint['transport'] }>(
+        await db.raw(
+          `WITH due AS (SELECT server_id, url FROM monitor_schedule WHERE due_at <= ? ORDER BY host, url, server_id LIMIT ? ${lock})
+          UPDATE monitor_schedule SET due_at = ?, claimed_by = ? FROM due
+          WHERE monitor_schedule.server_id = due.server_id AND monitor_schedule.url = due.url
+          RETURNING monitor_schedule.server_id, monitor_schedule.url, monitor_schedule.host, monitor_schedule.transport`,
+          [now, limit, nextDue, worker],
+        ),
+      );
+      return rows
+        .map((r) => ({ serverId: r.server_id, url: r.url, host: r.host, transport: r.transport }))
+        .sort((a, b) => a.host.localeCompare(b.host) || a.url.localeCompare(b.url));
     },
 
     async recordCheck(check, keep) {
@@ -57,6 +94,8 @@ export function createMonitorStore(db: Db): MonitorStore {
         });
         const stale = trx('endpoint_checks').where({ server_id: check.serverId, url: check.url }).orderBy('checked_at', 'desc').offset(keep).select('id');
         await trx('endpoint_checks').whereIn('id', stale).delete();
+        // Status, trust and compare read the checks: cached reads of them must go.
+        await bumpGeneration(trx);
       });
     },
 

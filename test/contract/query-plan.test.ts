@@ -16,7 +16,7 @@ describe('server search query plan', () => {
     for (const category of [null, 'databases']) {
       it(`reads the FTS index, not the servers table, for q with sort=${sort}${category ? ' and a category' : ''}`, async () => {
         const query = parseQuery('github issues')!;
-        const plan = await h.service.store.catalog.explainServerSearch({ match: query.match, text: query.text, category, sort, limit: 20, offset: 0 });
+        const plan = await h.service.store.catalog.explainServerSearch({ terms: query.terms, text: query.text, category, sort, limit: 20, offset: 0 });
         expect(plan.some((step) => /servers_fts VIRTUAL TABLE INDEX \d+:=?M/.test(step)), plan.join(' / ')).to.equal(true);
         expect(plan.filter((step) => /^SCAN (s|servers)\b/.test(step)), plan.join(' / ')).to.deep.equal([]);
       });

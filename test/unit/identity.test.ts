@@ -54,10 +54,10 @@ describe('identity', () => {
   });
 
   it('parses a query into prefix terms that must all match', () => {
-    expect(parseQuery('  GitHub   Issues ')).to.deep.equal({ text: 'github issues', match: '"github"* "issues"*' });
-    expect(parseQuery('"; DROP TABLE servers; --')).to.deep.equal({ text: '"; drop table servers; --', match: '"drop"* "table"* "servers"*' });
+    expect(parseQuery('  GitHub   Issues ')).to.deep.equal({ text: 'github issues', terms: ['github', 'issues'] });
+    expect(parseQuery('"; DROP TABLE servers; --')).to.deep.equal({ text: '"; drop table servers; --', terms: ['drop', 'table', 'servers'] });
     expect(parseQuery('   ')).to.equal(null);
     expect(parseQuery(undefined)).to.equal(null);
-    expect(parseQuery('*"()')).to.deep.equal({ text: '*"()', match: null });
+    expect(parseQuery('*"()')).to.deep.equal({ text: '*"()', terms: null });
   });
 });

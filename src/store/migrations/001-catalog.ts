@@ -2,8 +2,11 @@
  * The catalog: servers with their remotes, packages and tools, the category taxonomy,
  * per-source provenance, merge keys, and the FTS5 indexes search reads.
  * Timestamps are ISO-8601 UTC strings, JSON columns are text: both portable to PostgreSQL.
+ * The search indexes are the one dialect branch: FTS5 tables on SQLite; on PostgreSQL, tables
+ * of the same name and columns whose weighted tsvector is a generated column under a GIN index.
  */
 import type { Knex } from 'knex';
+import { dialectOf } from '../db.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('servers', (t) => {
@@ -102,6 +105,18 @@ export async function up(knex: Knex): Promise<void> {
     t.string('server_id', 300).notNullable().references('id').inTable('servers').onDelete('CASCADE');
     t.index(['server_id'], 'match_keys_server');
   });
+  if (dialectOf(knex) === 'postgres') await createPostgresSearch(knex);
+  else await createSqliteSearch(knex);
+}
+
+export async function down(knex: Knex): Promise<void> {
+  for (const table of ['tools_fts', 'servers_fts', 'match_keys', 'sources', 'server_categories', 'categories', 'tools', 'packages', 'remotes', 'servers']) {
+    await knex.schema.dropTableIfExists(table);
+  }
+}
+
+/** FTS5 over the same text columns the PostgreSQL tables hold; `rowid` is the row's `seq`. */
+async function createSqliteSearch(knex: Knex): Promise<void> {
   await knex.raw(
     `CREATE VIRTUAL TABLE servers_fts USING fts5(name, title, description, categories, tools, tokenize = "unicode61 remove_diacritics 2", prefix = '2 3')`,
   );
@@ -110,8 +125,33 @@ export async function up(knex: Knex): Promise<void> {
   );
 }
 
-export async function down(knex: Knex): Promise<void> {
-  for (const table of ['tools_fts', 'servers_fts', 'match_keys', 'sources', 'server_categories', 'categories', 'tools', 'packages', 'remotes', 'servers']) {
-    await knex.schema.dropTableIfExists(table);
+/**
+ * Words are split at anything that is not a letter or digit, as FTS5's unicode61 tokenizer
+ * does (PostgreSQL's parser would keep `io.github.x` as one host token), and the `simple`
+ * configuration keeps them unstemmed, so both databases match the same words.
+ */
+const words = (column: string): string => `to_tsvector('simple', regexp_replace(coalesce(${column}, ''), '[^[:alnum:]]+', ' ', 'g'))`;
+
+async function createPostgresSearch(knex: Knex): Promise<void> {
+  await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+  // Weights: A name, B title, C description, D the rest (categories and tools; a tool's server).
+  await knex.raw(`CREATE TABLE servers_fts (
+    rowid integer PRIMARY KEY, name text NOT NULL, title text NOT NULL, description text NOT NULL, categories text NOT NULL, tools text NOT NULL,
+    document tsvector GENERATED ALWAYS AS (
+      setweight(${words('name')}, 'A') || setweight(${words('title')}, 'B') || setweight(${words('description')}, 'C')
+      || setweight(${words("categories || ' ' || tools")}, 'D')
+    ) STORED)`);
+  await knex.raw(`CREATE TABLE tools_fts (
+    rowid integer PRIMARY KEY, name text NOT NULL, title text NOT NULL, description text NOT NULL, server text NOT NULL,
+    document tsvector GENERATED ALWAYS AS (
+      setweight(${words('name')}, 'A') || setweight(${words('title')}, 'B') || setweight(${words('description')}, 'C') || setweight(${words('server')}, 'D')
+    ) STORED)`);
+  await knex.raw('CREATE INDEX servers_fts_document ON servers_fts USING gin (document)');
+  await knex.raw('CREATE INDEX tools_fts_document ON tools_fts USING gin (document)');
+  // Near-miss name matches (a typo in a server's name) by trigram similarity.
+  await knex.raw('CREATE INDEX servers_sort_name_trgm ON servers USING gin (sort_name gin_trgm_ops)');
+  // Orders and ties compare bytes, as SQLite does, whatever the database's collation.
+  for (const [table, column, type] of [['servers', 'id', 'varchar(300)'], ['servers', 'sort_name', 'varchar(300)'], ['tools', 'id', 'varchar(400)'], ['tools', 'sort_name', 'varchar(200)']] as const) {
+    await knex.raw(`ALTER TABLE ${table} ALTER COLUMN ${column} TYPE ${type} COLLATE "C"`);
   }
 }

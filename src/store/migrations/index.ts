@@ -7,12 +7,14 @@ import * as catalog from './001-catalog.js';
 import * as monitor from './002-monitor.js';
 import * as assessments from './003-assessments.js';
 import * as sortIndexes from './004-sort-indexes.js';
+import * as sharedState from './005-shared-state.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
   '002-monitor': monitor,
   '003-assessments': assessments,
   '004-sort-indexes': sortIndexes,
+  '005-shared-state': sharedState,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
