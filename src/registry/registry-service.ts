@@ -59,7 +59,8 @@ export interface ParsedQuery {
 
 /** Every word of the query must match, each as a prefix. Returns null for an absent or blank query. */
 export function parseQuery(q: string | undefined): ParsedQuery | null {
-  const text = (q ?? '').normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ');
+  // Control characters are never part of a name or a word: they read as spaces.
+  const text = (q ?? '').normalize('NFKC').replace(/\p{Cc}/gu, ' ').trim().toLowerCase().replace(/\s+/g, ' ');
   if (text === '') return null;
   const terms = (text.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
   return { text, terms: terms.length > 0 ? terms : null };

@@ -1,6 +1,6 @@
 /** Assessments and the job queue behind them. */
 import type { components } from '../../generated/openapi.js';
-import type { Db } from './db.js';
+import { storable, type Db } from './db.js';
 
 type Schemas = components['schemas'];
 export type Assessment = Schemas['Assessment'];
@@ -46,6 +46,7 @@ export function createAssessmentStore(db: Db): AssessmentStore {
     },
 
     async find(id) {
+      if (!storable(id)) return null;
       const row: AssessmentRow | undefined = await db('assessments').where({ id }).first();
       if (!row) return null;
       return {

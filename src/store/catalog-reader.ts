@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Authentication, Category, Server, ServerSort, ServerSummary, SourceRef, Tool, ToolSort, UpstreamRecord } from '../types.js';
-import { dialectOf, rowsOf, type Db, type Dialect } from './db.js';
+import { dialectOf, rowsOf, storable, type Db, type Dialect } from './db.js';
 
 export interface ServerSearch {
   /** The query's words, each matched as a prefix; null lists every server. */
@@ -141,10 +141,11 @@ export function createCatalogReader(db: Db): CatalogReader {
     if (search.sort === 'relevance' && terms !== null) {
       // Exact name matches, then prefix name matches (each led by servers more sources list), then rank.
       const tier = `CASE WHEN ${text.contains('s.match_names')} THEN 0 WHEN ${text.contains('s.match_names')} THEN 1 ELSE 2 END`;
-      sql += ` ORDER BY ${tier}, CASE WHEN ${tier} < 2 THEN -s.source_count ELSE 0 END, ${text.rank('servers_fts')}, s.id`;
+      // Within a name tier the shorter display name is the closer match; only then do the databases' own ranks decide.
+      sql += ` ORDER BY ${tier}, CASE WHEN ${tier} < 2 THEN -s.source_count ELSE 0 END, CASE WHEN ${tier} < 2 THEN length(s.sort_name) ELSE 0 END, ${text.rank('servers_fts')}, s.id`;
       const exact = `\n${search.text ?? ''}\n`;
       const prefix = `\n${search.text ?? ''}`;
-      bindings.push(exact, prefix, exact, prefix);
+      bindings.push(exact, prefix, exact, prefix, exact, prefix);
       if (dialect === 'postgres') bindings.push(text.expression(terms));
     } else {
       sql += ` ORDER BY ${SERVER_ORDER[dialect][search.sort === 'relevance' ? 'a-z' : search.sort]}`;
@@ -219,6 +220,7 @@ export function createCatalogReader(db: Db): CatalogReader {
   };
 
   const toolsOfServer = async (serverId: string): Promise<Tool[]> => {
+    if (!storable(serverId)) return [];
     const rows: ToolRow[] = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.server_id', serverId).orderBy('t.position').select(TOOL_COLUMNS);
     return rows.map(toTool);
   };
@@ -226,15 +228,20 @@ export function createCatalogReader(db: Db): CatalogReader {
   return {
     async searchServers(search) {
       const found = await page((columns, paged) => serverQuery(search, columns, paged), 's.*', toSummary);
-      if (found.total > 0 || dialect !== 'postgres' || search.terms === null || !search.text) return found;
+      // A single word that matched nothing may be a mistyped name (multi-word queries keep every word required).
+      if (found.total > 0 || dialect !== 'postgres' || search.terms?.length !== 1 || !search.text) return found;
       return page((columns, paged) => nearMissQuery(search, columns, paged), 's.*', toSummary);
     },
 
     async explainServerSearch(search) {
       const query = serverQuery(search, 's.*', true);
       if (dialect === 'postgres') {
-        const rows = await select<{ 'QUERY PLAN': string }>({ sql: `EXPLAIN ${query.sql}`, bindings: query.bindings });
-        return rows.map((row) => row['QUERY PLAN'].trim());
+        // The plan PostgreSQL would choose for a large catalog: a small one is cheaper to scan.
+        return db.transaction(async (trx) => {
+          await trx.raw('SET LOCAL enable_seqscan = off');
+          const rows = rowsOf<{ 'QUERY PLAN': string }>(await trx.raw(`EXPLAIN ${query.sql}`, query.bindings));
+          return rows.map((row) => row['QUERY PLAN'].trim());
+        });
       }
       const rows = await select<{ detail: string }>({ sql: `EXPLAIN QUERY PLAN ${query.sql}`, bindings: query.bindings });
       return rows.map((row) => row.detail);
@@ -243,6 +250,7 @@ export function createCatalogReader(db: Db): CatalogReader {
     searchTools: (search) => page((columns, paged) => toolQuery(search, columns, paged), TOOL_COLUMNS.join(', '), toTool),
 
     async findServer(idOrName) {
+      if (!storable(idOrName)) return null;
       const row: ServerRow | undefined = await db('servers as s').where('s.id', idOrName).orWhere('s.name', idOrName).orderByRaw('s.id = ? DESC', [idOrName]).first('s.*');
       if (!row) return null;
       const [remotes, packages, tools, sources] = await Promise.all([
@@ -277,6 +285,7 @@ export function createCatalogReader(db: Db): CatalogReader {
     },
 
     async findServerIdByDomain(host) {
+      if (!storable(host)) return null;
       const rows: Array<{ id: string; name: string; updated_at: string | null }> = await db('servers')
         .where({ domain: host })
         .select('id', 'name', 'updated_at');
@@ -294,6 +303,7 @@ export function createCatalogReader(db: Db): CatalogReader {
     },
 
     async findTool(id) {
+      if (!storable(id)) return null;
       const row: ToolRow | undefined = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.id', id).first(TOOL_COLUMNS);
       return row ? toTool(row) : null;
     },
@@ -301,6 +311,7 @@ export function createCatalogReader(db: Db): CatalogReader {
     toolsOf: toolsOfServer,
 
     async upstreamRecords(serverId) {
+      if (!storable(serverId)) return [];
       const rows: Array<{ source: SourceRef['source']; source_key: string; ingested_at: string; record: string }> = await db('sources')
         .where({ server_id: serverId })
         .orderBy(['source', 'source_key'])

@@ -110,11 +110,10 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
 
   return {
     async loadIndex() {
-      const [sources, keys, servers] = await Promise.all([
-        trx('sources').select('source', 'source_key', 'server_id', 'record_hash'),
-        trx('match_keys').select('match_key', 'server_id'),
-        trx('servers').select('id', 'name'),
-      ]);
+      // One after another: a transaction is one connection, which runs one query at a time.
+      const sources = await trx('sources').select('source', 'source_key', 'server_id', 'record_hash');
+      const keys = await trx('match_keys').select('match_key', 'server_id');
+      const servers = await trx('servers').select('id', 'name');
       return {
         sources: new Map(sources.map((r) => [sourceKey(r.source, r.source_key), { source: r.source, key: r.source_key, serverId: r.server_id, recordHash: r.record_hash }])),
         keys: new Map(keys.map((r) => [r.match_key, r.server_id])),

@@ -29,6 +29,14 @@ export function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(rows) ? (rows as T[]) : [];
 }
 
+/**
+ * Whether a key could be stored at all: PostgreSQL text cannot hold NUL (it refuses the query),
+ * so a lookup by a key with one finds nothing, on either database.
+ */
+export function storable(key: string): boolean {
+  return !key.includes('\u0000');
+}
+
 /** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
 export function openDatabase(databaseUrl: string): Db {
   if (POSTGRES_URL.test(databaseUrl)) {

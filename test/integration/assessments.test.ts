@@ -3,11 +3,9 @@
  * work that survives a restart, Prefer: wait. The probes are replaced here (these tests are
  * about queueing); the probes themselves are tested against loopback fixtures elsewhere.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import type { ProbeRunner } from '../../src/assessments/worker.js';
+import { freshDatabase } from '../support/database.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const observed = (name: string, outcome: 'observed' | 'not_found' | 'error' | 'timeout' = 'observed') => ({
@@ -142,34 +140,36 @@ describe('assessment persistence', function () {
   this.timeout(30_000);
 
   it('keeps a queued assessment across a restart and completes it', async () => {
-    const dbFile = join(mkdtempSync(join(tmpdir(), 'sextant-restart-')), 'catalog.sqlite');
-    const first = await startHarness({ demo: false, dbFile });
+    const database = await freshDatabase();
+    const first = await startHarness({ demo: false, database });
     const { body } = await create(first, { domain: 'restart-firm.com' });
     expect(body.status).to.equal('queued');
     await first.close();
-    const second = await startHarness({ demo: false, dbFile, probe: probes });
+    const second = await startHarness({ demo: false, database, probe: probes });
     try {
       const { body: done } = await second.request(`/api/v1/assessments/${body.id}`, { headers: { prefer: 'wait=10' } });
       expect(done).to.include({ id: body.id, status: 'complete' });
       expect(done.observations).to.have.length(3);
     } finally {
       await second.close();
+      await database.drop();
     }
   });
 
   it('takes over a job whose instance died mid-run once its lease runs out', async () => {
-    const dbFile = join(mkdtempSync(join(tmpdir(), 'sextant-lease-')), 'catalog.sqlite');
-    const first = await startHarness({ demo: false, dbFile });
+    const database = await freshDatabase();
+    const first = await startHarness({ demo: false, database });
     const { body } = await create(first, { domain: 'lease-firm.com' });
     const claimed = await first.service.store.assessments.claim('dead-instance', new Date().toISOString(), new Date(Date.now() - 1000).toISOString());
     expect(claimed?.id).to.equal(body.id);
     await first.close();
-    const second = await startHarness({ demo: false, dbFile, probe: probes });
+    const second = await startHarness({ demo: false, database, probe: probes });
     try {
       const { body: done } = await second.request(`/api/v1/assessments/${body.id}`, { headers: { prefer: 'wait=10' } });
       expect(done.status).to.equal('complete');
     } finally {
       await second.close();
+      await database.drop();
     }
   });
 });

@@ -297,6 +297,9 @@ describe('hostile and odd requests', () => {
     ['/api/v1/servers/io.github.github%252Fgithub-mcp-server', 404, 'not_found'],
     ['/api/v1/tools/%2e%2e%2fetc%2fpasswd', 404, 'not_found'],
     ['/api/servers/%00', 404, 'not_found'],
+    ['/api/v1/tools/a%00b', 404, 'not_found'],
+    ['/api/v1/servers/%00/install', 404, 'not_found'],
+    ['/api/v1/assessments/%00', 404, 'not_found'],
   ];
   for (const [path, status, code, location] of cases) {
     it(`answers ${path} with ${status} ${code}`, async () => {
@@ -311,6 +314,9 @@ describe('hostile and odd requests', () => {
     const odd = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('\u0000\u202e😀 * "(')}`);
     expect(odd.status).to.equal(200);
     expect(odd.body.total).to.equal(0);
+    const nul = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('git\u0000hub')}`);
+    expect(nul.status).to.equal(200);
+    expect(nul.body.query, 'a control character reads as a space').to.equal('git hub');
     const or = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('github OR zzzqqq')}`);
     expect(or.body.total, 'OR is a word that must match, not an operator').to.equal(0);
   });

@@ -1,5 +1,4 @@
 /** Ingest: idempotence, all-or-nothing failure, merges across sources, no secret stored or served. */
-import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { IngestError } from '../../src/ingest/upstream.js';
@@ -97,7 +96,7 @@ describe('ingest', () => {
   it('never stores or serves a planted secret', async () => {
     await ingest(h.service.store, FIXTURES.map(fixture));
     const served = JSON.stringify(await snapshot(h)) + JSON.stringify((await h.request('/api/v1/tools/search?q=weather&limit=100')).body);
-    const files = [h.dbFile, `${h.dbFile}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('latin1'));
+    const files = await h.database.storedText();
     for (const canary of CANARIES) {
       expect(served, canary).not.to.contain(canary);
       for (const stored of files) expect(stored.includes(canary), `stored ${canary}`).to.equal(false);

@@ -3,7 +3,6 @@
  * through NET_ALLOW_PRIVATE; and, with the allow list empty, every loopback notation refused
  * with zero connections.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { runMonitorPass } from '../../src/monitor/monitor.js';
 import { silentLogger, startHarness, type Harness } from '../support/harness.js';
@@ -151,7 +150,7 @@ describe('monitor and proxy against loopback fixtures', function () {
       const undeclared = await post(h, '/api/v1/proxy/connect', { serverId: 'com.fixture~working', headers: { Cookie: 'session=1' } });
       expect(undeclared.status).to.equal(400);
       expect(undeclared.body.code).to.equal('header_not_allowed');
-      const files = [h.dbFile, `${h.dbFile}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1'));
+      const files = await h.database.storedText();
       for (const stored of files) expect(stored.includes('fixture-token')).to.equal(false);
     });
 

@@ -7,11 +7,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { ingest, type IngestSummary } from '../../src/ingest/ingest-service.js';
+import { freshSqliteFile, TEST_DIALECT } from '../support/database.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 const FILES = ['official-registry-v0.1-snapshot-2025-12.json', 'docker-mcp-catalog-servers.json', 'toolsdk-mcp-registry-servers.json'];
 const available = FILES.every((file) => existsSync(`${DATA}${file}`));
+
+/** Beyond the well-known names: queries whose first result both databases must agree on. */
+const PARITY_QUERIES = ['slack', 'postgres', 'playwright', 'kubernetes', 'sentry', 'filesystem', 'google maps', 'weather', 'jira', 'mongodb'];
 
 describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not found next to the checkout)'}`, function () {
   this.timeout(120_000);
@@ -72,6 +76,27 @@ describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not fo
       expect(body.items[0]?.name, JSON.stringify(body.items.map((s: { name: string }) => s.name))).to.equal(name);
     });
   }
+
+  describe(`the same first results on SQLite${TEST_DIALECT === 'postgres' ? '' : ' (skipped: the suite runs on SQLite; npm run test:pg compares)'}`, () => {
+    let sqlite: Harness;
+    before(async function () {
+      if (TEST_DIALECT !== 'postgres' || !available) this.skip();
+      sqlite = await startHarness({ demo: false, database: freshSqliteFile() });
+      await ingest(sqlite.service.store, FILES.map((file) => ({ file, text: readFileSync(`${DATA}${file}`, 'utf8') })));
+    });
+    after(async () => {
+      await sqlite?.close();
+      await sqlite?.database.drop();
+    });
+
+    const first = async (harness: Harness, path: string): Promise<string | undefined> => (await harness.request(path)).body.items[0]?.name;
+    for (const q of [...wellKnown.map(([query]) => query), ...PARITY_QUERIES]) {
+      it(`"${q}" is led by the same server on PostgreSQL as on SQLite`, async () => {
+        const path = `/api/v1/servers/search?q=${encodeURIComponent(q)}&limit=1`;
+        expect(await first(h, path)).to.equal(await first(sqlite, path));
+      });
+    }
+  });
 
   it('finds tools by what they do across the catalog', async () => {
     const { body } = await h.request('/api/v1/tools/search?q=create_issue&limit=5');

@@ -1,13 +1,12 @@
 /**
- * Starts the real service on port 0 with a temporary SQLite database, and gives tests a typed
+ * Starts the real service on port 0 on a fresh database (SQLite, or PostgreSQL under
+ * `npm run test:pg`: see database.ts), and gives tests a typed
  * client (openapi-fetch over the generated paths) whose every response is checked against the
  * contract: a mismatch fails the test.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Server as HttpServer } from 'node:http';
 import createClient, { type Client } from 'openapi-fetch';
 import { pino } from 'pino';
@@ -17,15 +16,16 @@ import { loadDemoCatalogIfEmpty } from '../../src/ingest/demo.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import type { IngestInput } from '../../src/ingest/detect.js';
 import type { NetClientOptions } from '../../src/net/index.js';
-import type { ProbeRunner } from '../../src/assessments/worker.js';
+import type { ProbeRunner, WorkerOptions } from '../../src/assessments/worker.js';
 import { contractViolations } from './contract.js';
+import { freshDatabase, type TestDatabase } from './database.js';
 
 export const silentLogger = pino({ level: 'silent' });
 
 export interface Harness {
   readonly baseUrl: string;
   readonly service: Service;
-  readonly dbFile: string;
+  readonly database: TestDatabase;
   readonly client: Client<paths>;
   /** A raw request (for inputs the typed client refuses); its response is contract-checked too. */
   request(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any }>;
@@ -46,8 +46,10 @@ export interface HarnessOptions {
   readonly assessmentDailyCap?: number;
   /** Run assessment workers, with these probes (default: none run). */
   readonly probe?: ProbeRunner;
-  /** Reuse a database file (a restart). */
-  readonly dbFile?: string;
+  /** Reuse a database (a restart); the caller drops it. */
+  readonly database?: TestDatabase;
+  /** Worker settings (e.g. a short lease). */
+  readonly workerOptions?: WorkerOptions;
 }
 
 /** Fetch that fails loudly when a response breaks the contract. */
@@ -70,11 +72,10 @@ export function contractFetch(baseUrl: string): (input: Request | string | URL, 
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'sextant-test-'));
-  const dbFile = options.dbFile ?? join(dir, 'catalog.sqlite');
+  const database = options.database ?? (await freshDatabase());
   const service = await createService(
     {
-      databaseUrl: `sqlite:${dbFile}`,
+      databaseUrl: database.url,
       discoveryRateLimit: options.discoveryRateLimit ?? 0,
       trustProxyHops: options.trustProxyHops ?? 0,
       mcpAllowedOrigins: options.mcpAllowedOrigins ?? ['http://localhost:5173'],
@@ -85,7 +86,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       rdapBootstrapUrl: 'http://127.0.0.1:9/rdap.json',
     },
     silentLogger,
-    { net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}) },
+    {
+      net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),
+      ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
+    },
   );
   if (options.demo ?? true) await loadDemoCatalogIfEmpty(service.store);
   if (options.inputs?.length) await ingest(service.store, options.inputs);
@@ -96,7 +100,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   return {
     baseUrl,
     service,
-    dbFile,
+    database,
     client: createClient<paths>({ baseUrl, fetch: (request: Request) => checkedFetch(request) }),
     async request(path, init) {
       const response = await checkedFetch(`${baseUrl}${path}`, init);
@@ -113,7 +117,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       server.closeAllConnections();
       server.close();
       await service.close();
-      if (!options.dbFile) rmSync(dir, { recursive: true, force: true });
+      if (!options.database) await database.drop();
     },
   };
 }

@@ -56,6 +56,7 @@ describe('identity', () => {
   it('parses a query into prefix terms that must all match', () => {
     expect(parseQuery('  GitHub   Issues ')).to.deep.equal({ text: 'github issues', terms: ['github', 'issues'] });
     expect(parseQuery('"; DROP TABLE servers; --')).to.deep.equal({ text: '"; drop table servers; --', terms: ['drop', 'table', 'servers'] });
+    expect(parseQuery('git\u0000hub\u001b[0m')).to.deep.equal({ text: 'git hub [0m', terms: ['git', 'hub', '0m'] });
     expect(parseQuery('   ')).to.equal(null);
     expect(parseQuery(undefined)).to.equal(null);
     expect(parseQuery('*"()')).to.deep.equal({ text: '*"()', terms: null });
