@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { CatalogEntry } from '../registry/catalog-entry.js';
 import { TAXONOMY } from '../registry/taxonomy.js';
 import type { SourceName } from '../types.js';
-import type { Db } from './db.js';
+import { dialectOf, type Db } from './db.js';
 
 export interface SourceRow {
   readonly source: SourceName;
@@ -50,12 +50,18 @@ export interface CatalogWriter {
 
 export const sourceKey = (source: string, key: string): string => `${source}\u0000${key}`;
 
+/** The advisory lock key that serializes catalog writers on PostgreSQL (any fixed number). */
+const CATALOG_WRITER_LOCK = 0x5e_7a_47;
+
 /** Rows per multi-row statement: well under SQLite's limit on bound variables. */
 const CHUNK = 400;
 
 /** Runs `work` in one transaction with a writer bound to it; the catalog's generation moves with it. */
 export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter) => Promise<T>): Promise<T> {
   return db.transaction(async (trx) => {
+    // One catalog writer at a time across instances (SQLite has a single writer by design): the
+    // writer allocates row numbers from max(seq), which two concurrent writers would both take.
+    if (dialectOf(trx) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?)', [CATALOG_WRITER_LOCK]);
     const result = await work(createWriter(trx));
     await bumpGeneration(trx);
     return result;

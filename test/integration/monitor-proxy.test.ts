@@ -6,22 +6,7 @@
 import { expect } from 'chai';
 import { runMonitorPass } from '../../src/monitor/monitor.js';
 import { silentLogger, startHarness, type Harness } from '../support/harness.js';
-import { hangHandler, htmlHandler, hugeHandler, mcpHandler, redirectHandler, startFixture, type Fixture } from '../support/fixture-servers.js';
-
-const S = 'https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json';
-const META = { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-05-01T00:00:00Z', updatedAt: '2025-05-01T00:00:00Z', isLatest: true } };
-
-function catalog(entries: Array<{ name: string; url?: string; transport?: string; headers?: unknown[]; tools?: string[] }>): { file: string; text: string } {
-  const servers = entries.map(({ name, url, transport, headers, tools }) => ({
-    server: {
-      $schema: S, name, description: `Fixture ${name}`, version: '1.0.0',
-      ...(url ? { remotes: [{ type: transport ?? 'streamable-http', url, ...(headers ? { headers } : {}) }] } : { packages: [{ registryType: 'npm', identifier: `@fixture/${name.split('/')[1]}`, version: '1.0.0', transport: { type: 'stdio' } }] }),
-      ...(tools ? { _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: tools.map((t) => ({ name: t, description: t })) } } } : {}),
-    },
-    _meta: META,
-  }));
-  return { file: 'fixtures.json', text: JSON.stringify({ servers }) };
-}
+import { catalog, hangHandler, htmlHandler, hugeHandler, mcpHandler, redirectHandler, startFixture, type Fixture } from '../support/fixture-servers.js';
 
 const post = (h: Harness, path: string, body: unknown) =>
   h.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -90,3 +90,19 @@ export const hugeHandler: Handler = (_req, res) => {
 export function redirectHandler(location: string): Handler {
   return (_req, res) => void res.writeHead(307, { location }).end();
 }
+
+const S = 'https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json';
+const META = { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-05-01T00:00:00Z', updatedAt: '2025-05-01T00:00:00Z', isLatest: true } };
+
+/** An official-registry document of fixture servers (remote at `url`, else an npm package). */
+export function catalog(entries: Array<{ name: string; url?: string; transport?: string; headers?: unknown[]; tools?: string[] }>): { file: string; text: string } {
+  const servers = entries.map(({ name, url, transport, headers, tools }) => ({
+    server: {
+      $schema: S, name, description: `Fixture ${name}`, version: '1.0.0',
+      ...(url ? { remotes: [{ type: transport ?? 'streamable-http', url, ...(headers ? { headers } : {}) }] } : { packages: [{ registryType: 'npm', identifier: `@fixture/${name.split('/')[1]}`, version: '1.0.0', transport: { type: 'stdio' } }] }),
+      ...(tools ? { _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: tools.map((t) => ({ name: t, description: t })) } } } : {}),
+    },
+    _meta: META,
+  }));
+  return { file: 'fixtures.json', text: JSON.stringify({ servers }) };
+}
