@@ -99,6 +99,12 @@ interface TextSearch {
 
 type Index = 'servers_fts' | 'tools_fts';
 
+/**
+ * The words as a tsquery in which every word must match as a prefix: websearch_to_tsquery parses
+ * and quotes them (it never fails on user text), then each quoted lexeme gets `:*`.
+ */
+const PREFIX_TSQUERY = "to_tsquery('simple', regexp_replace(websearch_to_tsquery('simple', ?)::text, '''([^'']|'''')+''', '\\&:*', 'g'))";
+
 const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
   sqlite: {
     // Without CROSS JOIN SQLite would start from a filter's index and run one full-text lookup per row.
@@ -112,11 +118,11 @@ const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
   postgres: {
     from: (index, table, row) => `${index} JOIN ${table} ${row} ON ${row}.seq = ${index}.rowid`,
     join: 'JOIN',
-    where: (index) => `${index}.document @@ to_tsquery('simple', ?)`,
+    where: (index) => `${index}.document @@ ${PREFIX_TSQUERY}`,
     // ts_rank's weights run D, C, B, A.
-    rank: (index) => `ts_rank('{0.15, 0.3, 0.8, 1.0}', ${index}.document, to_tsquery('simple', ?)) DESC`,
-    // Terms are letters and digits only (parseQuery), so quoting each is all the escaping needed.
-    expression: (terms) => terms.map((term) => `'${term}':*`).join(' & '),
+    rank: (index) => `ts_rank('{0.15, 0.3, 0.8, 1.0}', ${index}.document, ${PREFIX_TSQUERY}) DESC`,
+    // Each word in double quotes, so `or` and a leading `-` are words, not websearch operators.
+    expression: (terms) => terms.map((term) => `"${term}"`).join(' '),
     contains: (column) => `strpos(${column}, ?) > 0`,
   },
 };
