@@ -1,5 +1,6 @@
 /** The discovery routes end to end on the demo catalog plus small fixtures; every response is contract-checked. */
 import { expect } from 'chai';
+import { TEST_DIALECT } from '../support/database.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
 import type { ServerItem } from '../support/types.js';
 import { loadContract } from '../../src/http/openapi.js';
@@ -309,6 +310,14 @@ describe('hostile and odd requests', () => {
       if (location) expect(body.errors.map((e: { location: string }) => e.location)).to.include(location);
     });
   }
+
+  it(`answers a mistyped single word ${TEST_DIALECT === 'postgres' ? 'with the servers whose name is close (pg_trgm)' : 'with nothing (near-miss names are a PostgreSQL feature)'}`, async () => {
+    const { body } = await h.request('/api/v1/servers/search?q=githb');
+    if (TEST_DIALECT === 'postgres') expect(body.items[0]?.name).to.match(/github/);
+    else expect(body.total).to.equal(0);
+    const twoWords = await h.request('/api/v1/servers/search?q=githb%20zzzqqq');
+    expect(twoWords.body.total, 'every word of a longer query must still match').to.equal(0);
+  });
 
   it('treats control characters, emoji and FTS operators in q as text, not syntax', async () => {
     const odd = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('\u0000\u202e😀 * "(')}`);
