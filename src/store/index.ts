@@ -2,7 +2,7 @@
 import { createCatalogReader, type CatalogReader } from './catalog-reader.js';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { readGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
-import { dialectOf, migrate, migrationsPending, openDatabase, type Db, type Dialect } from './db.js';
+import { dialectOf, migrate, migrationsPending, openDatabase, type Db } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 
@@ -15,7 +15,6 @@ export interface RateLimiterSpec {
 }
 
 export interface Store {
-  readonly dialect: Dialect;
   readonly catalog: CatalogReader;
   readonly monitor: MonitorStore;
   readonly assessments: AssessmentStore;
@@ -51,7 +50,6 @@ export function createStore(databaseUrl: string): Store {
   const wrote = <T>(work: Promise<T>): Promise<T> => work.finally(() => (writes += 1));
   const monitor = createMonitorStore(db);
   return {
-    dialect,
     catalog: createCatalogReader(db),
     monitor: { ...monitor, recordCheck: (check, keep) => wrote(monitor.recordCheck(check, keep)) },
     assessments: createAssessmentStore(db),
@@ -92,5 +90,4 @@ export type { CatalogReader, ServerSearch, ToolSearch, Page } from './catalog-re
 export type { CatalogWriter, CatalogIndex, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
 export type { Assessment, AssessmentStatus, AssessmentStore, NewAssessment, Observation } from './assessment-store.js';
-export type { Dialect } from './db.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';

@@ -25,9 +25,10 @@ export interface RemoteEndpoint {
 }
 
 export interface MonitorStore {
-  /** Every remote endpoint in the catalog: the only URLs the monitor ever probes. */
-  listEndpoints(): Promise<RemoteEndpoint[]>;
-  /** Brings the monitor's schedule in line with the catalog's endpoints (new ones are due at once). */
+  /**
+   * Brings the monitor's schedule in line with the catalog's remote endpoints (the only URLs the
+   * monitor ever probes); new ones are due at once.
+   */
   scheduleEndpoints(): Promise<void>;
   /**
    * Claims up to `limit` endpoints due at `now` for `worker` and makes them due again at `nextDue`,
@@ -52,13 +53,6 @@ interface CheckRow {
 export function createMonitorStore(db: Db): MonitorStore {
   const lock = dialectOf(db) === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   return {
-    async listEndpoints() {
-      const rows: Array<{ server_id: string; url: string; host: string; transport: RemoteEndpoint['transport'] }> = await db('remotes')
-        .orderBy(['server_id', 'position'])
-        .select('server_id', 'url', 'host', 'transport');
-      return rows.map((r) => ({ serverId: r.server_id, url: r.url, host: r.host, transport: r.transport }));
-    },
-
     async scheduleEndpoints() {
       await db.transaction(async (trx) => {
         await trx.raw(`DELETE FROM monitor_schedule WHERE NOT EXISTS
