@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import type Koa from 'koa';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import { LRUCache } from 'lru-cache';
+import { OpenAPIBackend, type Context, type Document, type Operation, type Request } from 'openapi-backend';
 import { parse } from 'yaml';
 import type { components } from '../../generated/openapi.js';
 import { AppError } from '../errors.js';
@@ -59,6 +60,7 @@ export async function createDispatcher(
   // openapi-backend checks documents against the 3.0 meta-schema; ours is 3.1, linted by redocly in CI.
   api.validateDefinition = () => api.document;
   await api.init();
+  memoizeRouting(api);
 
   api.register({
     notFound: (c: Context) => {
@@ -83,6 +85,34 @@ export async function createDispatcher(
     await api.handleRequest({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: flatHeaders(ctx), body: ctx.request.body }, ctx);
   };
   return { api, middleware };
+}
+
+/** How many (method, path) pairs keep their matched operation: paths carry ids, so they are many. */
+const ROUTE_MEMO_SIZE = 10_000;
+
+/**
+ * openapi-backend rebuilds its list of operations from the document (lodash over every path)
+ * several times per request, and compiles a RegExp per path template to match one. The
+ * document does not change after init, so the list is built once, and the operation a method
+ * and path matched is remembered; failures (404, 405) are not, they throw as before.
+ */
+function memoizeRouting(api: OpenAPIBackend): void {
+  const router = api.router;
+  const operations = router.getOperations();
+  router.getOperations = () => operations;
+  const match = router.matchOperation.bind(router);
+  const matched = new LRUCache<string, Operation>({ max: ROUTE_MEMO_SIZE });
+  function matchOperation(req: Request): Operation | undefined;
+  function matchOperation(req: Request, strict: boolean): Operation;
+  function matchOperation(req: Request, strict = false): Operation | undefined {
+    const key = `${req.method} ${req.path}`;
+    const known = matched.get(key);
+    if (known) return known;
+    const operation = match(req, strict);
+    if (operation) matched.set(key, operation);
+    return operation;
+  }
+  router.matchOperation = matchOperation;
 }
 
 function isOperationId(handlers: HandlerMap) {
