@@ -13,6 +13,7 @@ import type { components } from '../../generated/openapi.js';
 import { AppError } from '../errors.js';
 import { scrubValue } from '../registry/secrets.js';
 import { clientAddress } from './client-address.js';
+import { writeResponse, type ResponseCache } from './response-cache.js';
 import type { OperationId, ProblemFieldError } from '../types.js';
 import type { HandlerInput, HandlerMap, OperationHandler, Reply, UnvalidatedOperation } from './operation.js';
 
@@ -45,7 +46,7 @@ export function createAjv(options: Record<string, unknown> = {}): Ajv2020 {
 export async function createDispatcher(
   document: OpenApiDocument,
   handlers: HandlerMap,
-  options: { unvalidated?: readonly UnvalidatedOperation[]; trustProxyHops?: number } = {},
+  options: { unvalidated?: readonly UnvalidatedOperation[]; trustProxyHops?: number; responses?: ResponseCache } = {},
 ): Promise<{ api: OpenAPIBackend; middleware: Koa.Middleware }> {
   if (!isContract(document)) throw new Error('not an OpenAPI 3.1 document');
   const unvalidated = new Set<string>(options.unvalidated ?? []);
@@ -75,12 +76,14 @@ export async function createDispatcher(
       throw new AppError('validation_failed', `The request has ${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}.`, errors);
     },
   });
+  if (options.responses) assertKeyedByTarget(api, options.responses.operations);
   const registerOne = <O extends OperationId>(operationId: O): void => {
-    api.register(operationId, bind<O>(handlers[operationId], options.trustProxyHops ?? 0));
+    api.register(operationId, bind<O>(operationId, handlers[operationId], options.trustProxyHops ?? 0, options.responses));
   };
   for (const operationId of Object.keys(handlers).filter(isOperationId(handlers))) registerOne(operationId);
 
   const middleware: Koa.Middleware = async (ctx) => {
+    if (await options.responses?.serve(ctx)) return;
     assertDecodablePath(ctx.path);
     await api.handleRequest({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: flatHeaders(ctx), body: ctx.request.body }, ctx);
   };
@@ -119,16 +122,30 @@ function isOperationId(handlers: HandlerMap) {
   return (key: string): key is OperationId => Object.hasOwn(handlers, key);
 }
 
-/** Adapts a typed handler to openapi-backend: validated parameters in, reply written to Koa. */
-function bind<O extends OperationId>(handler: OperationHandler<O>, trustProxyHops: number) {
+/** Adapts a typed handler to openapi-backend: validated parameters in, reply written to Koa (and offered to the response cache). */
+function bind<O extends OperationId>(operationId: O, handler: OperationHandler<O>, trustProxyHops: number, responses: ResponseCache | undefined) {
   return async (c: Context, ctx: Koa.Context): Promise<void> => {
     const reply: Reply<O> = await handler(inputOf<O>(c, ctx, clientAddress(ctx, trustProxyHops)));
-    for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
     // Credentials were removed at ingest; removed again here, at the edge, whatever the route.
-    // Koa turns a null body into 204 unless the status is set after it.
-    ctx.body = reply.body === undefined ? null : scrubValue(reply.body);
-    ctx.status = Number(reply.status);
+    const body = reply.body === undefined ? undefined : Buffer.from(JSON.stringify(scrubValue(reply.body)));
+    const sent = { status: Number(reply.status), headers: reply.headers ?? {}, body };
+    writeResponse(ctx, sent);
+    await responses?.offer(ctx, operationId, sent);
   };
+}
+
+/**
+ * The response cache keys a request by its target alone: refuse at start an operation whose
+ * answer could also depend on a header, a cookie or a body.
+ */
+function assertKeyedByTarget(api: OpenAPIBackend, operationIds: ReadonlySet<OperationId>): void {
+  for (const operationId of operationIds) {
+    const operation = api.router.getOperation(operationId);
+    const onlyPathAndQuery = (operation?.parameters ?? []).every((p) => 'in' in p && (p.in === 'path' || p.in === 'query'));
+    if (operation?.method !== 'get' || operation.requestBody !== undefined || !onlyPathAndQuery) {
+      throw new Error(`${operationId} cannot have its responses cached: it is not a GET of path and query parameters only`);
+    }
+  }
 }
 
 /**
