@@ -126,12 +126,18 @@ function isOperationId(handlers: HandlerMap) {
 function bind<O extends OperationId>(operationId: O, handler: OperationHandler<O>, trustProxyHops: number, responses: ResponseCache | undefined) {
   return async (c: Context, ctx: Koa.Context): Promise<void> => {
     const reply: Reply<O> = await handler(inputOf<O>(c, ctx, clientAddress(ctx, trustProxyHops)));
-    // Credentials were removed at ingest; removed again here, at the edge, whatever the route.
-    const body = reply.body === undefined ? undefined : Buffer.from(JSON.stringify(scrubValue(reply.body)));
-    const sent = { status: Number(reply.status), headers: reply.headers ?? {}, body };
+    const sent = { status: Number(reply.status), headers: reply.headers ?? {}, body: serialize(reply) };
     writeResponse(ctx, sent);
     await responses?.offer(ctx, operationId, sent);
   };
+}
+
+/** The reply's body as JSON bytes, scrubbed: credentials were removed at ingest; removed again here, at the edge, whatever the route. */
+function serialize(reply: { readonly body?: unknown; readonly json?: string }): Buffer | undefined {
+  if (reply.body === undefined) return undefined;
+  const scrubbed = scrubValue(reply.body);
+  // The handler's own JSON stands only for a body scrubValue leaves as it is (one it made).
+  return Buffer.from(reply.json !== undefined && scrubbed === reply.body ? reply.json : JSON.stringify(scrubbed));
 }
 
 /**
