@@ -49,11 +49,21 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   /** The generation each pending request was looked up in. */
   const pending = new WeakMap<Koa.Context, string>();
   let current = '';
+  // A store that cannot tell its generation (the database is failing) turns the cache off: every
+  // request goes to the dispatcher and fails, or not (liveness, readiness), as it would without it.
+  const generationOrNull = async (): Promise<string | null> => {
+    try {
+      return await options.generation();
+    } catch {
+      return null;
+    }
+  };
   return {
     operations,
     async serve(ctx) {
       if (ctx.method !== 'GET') return false;
-      const generation = await options.generation();
+      const generation = await generationOrNull();
+      if (generation === null) return false;
       if (generation !== current) {
         kept.clear();
         current = generation;
@@ -70,7 +80,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const generation = pending.get(ctx);
       pending.delete(ctx);
       if (generation === undefined || response.status !== 200 || !operations.has(operationId)) return;
-      if ((await options.generation()) === generation && generation === current) kept.set(ctx.url, response);
+      if ((await generationOrNull()) === generation && generation === current) kept.set(ctx.url, response);
     },
   };
 }

@@ -76,6 +76,27 @@ describe('response cache', () => {
     expect(computed).to.equal(2);
   });
 
+  it('steps aside while the generation cannot be read', async () => {
+    const failing = createResponseCache({ generation: async () => Promise.reject(new Error('database is gone')), operations: ['searchServers'] });
+    const app = new Koa();
+    let answered = 0;
+    app.use(async (ctx) => {
+      if (await failing.serve(ctx)) return;
+      answered += 1;
+      const sent: SentResponse = { status: 200, headers: {}, body: Buffer.from('{"status":"ok"}') };
+      writeResponse(ctx, sent);
+      await failing.offer(ctx, 'searchServers', sent);
+    });
+    const other = app.listen(0, '127.0.0.1');
+    await once(other, 'listening');
+    try {
+      for (let i = 0; i < 2; i += 1) expect((await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/healthz`)).status).to.equal(200);
+      expect(answered).to.equal(2);
+    } finally {
+      other.close();
+    }
+  });
+
   it('keeps only 200 answers, only of the listed operations, only to GET', async () => {
     for (let i = 0; i < 2; i += 1) {
       await get('/search?status=missing');
