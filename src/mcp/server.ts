@@ -89,9 +89,8 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 /**
  * Tool results of service values, made once per value: the registry hands out the same object
  * for a read it keeps, so a repeated call skips the copy, the scrub and the serializations.
- * Weakly held: a result lives as long as the registry keeps its value (its LRU bounds both; a
- * bounded LRU here would thrash on a rotation longer than itself). Keeps the result's JSON so
- * the response can reuse it.
+ * Weakly held: a result lives as long as the registry keeps its value (a bounded LRU here
+ * would thrash on a rotation longer than itself), and costs its text, the page's JSON.
  */
 interface ResultMemo {
   result(value: unknown): CallToolResult;
@@ -100,7 +99,8 @@ interface ResultMemo {
 
 function createResultMemo(): ResultMemo {
   const made = new WeakMap<object, CallToolResult>();
-  const json = new WeakMap<object, string>();
+  /** Results whose text is exactly the JSON of their structuredContent: their own JSON is made from it. */
+  const textual = new WeakMap<object, string>();
   return {
     result(value) {
       const kept = typeof value === 'object' && value !== null ? made.get(value) : undefined;
@@ -109,12 +109,17 @@ function createResultMemo(): ResultMemo {
       // one scrubValue made (a read the registry keeps); the text too, so the edge's scrub of the
       // JSON-RPC response skips the result (scrubValue marks what it made).
       const structured = asObject(isScrubbed(value) ? value : scrubValue(JSON.parse(JSON.stringify(value))));
-      const result = scrubValue<CallToolResult>({ content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: false });
-      json.set(result, JSON.stringify(result));
+      const text = JSON.stringify(structured);
+      const result = scrubValue<CallToolResult>({ content: [{ type: 'text', text }], structuredContent: structured, isError: false });
+      if (result.content.length === 1 && result.content[0]?.text === text && result.structuredContent === structured) textual.set(result, text);
       if (typeof value === 'object' && value !== null) made.set(value, result);
       return result;
     },
-    json: (result) => (typeof result === 'object' && result !== null ? json.get(result) : undefined),
+    json(result) {
+      const text = typeof result === 'object' && result !== null ? textual.get(result) : undefined;
+      // Exactly JSON.stringify(result): its members in the order it was made, the page's JSON twice.
+      return text === undefined ? undefined : `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`;
+    },
   };
 }
 
