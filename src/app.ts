@@ -11,6 +11,7 @@ import { AppError } from './errors.js';
 import { createHandlers } from './http/handlers/index.js';
 import { createDispatcher, loadContract, type OpenApiDocument } from './http/openapi.js';
 import { sendProblem } from './http/problem.js';
+import { createResponseCache } from './http/response-cache.js';
 import { rateLimit } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
 import { createMcpServer } from './mcp/server.js';
@@ -18,6 +19,7 @@ import type { ProxyService } from './proxy/proxy-service.js';
 import type { AssessmentService } from './assessments/assessment-service.js';
 import type { RegistryService } from './registry/registry-service.js';
 import type { Store } from './store/index.js';
+import type { OperationId } from './types.js';
 
 export interface AppDeps {
   readonly config: Pick<Config, 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
@@ -41,12 +43,15 @@ const PROXY = /^\/api\/v1\/proxy\//;
 /** Where the body stays raw text: JSON-RPC answers a parse error itself. */
 const RAW_BODY = /^\/mcp\/?$/;
 const BODY_LIMIT = '256kb';
+/** Reads answered from the catalog and their path and query alone: their responses are kept per catalog generation. */
+const CATALOG_READS: readonly OperationId[] = ['searchServers', 'getServer', 'searchTools', 'getTool', 'listCategories', 'legacySearch', 'legacyListCategories'];
 
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
   const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version });
   const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions: { allowedOrigins: deps.config.mcpAllowedOrigins }, proxy: deps.proxy, assessments: deps.assessments });
-  const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops });
+  const responses = createResponseCache({ generation: deps.store.generation, operations: CATALOG_READS });
+  const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops, responses });
   const app = new Koa<State>();
   app.proxy = deps.config.trustProxyHops > 0;
   app.silent = true;

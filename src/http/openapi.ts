@@ -6,12 +6,14 @@ import { readFileSync } from 'node:fs';
 import type Koa from 'koa';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import { LRUCache } from 'lru-cache';
+import { OpenAPIBackend, type Context, type Document, type Operation, type Request } from 'openapi-backend';
 import { parse } from 'yaml';
 import type { components } from '../../generated/openapi.js';
 import { AppError } from '../errors.js';
 import { scrubValue } from '../registry/secrets.js';
 import { clientAddress } from './client-address.js';
+import { writeResponse, type ResponseCache } from './response-cache.js';
 import type { OperationId, ProblemFieldError } from '../types.js';
 import type { HandlerInput, HandlerMap, OperationHandler, Reply, UnvalidatedOperation } from './operation.js';
 
@@ -44,7 +46,7 @@ export function createAjv(options: Record<string, unknown> = {}): Ajv2020 {
 export async function createDispatcher(
   document: OpenApiDocument,
   handlers: HandlerMap,
-  options: { unvalidated?: readonly UnvalidatedOperation[]; trustProxyHops?: number } = {},
+  options: { unvalidated?: readonly UnvalidatedOperation[]; trustProxyHops?: number; responses?: ResponseCache } = {},
 ): Promise<{ api: OpenAPIBackend; middleware: Koa.Middleware }> {
   if (!isContract(document)) throw new Error('not an OpenAPI 3.1 document');
   const unvalidated = new Set<string>(options.unvalidated ?? []);
@@ -59,6 +61,7 @@ export async function createDispatcher(
   // openapi-backend checks documents against the 3.0 meta-schema; ours is 3.1, linted by redocly in CI.
   api.validateDefinition = () => api.document;
   await api.init();
+  memoizeRouting(api);
 
   api.register({
     notFound: (c: Context) => {
@@ -73,32 +76,82 @@ export async function createDispatcher(
       throw new AppError('validation_failed', `The request has ${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}.`, errors);
     },
   });
+  if (options.responses) assertKeyedByTarget(api, options.responses.operations);
   const registerOne = <O extends OperationId>(operationId: O): void => {
-    api.register(operationId, bind<O>(handlers[operationId], options.trustProxyHops ?? 0));
+    api.register(operationId, bind<O>(operationId, handlers[operationId], options.trustProxyHops ?? 0, options.responses));
   };
   for (const operationId of Object.keys(handlers).filter(isOperationId(handlers))) registerOne(operationId);
 
   const middleware: Koa.Middleware = async (ctx) => {
+    if (await options.responses?.serve(ctx)) return;
     assertDecodablePath(ctx.path);
     await api.handleRequest({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: flatHeaders(ctx), body: ctx.request.body }, ctx);
   };
   return { api, middleware };
 }
 
+/** How many (method, path) pairs keep their matched operation: paths carry ids, so they are many. */
+const ROUTE_MEMO_SIZE = 10_000;
+
+/**
+ * openapi-backend rebuilds its list of operations from the document (lodash over every path)
+ * several times per request, and compiles a RegExp per path template to match one. The
+ * document does not change after init, so the list is built once, and the operation a method
+ * and path matched is remembered; failures (404, 405) are not, they throw as before.
+ */
+function memoizeRouting(api: OpenAPIBackend): void {
+  const router = api.router;
+  const operations = router.getOperations();
+  router.getOperations = () => operations;
+  const match = router.matchOperation.bind(router);
+  const matched = new LRUCache<string, Operation>({ max: ROUTE_MEMO_SIZE });
+  function matchOperation(req: Request): Operation | undefined;
+  function matchOperation(req: Request, strict: boolean): Operation;
+  function matchOperation(req: Request, strict = false): Operation | undefined {
+    const key = `${req.method} ${req.path}`;
+    const known = matched.get(key);
+    if (known) return known;
+    const operation = match(req, strict);
+    if (operation) matched.set(key, operation);
+    return operation;
+  }
+  router.matchOperation = matchOperation;
+}
+
 function isOperationId(handlers: HandlerMap) {
   return (key: string): key is OperationId => Object.hasOwn(handlers, key);
 }
 
-/** Adapts a typed handler to openapi-backend: validated parameters in, reply written to Koa. */
-function bind<O extends OperationId>(handler: OperationHandler<O>, trustProxyHops: number) {
+/** Adapts a typed handler to openapi-backend: validated parameters in, reply written to Koa (and offered to the response cache). */
+function bind<O extends OperationId>(operationId: O, handler: OperationHandler<O>, trustProxyHops: number, responses: ResponseCache | undefined) {
   return async (c: Context, ctx: Koa.Context): Promise<void> => {
     const reply: Reply<O> = await handler(inputOf<O>(c, ctx, clientAddress(ctx, trustProxyHops)));
-    for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
-    // Credentials were removed at ingest; removed again here, at the edge, whatever the route.
-    // Koa turns a null body into 204 unless the status is set after it.
-    ctx.body = reply.body === undefined ? null : scrubValue(reply.body);
-    ctx.status = Number(reply.status);
+    const sent = { status: Number(reply.status), headers: reply.headers ?? {}, body: serialize(reply) };
+    writeResponse(ctx, sent);
+    await responses?.offer(ctx, operationId, sent);
   };
+}
+
+/** The reply's body as JSON bytes, scrubbed: credentials were removed at ingest; removed again here, at the edge, whatever the route. */
+function serialize(reply: { readonly body?: unknown; readonly json?: string }): Buffer | undefined {
+  if (reply.body === undefined) return undefined;
+  const scrubbed = scrubValue(reply.body);
+  // The handler's own JSON stands only for a body scrubValue leaves as it is (one it made).
+  return Buffer.from(reply.json !== undefined && scrubbed === reply.body ? reply.json : JSON.stringify(scrubbed));
+}
+
+/**
+ * The response cache keys a request by its target alone: refuse at start an operation whose
+ * answer could also depend on a header, a cookie or a body.
+ */
+function assertKeyedByTarget(api: OpenAPIBackend, operationIds: ReadonlySet<OperationId>): void {
+  for (const operationId of operationIds) {
+    const operation = api.router.getOperation(operationId);
+    const onlyPathAndQuery = (operation?.parameters ?? []).every((p) => 'in' in p && (p.in === 'path' || p.in === 'query'));
+    if (operation?.method !== 'get' || operation.requestBody !== undefined || !onlyPathAndQuery) {
+      throw new Error(`${operationId} cannot have its responses cached: it is not a GET of path and query parameters only`);
+    }
+  }
 }
 
 /**

@@ -21,9 +21,12 @@ type OwnStatus<O extends OperationId> = {
 }[keyof Responses<O>];
 type Body<O extends OperationId, S extends keyof Responses<O>> = Responses<O>[S] extends { content: { 'application/json': infer B } } ? { readonly body: B } : { readonly body?: undefined };
 
-/** One of the operation's JSON (or empty) responses. */
+/**
+ * One of the operation's JSON (or empty) responses. `json` is the body already serialized, for a
+ * handler that has it: used only when the body is a value scrubValue made (nothing left to scrub).
+ */
 export type Reply<O extends OperationId> = {
-  [S in OwnStatus<O>]: { readonly status: S; readonly headers?: Readonly<Record<string, string>> } & Body<O, S>;
+  [S in OwnStatus<O>]: { readonly status: S; readonly headers?: Readonly<Record<string, string>>; readonly json?: string } & Body<O, S>;
 }[OwnStatus<O>];
 
 /** Operations whose input is not validated against the contract (they answer in their own protocol). */

@@ -6,7 +6,7 @@ import type { components } from '../../generated/openapi.js';
 import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
 import { asObject } from '../json.js';
-import { scrubValue } from '../registry/secrets.js';
+import { isScrubbed, scrubValue } from '../registry/secrets.js';
 import { createAjv, type OpenApiDocument } from '../http/openapi.js';
 import type { Logger } from '../logger.js';
 import type { RegistryService } from '../registry/registry-service.js';
@@ -34,6 +34,8 @@ export interface McpCallContext {
 
 export interface McpServer {
   receive(request: JSONRPCRequest, context: McpCallContext): Promise<JSONRPCResponse | null>;
+  /** The JSON text of a tools/call result this server made and still keeps (undefined for any other value). */
+  resultJson(result: unknown): string | undefined;
 }
 
 const INSTRUCTIONS =
@@ -71,19 +73,57 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     return { tools: page, ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) };
   });
 
+  const results = createResultMemo();
   server.addMethod('tools/call', async (params: unknown, context): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = asObject(params);
     if (typeof name !== 'string') throw invalidParams('tools/call needs params.name (a string)');
     const tool = byName.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${name}. Call tools/list for the tools this server offers.`);
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalidParams('params.arguments must be an object');
-    return callTool(tool, args, context, deps.registry);
+    return callTool(tool, args, context, deps.registry, results);
   });
 
-  return { receive: async (request, context) => server.receive(request, context) };
+  return { receive: async (request, context) => server.receive(request, context), resultJson: results.json };
 }
 
-async function callTool(tool: McpTool, args: object, context: McpCallContext, registry: RegistryService): Promise<CallToolResult> {
+/**
+ * Tool results of service values, made once per value: the registry hands out the same object
+ * for a read it keeps, so a repeated call skips the copy, the scrub and the serializations.
+ * Weakly held: a result lives as long as the registry keeps its value (a bounded LRU here
+ * would thrash on a rotation longer than itself), and costs its text, the page's JSON.
+ */
+interface ResultMemo {
+  result(value: unknown): CallToolResult;
+  json(result: unknown): string | undefined;
+}
+
+function createResultMemo(): ResultMemo {
+  const made = new WeakMap<object, CallToolResult>();
+  /** Results whose text is exactly the JSON of their structuredContent: their own JSON is made from it. */
+  const textual = new WeakMap<object, string>();
+  return {
+    result(value) {
+      const kept = typeof value === 'object' && value !== null ? made.get(value) : undefined;
+      if (kept) return kept;
+      // Credentials were removed at ingest; removed again here, at the edge, unless the value is
+      // one scrubValue made (a read the registry keeps); the text too, so the edge's scrub of the
+      // JSON-RPC response skips the result (scrubValue marks what it made).
+      const structured = asObject(isScrubbed(value) ? value : scrubValue(JSON.parse(JSON.stringify(value))));
+      const text = JSON.stringify(structured);
+      const result = scrubValue<CallToolResult>({ content: [{ type: 'text', text }], structuredContent: structured, isError: false });
+      if (result.content.length === 1 && result.content[0]?.text === text && result.structuredContent === structured) textual.set(result, text);
+      if (typeof value === 'object' && value !== null) made.set(value, result);
+      return result;
+    },
+    json(result) {
+      const text = typeof result === 'object' && result !== null ? textual.get(result) : undefined;
+      // Exactly JSON.stringify(result): its members in the order it was made, the page's JSON twice.
+      return text === undefined ? undefined : `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`;
+    },
+  };
+}
+
+async function callTool(tool: McpTool, args: object, context: McpCallContext, registry: RegistryService, results: ResultMemo): Promise<CallToolResult> {
   let outcome;
   try {
     outcome = await tool.call(registry, args);
@@ -99,9 +139,7 @@ async function callTool(tool: McpTool, args: object, context: McpCallContext, re
     if (context.protocolVersion === '2025-11-25') return toolError(`${message} Fix the arguments and call it again.`);
     throw invalidParams(message);
   }
-  // Credentials were removed at ingest; removed again here, at the edge.
-  const structured = asObject(scrubValue(JSON.parse(JSON.stringify(outcome.value))));
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: false };
+  return results.result(outcome.value);
 }
 
 function toolError(message: string): CallToolResult {

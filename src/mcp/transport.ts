@@ -5,6 +5,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
+import { scrubValue } from '../registry/secrets.js';
 import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, asProtocolVersion } from './protocol.js';
 import type { McpServer } from './server.js';
 
@@ -12,7 +13,7 @@ type RpcErrorResponse = components['schemas']['JsonRpcErrorResponse'];
 type RpcResponse = components['schemas']['JsonRpcResponse'];
 
 export type McpHttpReply =
-  | { readonly status: 200; readonly body: RpcResponse }
+  | { readonly status: 200; readonly body: RpcResponse; readonly json?: string }
   | { readonly status: 202 }
   | { readonly status: 400; readonly body: RpcErrorResponse };
 
@@ -52,7 +53,21 @@ export async function handleMcpPost(server: McpServer, options: McpTransportOpti
   const request = { jsonrpc: '2.0' as const, method: fields.method, params: fields.params, ...(id === null ? {} : { id }) };
   const response = await server.receive(request, { protocolVersion });
   if (fields.id === undefined || response === null) return { status: 202 };
-  return { status: 200, body: toContract(response) };
+  return withKeptResult(server, toContract(response));
+}
+
+/**
+ * A response around a result the server keeps, with its JSON made from the result's kept JSON
+ * (a tools/call page is serialized once, not per call). The envelope is scrubbed here as the
+ * edge would scrub it: the kept result is skipped, being scrubbed already, the id is not.
+ */
+function withKeptResult(server: McpServer, response: RpcResponse): McpHttpReply {
+  const resultJson = 'result' in response ? server.resultJson(response.result) : undefined;
+  if (resultJson === undefined || !('result' in response)) return { status: 200, body: response };
+  const body = scrubValue(response);
+  if (!('result' in body) || body.result !== response.result) return { status: 200, body };
+  // Exactly JSON.stringify(body): the same members in the same order.
+  return { status: 200, body, json: `{"jsonrpc":${JSON.stringify(body.jsonrpc)},"id":${JSON.stringify(body.id)},"result":${resultJson}}` };
 }
 
 function badRequest(code: number, message: string, data?: unknown, id: string | number | null = null): McpHttpReply {

@@ -74,6 +74,11 @@ export function scrubUrl(raw: string): string {
 /** Values scrubValue produced: scrubbing them again changes nothing, so it is skipped. */
 const scrubbed = new WeakSet<object>();
 
+/** Whether `value` is one scrubValue produced (and so, by contract, never changed since). */
+export function isScrubbed(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && scrubbed.has(value);
+}
+
 /**
  * Deep copy of a JSON value with every credential removed: values under secret-named keys,
  * the value fields of entries marked secret, named like secrets or stored under a secret-named
@@ -91,8 +96,10 @@ export function scrubValue(value: unknown, underSecretKey = false): unknown {
 
 function scrubDeep(value: unknown, underSecretKey: boolean): unknown {
   if (typeof value === 'string') return scrubString(value);
-  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, underSecretKey));
   if (value === null || typeof value !== 'object') return value;
+  // Nested in a new value (a JSON-RPC envelope around a kept result): skipped too, unless a secret key now holds it.
+  if (!underSecretKey && scrubbed.has(value)) return value;
+  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, underSecretKey));
   const entries = Object.entries(value);
   const entryIsSecret = underSecretKey || entries.some(
     ([key, field]) =>

@@ -38,7 +38,7 @@ describe('credential canaries', () => {
     expect(server.sources.map((s: { source: string }) => s.source)).to.deep.equal(['docker', 'official', 'toolsdk']);
   });
 
-  it('serves every REST route for the server without a canary', async () => {
+  const everyRoute = async (): Promise<void> => {
     const server = await get(`/api/v1/servers/${SERVER}`);
     await get(`/api/v1/servers/${encodeURIComponent('io.github.canary/leaky')}`);
     await get('/api/v1/servers/search?q=leaky');
@@ -53,7 +53,11 @@ describe('credential canaries', () => {
     await get('/api/search?q=leaky');
     await get('/api/categories');
     await get(`/api/servers/${server.domain}`);
-  });
+  };
+
+  it('serves every REST route for the server without a canary', everyRoute);
+
+  it('serves them again (now from the response cache) without a canary', everyRoute);
 
   it('serves every MCP tool for the server without a canary', async () => {
     await mcp('search_servers', { q: 'leaky' });

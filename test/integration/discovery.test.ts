@@ -249,6 +249,18 @@ describe('discovery routes', () => {
       expect(body.code).to.equal('method_not_allowed');
     });
 
+    it('routes a path it has routed before the same way: other ids, other methods, unknown neighbours', async () => {
+      for (let round = 0; round < 2; round += 1) {
+        expect((await h.request('/api/v1/servers/io.github.acme~weather')).status).to.equal(200);
+        expect((await h.request('/api/v1/servers/io.github.acme~weather/trust')).body.serverId).to.equal('io.github.acme~weather');
+        const wrongMethod = await h.request('/api/v1/servers/io.github.acme~weather', { method: 'DELETE' });
+        expect(wrongMethod.status).to.equal(405);
+        expect(wrongMethod.headers.get('allow')).to.equal('GET');
+        expect((await h.request('/api/v1/servers/io.github.acme~weather/nothing')).status).to.equal(404);
+        expect((await h.request('/api/v1/servers/io.github.acme~nothing')).body.code).to.equal('not_found');
+      }
+    });
+
     it('returns 400 problem+json for a malformed JSON body', async () => {
       const { status, body } = await h.request('/api/v1/servers/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"q": ' });
       expect(status).to.equal(400);

@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import { loadContract } from '../../src/http/openapi.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { silentLogger, startHarness, type Harness } from '../support/harness.js';
+import { ingest } from '../../src/ingest/ingest-service.js';
+import { fixture, silentLogger, startHarness, type Harness } from '../support/harness.js';
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
 
@@ -173,6 +174,53 @@ describe('MCP endpoint over HTTP', () => {
       expect(body.result.isError).to.equal(false);
       expect(JSON.parse(body.result.content[0].text)).to.deep.equal(body.result.structuredContent);
       expect(body.result.structuredContent).to.deep.equal((await h.request('/api/v1/categories')).body);
+    });
+
+    it('answers a repeated tools/call (from the kept result) exactly as the first, in canonical JSON', async () => {
+      const call = (id: number | string) => fetch(`${h.baseUrl}/mcp`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github', limit: 5 } } }),
+      });
+      const texts: string[] = [];
+      for (const id of [21, 21, 'again']) {
+        const res = await call(id);
+        expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+        texts.push(await res.text());
+      }
+      expect(texts[1]).to.equal(texts[0]);
+      const [first, , other] = texts.map((text) => JSON.parse(text ?? ''));
+      expect(texts[0]).to.equal(JSON.stringify(first));
+      expect(texts[2]).to.equal(JSON.stringify(other));
+      expect(other).to.deep.equal({ ...first, id: 'again' });
+      expect(first.result.content[0].text).to.equal(JSON.stringify(first.result.structuredContent));
+      expect(first.result.structuredContent).to.deep.equal((await h.request('/api/v1/servers/search?q=github&limit=5')).body);
+    });
+
+    it('still scrubs a credential-shaped request id echoed around a kept result', async () => {
+      const id = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+      for (let i = 0; i < 2; i += 1) {
+        const { body } = await post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github', limit: 5 } } });
+        expect(body.id).to.equal('[redacted]');
+        expect(body.result.isError).to.equal(false);
+      }
+    });
+
+    it('answers tools/call from the new catalog once it changed', async () => {
+      const fresh = await startHarness();
+      try {
+        const search = async () => (await fresh.request('/mcp', {
+          method: 'POST', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'weather' } } }),
+        })).body.result.structuredContent;
+        const before = await search();
+        expect(await search()).to.deep.equal(before);
+        await ingest(fresh.service.store, [fixture('official-small.json')]);
+        const after = await search();
+        expect(after.total).to.be.greaterThan(before.total);
+        expect(after.items.map((s: { id: string }) => s.id)).to.include('io.github.acme~weather');
+      } finally {
+        await fresh.close();
+      }
     });
 
     for (const q of ['github', 'database', 'search web', 'memory', 'payments stripe']) {

@@ -59,6 +59,23 @@ describe('secret scrubbing', () => {
   });
 });
 
+describe('scrubbing what was scrubbed', () => {
+  const record = { name: 'svc', env: [{ name: 'API_KEY', default: 'plain-looking-value' }], url: 'https://u:p@x.example.com/mcp' };
+
+  it('returns a scrubbed value as it is, alone or nested in a new value', () => {
+    const kept = scrubValue(record);
+    expect(scrubValue(kept)).to.equal(kept);
+    const envelope = scrubValue({ jsonrpc: '2.0', id: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', result: kept });
+    expect(envelope.result).to.equal(kept);
+    expect(envelope.id).to.equal(REDACTED);
+  });
+
+  it('scrubs a scrubbed value again when a secret-named key now holds it', () => {
+    const kept = scrubValue({ value: 'visible', description: 'd' });
+    expect(scrubValue({ api_key: kept })).to.deep.equal({ api_key: { value: REDACTED, description: 'd' } });
+  });
+});
+
 describe('placeholders', () => {
   it('keeps placeholders where secrets go, and only them', () => {
     const config = { env: { API_KEY: '<API_KEY>', TOKEN: '${input:token}', AUTH: 'Bearer <TOKEN>', PASSWORD: 'hunter2', GH: '<ghp_abcdefghijklmnopqrstuvwxyz0123>' }, headers: { Authorization: '${AUTH_HEADER}' } };

@@ -1,0 +1,100 @@
+/**
+ * The bytes of catalog reads (issue 7): the response a GET of one of `operations` got, kept
+ * per catalog generation under its exact request target, so the same request again skips
+ * routing, validation, the handler, the credential scrub and JSON serialization.
+ *
+ * The request target is a sound key because these operations read nothing but their path and
+ * query parameters (no header, cookie or body parameter: the dispatcher checks this at start)
+ * and the catalog: the same target validates the same way and gets the same answer until the
+ * catalog's generation changes. Only 200 answers are kept, so an invalid request, a 404 or a
+ * failure is answered by the dispatcher every time. Headers of the request's own (X-Request-Id,
+ * RateLimit) are set by the middlewares in front, hit or miss.
+ */
+import type Koa from 'koa';
+import { LRUCache } from 'lru-cache';
+import type { OperationId } from '../types.js';
+
+/** What the dispatcher sent: status, the handler's own headers, and the JSON bytes (none for an empty body). */
+export interface SentResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer | undefined;
+}
+
+export interface ResponseCache {
+  /** The operations whose responses are kept. */
+  readonly operations: ReadonlySet<OperationId>;
+  /** Answers the request from the cache when it can (true); otherwise notes the generation it was looked up in. */
+  serve(ctx: Koa.Context): Promise<boolean>;
+  /** Keeps what the dispatcher sent, if it is a 200 to a kept operation and the catalog did not change meanwhile. */
+  offer(ctx: Koa.Context, operationId: OperationId, response: SentResponse): Promise<void>;
+}
+
+export interface ResponseCacheOptions {
+  /** The catalog's generation: a new value drops every kept response. */
+  readonly generation: () => Promise<string>;
+  readonly operations: readonly OperationId[];
+  /** Bytes of bodies (and keys) kept at most. */
+  readonly maxBytes?: number;
+}
+
+const DEFAULT_MAX_BYTES = 64 * 2 ** 20;
+
+export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
+  const operations = new Set(options.operations);
+  const kept = new LRUCache<string, SentResponse>({
+    maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    sizeCalculation: (value, key) => Math.max(1, key.length + (value.body?.length ?? 0)),
+  });
+  /** The generation each pending request was looked up in. */
+  const pending = new WeakMap<Koa.Context, string>();
+  let current = '';
+  // A store that cannot tell its generation (the database is failing) turns the cache off: every
+  // request goes to the dispatcher and fails, or not (liveness, readiness), as it would without it.
+  const generationOrNull = async (): Promise<string | null> => {
+    try {
+      return await options.generation();
+    } catch {
+      return null;
+    }
+  };
+  return {
+    operations,
+    async serve(ctx) {
+      if (ctx.method !== 'GET') return false;
+      const generation = await generationOrNull();
+      if (generation === null) return false;
+      if (generation !== current) {
+        kept.clear();
+        current = generation;
+      }
+      const hit = kept.get(ctx.url);
+      if (hit) {
+        writeResponse(ctx, hit);
+        return true;
+      }
+      pending.set(ctx, generation);
+      return false;
+    },
+    async offer(ctx, operationId, response) {
+      const generation = pending.get(ctx);
+      pending.delete(ctx);
+      if (generation === undefined || response.status !== 200 || !operations.has(operationId)) return;
+      if ((await generationOrNull()) === generation && generation === current) kept.set(ctx.url, response);
+    },
+  };
+}
+
+/** Writes a dispatched response to Koa: the slow path and the cache both answer through here, so they cannot differ. */
+export function writeResponse(ctx: Koa.Context, response: SentResponse): void {
+  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  if (response.body === undefined) {
+    // Koa turns a null body into 204 unless the status is set after it.
+    ctx.body = null;
+  } else {
+    // What Koa does for an object body: JSON unless the handler declared a JSON flavour itself.
+    if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'json';
+    ctx.body = response.body;
+  }
+  ctx.status = response.status;
+}
