@@ -1,11 +1,14 @@
 /**
  * What another writer on the same database does reaches this instance's cached reads: a server
  * ingested through a second store (another process or instance) shows up in search within the
- * generation's 250 ms freshness, on SQLite and on PostgreSQL.
+ * generation's 250 ms freshness, on SQLite and on PostgreSQL; and on PostgreSQL, rate limits that
+ * outlive the database answering.
  */
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
+import pg from 'pg';
 import { createStore } from '../../src/store/index.js';
+import { freshDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
 import { catalog } from '../support/fixture-servers.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -30,3 +33,35 @@ describe('a write by another store on the same database', () => {
     expect(after.body.items.map((s: { name: string }) => s.name)).to.have.members(['com.example/first-widget', 'com.example/second-widget']);
   });
 });
+
+describe(`rate limits when the database stops answering${TEST_DIALECT === 'postgres' ? '' : ' (skipped: SQLite counts in memory; npm run test:pg runs this)'}`, () => {
+  it('keep counting in this process (the memory insurance limiter)', async function () {
+    if (TEST_DIALECT !== 'postgres') this.skip();
+    const database = await freshDatabase();
+    const store = createStore(database.url);
+    try {
+      await store.migrate();
+      const limiter = store.rateLimiter({ keyPrefix: 'insured', points: 3, duration: 60 });
+      await limiter.consume('client');
+      expect(await pointsIn(database, 'insured:client'), 'counted in the database while it answers').to.equal(1);
+      await database.drop();
+      const remaining: number[] = [];
+      for (let i = 0; i < 2; i += 1) remaining.push((await limiter.consume('client')).remainingPoints);
+      expect(remaining, 'the insurance limiter counts on its own').to.deep.equal([2, 1]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+/** The points a key has consumed, read from the rate_limits table over a connection of its own. */
+async function pointsIn(database: TestDatabase, key: string): Promise<number> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const result = await client.query<{ points: number }>('SELECT points FROM rate_limits WHERE key = $1', [key]);
+    return result.rows[0]?.points ?? 0;
+  } finally {
+    await client.end();
+  }
+}
