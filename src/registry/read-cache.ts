@@ -10,13 +10,23 @@ import { scrubValue } from './secrets.js';
 /** Looks `key` up, or computes, scrubs and keeps the value. */
 export type CachedRead<T> = (key: string, compute: () => Promise<T>) => Promise<T>;
 
-/** Makes typed caches that all follow one generation (null: caching off). */
-export type CacheFactory = <T extends object>(max?: number) => CachedRead<T>;
+/**
+ * Makes typed caches that all follow one generation (null: caching off). `maxWeight` bounds a
+ * cache by what it holds, not by its count of keys: a record weighs 1, a page 1 + its items, so
+ * a cache of 100-item pages cannot grow a hundred times larger than one of records.
+ */
+export type CacheFactory = <T extends object>(maxWeight?: number) => CachedRead<T>;
+
+/** What a cached value weighs: one, plus one per item of a page. */
+export function weightOf(value: object): number {
+  const items: unknown = 'items' in value ? value.items : undefined;
+  return 1 + (Array.isArray(items) ? items.length : 0);
+}
 
 export function createCacheFactory(generation: (() => Promise<string>) | null): CacheFactory {
-  return <T extends object>(max = 10_000): CachedRead<T> => {
+  return <T extends object>(maxWeight = 20_000): CachedRead<T> => {
     if (!generation) return (_key, compute) => compute();
-    const cache = new LRUCache<string, T>({ max });
+    const cache = new LRUCache<string, T>({ maxSize: maxWeight, sizeCalculation: weightOf });
     let current = '';
     return async (key, compute) => {
       const now = await generation();

@@ -91,7 +91,7 @@ export function createRegistryService({ catalog, monitor, generation, now = () =
   const toolPages = cacheOf<ToolPage>();
   const servers = cacheOf<Server>();
   const tools = cacheOf<Tool>();
-  const categories = cacheOf<CategoryList>(10);
+  const categories = cacheOf<CategoryList>(1_000);
   const findServer = async (idOrName: string): Promise<Server> =>
     servers(idOrName, async () => {
       const server = await catalog.findServer(idOrName);
