@@ -183,6 +183,8 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     if (err instanceof ConfigError) console.error(err.message);
+    // A system error (the database refused, a file is missing) is the operator's to fix: no stack.
+    else if (err instanceof Error && 'code' in err && typeof err.code === 'string') console.error(`sextant: ${err.message} (${err.code})`);
     else console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
     process.exit(1);
   },

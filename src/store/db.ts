@@ -40,7 +40,18 @@ export function storable(key: string): boolean {
 /** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
 export function openDatabase(databaseUrl: string): Db {
   if (POSTGRES_URL.test(databaseUrl)) {
-    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 } });
+    return knexFactory({
+      client: 'pg',
+      connection: databaseUrl,
+      pool: { min: 0, max: 10 },
+      // A connection that cannot be had also rejects the query that asked for it, which reports
+      // it once; knex's own console line (with a stack) would say it twice.
+      log: {
+        warn: (message: string) => {
+          if (!message.startsWith('Acquire connection error')) console.warn(message);
+        },
+      },
+    });
   }
   const match = /^sqlite:(.+)$/.exec(databaseUrl);
   if (!match?.[1]) throw new Error('unsupported DATABASE_URL: use sqlite:<path> or postgres://…');

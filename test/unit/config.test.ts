@@ -29,6 +29,12 @@ describe('configuration', () => {
     expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS', 'NET_ALLOW_PRIVATE', 'MONITOR_INTERVAL']);
   });
 
+  it('accepts a PostgreSQL URL as well as a SQLite path', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://app@db.internal:5432/sextant' }).databaseUrl).to.equal('postgres://app@db.internal:5432/sextant');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://app@db.internal/sextant' }).databaseUrl).to.equal('postgresql://app@db.internal/sextant');
+    expect(() => loadConfig({ DATABASE_URL: 'postgres:/missing-slashes' })).to.throw(/DATABASE_URL/);
+  });
+
   it('does not print a database password', () => {
     try {
       loadConfig({ DATABASE_URL: 'mysql://app:s3cret@db/x' });
