@@ -53,25 +53,23 @@ interface Query {
   readonly bindings: Knex.RawBinding[];
 }
 
-const SERVER_ORDER: Readonly<Record<Dialect, Readonly<Record<Exclude<ServerSort, 'relevance'>, string>>>> = {
-  sqlite: {
-    'a-z': 's.sort_name ASC, s.id ASC',
-    // z-a reads the a-z index backwards, so its ties run by id descending.
-    'z-a': 's.sort_name DESC, s.id DESC',
-    // SQLite sorts NULL first ascending and last descending: newest needs no help to put unknown dates last.
-    newest: 's.published_at DESC, s.id ASC',
-    oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
-    tools: 's.tool_count DESC, s.id ASC',
-    endpoints: 's.endpoint_count DESC, s.id ASC',
-  },
-  postgres: {
-    'a-z': 's.sort_name ASC, s.id ASC',
-    'z-a': 's.sort_name DESC, s.id DESC',
-    newest: 's.published_at DESC NULLS LAST, s.id ASC',
-    oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
-    tools: 's.tool_count DESC, s.id ASC',
-    endpoints: 's.endpoint_count DESC, s.id ASC',
-  },
+type OrderedSort = Exclude<ServerSort, 'relevance'>;
+
+const SQLITE_SERVER_ORDER: Readonly<Record<OrderedSort, string>> = {
+  'a-z': 's.sort_name ASC, s.id ASC',
+  // z-a reads the a-z index backwards, so its ties run by id descending.
+  'z-a': 's.sort_name DESC, s.id DESC',
+  // SQLite sorts NULL first ascending and last descending: newest needs no help to put unknown dates last.
+  newest: 's.published_at DESC, s.id ASC',
+  oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
+  tools: 's.tool_count DESC, s.id ASC',
+  endpoints: 's.endpoint_count DESC, s.id ASC',
+};
+
+const SERVER_ORDER: Readonly<Record<Dialect, Readonly<Record<OrderedSort, string>>>> = {
+  sqlite: SQLITE_SERVER_ORDER,
+  // PostgreSQL sorts NULL first descending: it is told to put unknown dates last.
+  postgres: { ...SQLITE_SERVER_ORDER, newest: 's.published_at DESC NULLS LAST, s.id ASC' },
 };
 
 const TOOL_ORDER: Readonly<Record<Exclude<ToolSort, 'relevance'>, string>> = {
@@ -91,7 +89,9 @@ interface TextSearch {
   readonly where: (index: Index) => string;
   /** Best first. */
   readonly rank: (index: Index) => string;
-  /** The match's binding (used once by `where`, once by `rank`). */
+  /** Whether `rank` binds the match expression again (after `where`'s). */
+  readonly rankBindsExpression: boolean;
+  /** The match expression's binding. */
   readonly expression: (terms: readonly string[]) => string;
   /** Finds whether `needle` occurs in a column. */
   readonly contains: (column: string) => string;
@@ -112,6 +112,7 @@ const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
     join: 'CROSS JOIN',
     where: (index) => `${index} MATCH ?`,
     rank: (index) => (index === 'servers_fts' ? `bm25(${index}, 10.0, 8.0, 3.0, 2.0, 1.0)` : `bm25(${index}, 10.0, 6.0, 2.0, 1.0)`),
+    rankBindsExpression: false,
     expression: (terms) => terms.map((term) => `"${term}"*`).join(' '),
     contains: (column) => `instr(${column}, ?) > 0`,
   },
@@ -121,6 +122,7 @@ const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
     where: (index) => `${index}.document @@ ${PREFIX_TSQUERY}`,
     // ts_rank's weights run D, C, B, A.
     rank: (index) => `ts_rank('{0.15, 0.3, 0.8, 1.0}', ${index}.document, ${PREFIX_TSQUERY}) DESC`,
+    rankBindsExpression: true,
     // Each word in double quotes, so `or` and a leading `-` are words, not websearch operators.
     expression: (terms) => terms.map((term) => `"${term}"`).join(' '),
     contains: (column) => `strpos(${column}, ?) > 0`,
@@ -152,7 +154,7 @@ export function createCatalogReader(db: Db): CatalogReader {
       const exact = `\n${search.text ?? ''}\n`;
       const prefix = `\n${search.text ?? ''}`;
       bindings.push(exact, prefix, exact, prefix, exact, prefix);
-      if (dialect === 'postgres') bindings.push(text.expression(terms));
+      if (text.rankBindsExpression) bindings.push(text.expression(terms));
     } else {
       sql += ` ORDER BY ${SERVER_ORDER[dialect][search.sort === 'relevance' ? 'a-z' : search.sort]}`;
     }
@@ -204,7 +206,7 @@ export function createCatalogReader(db: Db): CatalogReader {
       sql += ` ORDER BY CASE WHEN t.sort_name = ? THEN 0 WHEN substr(t.sort_name, 1, ?) = ? THEN 1 ELSE 2 END, ${text.rank('tools_fts')}, t.id`;
       const name = search.text ?? '';
       bindings.push(name, name.length, name);
-      if (dialect === 'postgres') bindings.push(text.expression(terms));
+      if (text.rankBindsExpression) bindings.push(text.expression(terms));
     } else {
       sql += ` ORDER BY ${TOOL_ORDER[search.sort === 'relevance' ? 'a-z' : search.sort]}`;
     }
