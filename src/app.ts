@@ -44,7 +44,7 @@ const PROXY = /^\/api\/v1\/proxy\//;
 const RAW_BODY = /^\/mcp\/?$/;
 const BODY_LIMIT = '256kb';
 /** Reads answered from the catalog and their path and query alone: their responses are kept per catalog generation. */
-const CATALOG_READS: readonly OperationId[] = ['searchServers', 'getServer', 'searchTools', 'getTool', 'listCategories', 'legacySearch', 'legacyListCategories'];
+const CATALOG_READS: readonly OperationId[] = ['searchServers', 'getServer', 'searchTools', 'getTool', 'getInstall', 'listCategories', 'legacySearch', 'legacyListCategories', 'legacyGetServerByDomain'];
 
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();

@@ -27,8 +27,10 @@ describe('response cache of catalog reads', () => {
     `/api/v1/servers/${encodeURIComponent('io.github.github/github-mcp-server')}`,
     '/api/v1/tools/search?authentication=none&sort=a-z&limit=5',
     '/api/v1/categories',
+    '/api/v1/servers/io.github.github~github-mcp-server/install?client=vscode',
     '/api/search?q=notion',
     '/api/categories',
+    '/api/servers/api.githubcopilot.com',
   ];
 
   it('answers a repeated read exactly as the first time, with its own request id and rate limit', async () => {
