@@ -53,16 +53,25 @@ export async function runMonitorPass(store: Store, net: NetClient, logger: Logge
   const intervalMs = (options.intervalSeconds ?? 0) * 1000;
   const lastByHost = new Map<string, number>();
 
+  const checkOne = async (endpoint: RemoteEndpoint): Promise<void> => {
+    const wait = (lastByHost.get(endpoint.host) ?? -Infinity) + spacing - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    lastByHost.set(endpoint.host, Date.now());
+    const { check, tools } = await checkEndpoint(net, endpoint, { timeoutMs: options.timeoutMs ?? 10_000, clientVersion: options.clientVersion, now });
+    // `unknown` means not checked (a transport we do not probe): nothing to record.
+    if (check.state !== 'unknown') await store.monitor.recordCheck(check, options.history ?? HISTORY);
+    states[check.state] = (states[check.state] ?? 0) + 1;
+    if (tools && tools.length > 0 && (await attachEndpointTools(store, endpoint.serverId, endpoint.url, tools, check.checkedAt))) catalogUpdates += 1;
+  };
   const checkHost = async (hostEndpoints: readonly RemoteEndpoint[]): Promise<void> => {
     for (const endpoint of hostEndpoints) {
-      const wait = (lastByHost.get(endpoint.host) ?? -Infinity) + spacing - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      lastByHost.set(endpoint.host, Date.now());
-      const { check, tools } = await checkEndpoint(net, endpoint, { timeoutMs: options.timeoutMs ?? 10_000, clientVersion: options.clientVersion, now });
-      // `unknown` means not checked (a transport we do not probe): nothing to record.
-      if (check.state !== 'unknown') await store.monitor.recordCheck(check, options.history ?? HISTORY);
-      states[check.state] = (states[check.state] ?? 0) + 1;
-      if (tools && tools.length > 0 && (await attachEndpointTools(store, endpoint.serverId, endpoint.url, tools, check.checkedAt))) catalogUpdates += 1;
+      try {
+        await checkOne(endpoint);
+      } catch (err) {
+        // Our side failed (the database, most likely), not the endpoint: counted apart, and the host's next endpoint still gets its turn.
+        states.failed = (states.failed ?? 0) + 1;
+        logger.error({ err, url: endpoint.url }, 'monitor check failed');
+      }
     }
   };
 
@@ -80,13 +89,7 @@ export async function runMonitorPass(store: Store, net: NetClient, logger: Logge
     for (const endpoint of claimed) byHost.set(endpoint.host, [...(byHost.get(endpoint.host) ?? []), endpoint]);
     const queue = [...byHost.values()];
     const worker = async (): Promise<void> => {
-      for (let host = queue.shift(); host; host = queue.shift()) {
-        try {
-          await checkHost(host);
-        } catch (err) {
-          logger.error({ err, host: host[0]?.host }, 'monitor check failed');
-        }
-      }
+      for (let host = queue.shift(); host; host = queue.shift()) await checkHost(host);
     };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
   }

@@ -100,6 +100,22 @@ describe('monitor and proxy against loopback fixtures', function () {
       expect(compared.servers.map((s: { status: string }) => s.status)).to.deep.equal(['up', 'down']);
     });
 
+    it('counts a check it could not record as failed, and goes on with the rest', async () => {
+      const { monitor } = h.service.store;
+      const record = monitor.recordCheck;
+      monitor.recordCheck = async (check, keep) => {
+        if (check.url.startsWith(fixtures.working!.url)) throw new Error('the database went away');
+        return record(check, keep);
+      };
+      try {
+        const summary = await runMonitorPass(h.service.store, h.service.net, silentLogger, { clientVersion: 'test', timeoutMs: 800, perHostSpacingMs: 0 });
+        expect(summary.endpoints).to.equal(7);
+        expect(summary.states).to.deep.equal({ failed: 1, auth_required: 1, not_mcp: 3, down: 1, unknown: 1 });
+      } finally {
+        monitor.recordCheck = record;
+      }
+    });
+
     it('says why a legacy SSE endpoint stays unknown', async () => {
       expect((await status('legacy')).note).to.match(/legacy HTTP\+SSE/);
     });
