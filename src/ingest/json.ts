@@ -10,10 +10,13 @@ import { asObject, isObject } from '../json.js';
 
 export { asArray, asObject, isObject, type JsonObject } from '../json.js';
 
-/** A trimmed non-empty string with credentials removed, or null. */
+/** Control characters but tab, newline and carriage return: never meaningful in a name or a description, and NUL cannot be stored in PostgreSQL text. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/** A trimmed non-empty string with control characters and credentials removed, or null. */
 export function text(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const trimmed = scrubString(value.trim());
+  const trimmed = scrubString(value.replace(CONTROL, '').trim());
   return trimmed === '' ? null : trimmed;
 }
 

@@ -93,6 +93,26 @@ describe('ingest', () => {
     expect(await snapshot(h)).to.deep.equal(before);
   });
 
+  it('drops control characters from upstream text (PostgreSQL cannot store NUL), keeping tabs and newlines', async () => {
+    const S = 'https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json';
+    const record = {
+      server: {
+        $schema: S, name: 'com.example/odd\u0000bytes', title: 'Odd\u0007 Bytes', description: 'line one\nline\u0000 two\tend', version: '1.0.0',
+        packages: [{ registryType: 'npm', identifier: '@example/odd\u0000', version: '1.0.0', transport: { type: 'stdio' } }],
+        _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: [{ name: 'do\u0000it', description: 'does\u001b[0m it' }] } },
+      },
+      _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-05-01T00:00:00Z', updatedAt: '2025-05-01T00:00:00Z', isLatest: true } },
+    };
+    const summary = await ingest(h.service.store, [{ file: 'odd.json', text: JSON.stringify({ servers: [record] }) }]);
+    expect(summary.added).to.equal(1);
+    const { body } = await h.request('/api/v1/servers/search?q=odd');
+    expect(body.items.map((s: { name: string; title: string; description: string }) => [s.name, s.title, s.description])).to.deep.equal([
+      ['com.example/oddbytes', 'Odd Bytes', 'line one\nline two\tend'],
+    ]);
+    const tools = (await h.request('/api/v1/tools/search?q=doit')).body;
+    expect(tools.items.map((t: { name: string; description: string }) => [t.name, t.description])).to.deep.equal([['doit', 'does[0m it']]);
+  });
+
   it('never stores or serves a planted secret', async () => {
     await ingest(h.service.store, FIXTURES.map(fixture));
     const served = JSON.stringify(await snapshot(h)) + JSON.stringify((await h.request('/api/v1/tools/search?q=weather&limit=100')).body);
