@@ -4,7 +4,7 @@ import { scrubValue } from '../registry/secrets.js';
 import { isDockerDocument, readDocker } from './docker.js';
 import { isOfficialDocument, readOfficial } from './official.js';
 import { isToolsdkDocument, readToolsdk } from './toolsdk.js';
-import { IngestError, type IngestRecord } from './upstream.js';
+import { fitRecord, IngestError, type IngestRecord } from './upstream.js';
 
 export interface IngestInput {
   /** Where the text came from, for messages. */
@@ -44,5 +44,5 @@ export function readDocument(input: IngestInput): IngestRecord[] {
         throw new IngestError(input.file, 'document', 'not an official registry, Docker catalog or toolsdk document');
     }
   })();
-  return records.map((record) => ({ server: record.server, raw: scrubValue(record.raw) }));
+  return records.map((record) => fitRecord({ server: record.server, raw: scrubValue(record.raw) }, input.file));
 }

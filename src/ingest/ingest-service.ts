@@ -11,7 +11,7 @@ import { readDocument, type IngestInput } from './detect.js';
 import { hashOf, byPrecedence, materialize } from './materialize.js';
 import { matchKeysOf } from './merge-keys.js';
 import { isObject } from './json.js';
-import type { IngestRecord, UpstreamServer, UpstreamTool } from './upstream.js';
+import { fitTools, type IngestRecord, type UpstreamServer, type UpstreamTool } from './upstream.js';
 
 export interface IngestSummary {
   readonly records: number;
@@ -133,7 +133,7 @@ export async function attachEndpointTools(store: Store, serverId: string, url: s
     if (name === null) return false;
     const server: UpstreamServer = {
       source: 'monitor', key: url, name, title: null, description: '', version: null, versions: [], repositoryUrl: null, repositorySubfolder: null,
-      websiteUrl: null, license: null, publishedAt: null, updatedAt: null, packages: [], remotes: [], tools: [...tools], upstreamCategories: [],
+      websiteUrl: null, license: null, publishedAt: null, updatedAt: null, packages: [], remotes: [], tools: fitTools(tools), upstreamCategories: [],
       oauth: false, declaresSecrets: false,
     };
     const recordHash = hashOf([server]);

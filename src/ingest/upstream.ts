@@ -56,3 +56,69 @@ export class IngestError extends Error {
     this.name = 'IngestError';
   }
 }
+
+/**
+ * The longest value each bounded field of the catalog holds (the store's columns are sized by
+ * these; PostgreSQL enforces them, SQLite would not), applied at ingest so both databases
+ * keep the same catalog.
+ */
+export const LIMITS = {
+  /** A server's canonical name, and so its id (the contract looks servers up by at most 300). */
+  name: 300,
+  /** A record's identity within its source, and a remote URL (the monitor's source key). */
+  key: 500,
+  identifier: 500,
+  host: 253,
+  title: 300,
+  version: 100,
+  license: 200,
+  runtimeHint: 50,
+  /** Longer tool names are left out (MCP asks for 1 to 128 characters). */
+  toolName: 200,
+} as const;
+
+/** Length in characters (code points), as PostgreSQL counts a varchar's. */
+const lengthOf = (value: string): number => [...value].length;
+
+/** `value` cut to at most `max` characters, with an ellipsis when it was longer. */
+export function clip(value: string, max: number): string;
+export function clip(value: string | null, max: number): string | null;
+export function clip(value: string | null, max: number): string | null {
+  if (value === null || lengthOf(value) <= max) return value;
+  return `${[...value].slice(0, max - 1).join('')}…`;
+}
+
+/** Tools fitted to the catalog: over-long names left out, titles clipped. */
+export function fitTools(tools: readonly UpstreamTool[]): UpstreamTool[] {
+  return tools.filter((tool) => lengthOf(tool.name) <= LIMITS.toolName).map((tool) => ({ ...tool, title: clip(tool.title, LIMITS.title) }));
+}
+
+/**
+ * A record fitted to the catalog's limits: an identity that does not fit (name, source key,
+ * package identifier, remote URL or host) makes the record unreadable, as any malformed record
+ * is; display text is clipped; over-long tool names are left out.
+ */
+export function fitRecord(record: IngestRecord, file: string): IngestRecord {
+  const { server } = record;
+  const refuse = (what: string, max: number): never => {
+    throw new IngestError(file, clip(server.key, 80), `${what} is longer than ${max} characters`);
+  };
+  if (lengthOf(server.name) > LIMITS.name) refuse('the name', LIMITS.name);
+  if (lengthOf(server.key) > LIMITS.key) refuse('the record key', LIMITS.key);
+  for (const pkg of server.packages) if (lengthOf(pkg.identifier) > LIMITS.identifier) refuse('a package identifier', LIMITS.identifier);
+  for (const remote of server.remotes) {
+    if (lengthOf(remote.url) > LIMITS.key) refuse('a remote URL', LIMITS.key);
+    if (lengthOf(remote.host) > LIMITS.host) refuse('a remote host', LIMITS.host);
+  }
+  return {
+    ...record,
+    server: {
+      ...server,
+      title: clip(server.title, LIMITS.title),
+      version: clip(server.version, LIMITS.version),
+      license: clip(server.license, LIMITS.license),
+      packages: server.packages.map((pkg) => ({ ...pkg, version: clip(pkg.version, LIMITS.version), runtimeHint: clip(pkg.runtimeHint, LIMITS.runtimeHint) })),
+      tools: fitTools(server.tools),
+    },
+  };
+}

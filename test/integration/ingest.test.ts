@@ -16,6 +16,14 @@ async function snapshot(h: Harness): Promise<unknown> {
   return { total: page.total, servers, tools, categories };
 }
 
+/** An official-registry list entry for `server` (schema and registry metadata added). */
+function officialRecord(server: Record<string, unknown>): unknown {
+  return {
+    server: { $schema: 'https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json', version: '1.0.0', ...server },
+    _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-05-01T00:00:00Z', updatedAt: '2025-05-01T00:00:00Z', isLatest: true } },
+  };
+}
+
 describe('ingest', () => {
   let h: Harness;
   beforeEach(async () => {
@@ -94,15 +102,11 @@ describe('ingest', () => {
   });
 
   it('drops control characters from upstream text (PostgreSQL cannot store NUL), keeping tabs and newlines', async () => {
-    const S = 'https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json';
-    const record = {
-      server: {
-        $schema: S, name: 'com.example/odd\u0000bytes', title: 'Odd\u0007 Bytes', description: 'line one\nline\u0000 two\tend', version: '1.0.0',
-        packages: [{ registryType: 'npm', identifier: '@example/odd\u0000', version: '1.0.0', transport: { type: 'stdio' } }],
-        _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: [{ name: 'do\u0000it', description: 'does\u001b[0m it' }] } },
-      },
-      _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-05-01T00:00:00Z', updatedAt: '2025-05-01T00:00:00Z', isLatest: true } },
-    };
+    const record = officialRecord({
+      name: 'com.example/odd\u0000bytes', title: 'Odd\u0007 Bytes', description: 'line one\nline\u0000 two\tend',
+      packages: [{ registryType: 'npm', identifier: '@example/odd\u0000', version: '1.0.0', transport: { type: 'stdio' } }],
+      _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: [{ name: 'do\u0000it', description: 'does\u001b[0m it' }] } },
+    });
     const summary = await ingest(h.service.store, [{ file: 'odd.json', text: JSON.stringify({ servers: [record] }) }]);
     expect(summary.added).to.equal(1);
     const { body } = await h.request('/api/v1/servers/search?q=odd');
@@ -111,6 +115,35 @@ describe('ingest', () => {
     ]);
     const tools = (await h.request('/api/v1/tools/search?q=doit')).body;
     expect(tools.items.map((t: { name: string; description: string }) => [t.name, t.description])).to.deep.equal([['doit', 'does[0m it']]);
+  });
+
+  it('fits records to the catalog alike on both databases: long text clipped, long tool names left out', async () => {
+    const long = (n: number) => 'x'.repeat(n);
+    const record = officialRecord({
+      name: 'com.example/long-fields', title: long(400), description: long(5000), version: long(150),
+      packages: [{ registryType: 'npm', identifier: '@example/long', version: long(150), runtimeHint: long(80), transport: { type: 'stdio' } }],
+      _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: [{ name: long(300), description: 'too long a name' }, { name: 'fine', title: long(400), description: 'd' }] } },
+    });
+    expect((await ingest(h.service.store, [{ file: 'long.json', text: JSON.stringify({ servers: [record] }) }])).added).to.equal(1);
+    const { body } = await h.request('/api/v1/servers/com.example~long-fields');
+    expect([...body.title]).to.have.length(300);
+    expect(body.title.endsWith('…')).to.equal(true);
+    expect(body.description).to.have.length(5000);
+    expect([body.version.length, body.packages[0].version.length, body.packages[0].runtimeHint.length]).to.deep.equal([100, 100, 50]);
+    expect(body.tools.map((t: { name: string }) => t.name)).to.deep.equal(['fine']);
+  });
+
+  it('refuses a record whose name is longer than an id can be, naming it, and changes nothing', async () => {
+    const record = officialRecord({ name: `com.example/${'n'.repeat(300)}`, description: 'd', version: '1.0.0' });
+    let error: unknown;
+    try {
+      await ingest(h.service.store, [{ file: 'long-name.json', text: JSON.stringify({ servers: [record] }) }]);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(IngestError);
+    expect((error as IngestError).message).to.match(/long-name\.json: record com\.example\/n+…: the name is longer than 300 characters/);
+    expect((await h.request('/api/v1/servers/search')).body.total).to.equal(0);
   });
 
   it('never stores or serves a planted secret', async () => {
