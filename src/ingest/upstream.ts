@@ -90,7 +90,9 @@ export function clip(value: string | null, max: number): string | null {
 
 /** Tools fitted to the catalog: over-long names left out, titles clipped. */
 export function fitTools(tools: readonly UpstreamTool[]): UpstreamTool[] {
-  return tools.filter((tool) => lengthOf(tool.name) <= LIMITS.toolName).map((tool) => ({ ...tool, title: clip(tool.title, LIMITS.title) }));
+  return tools
+    .filter((tool) => lengthOf(tool.name) <= LIMITS.toolName)
+    .map((tool) => ({ ...tool, title: clip(tool.title, LIMITS.title), annotations: { ...tool.annotations, title: clip(tool.annotations.title, LIMITS.title) } }));
 }
 
 /**

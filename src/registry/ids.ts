@@ -18,10 +18,13 @@ export function slugOf(name: string): string {
   return slug === '' ? 'server' : slug.slice(0, 200);
 }
 
-/** A tool's id within its server: the tool name where it is URL-safe, else its slug. */
+/** The longest tool id the contract looks up (400), less room for uniqueId's `-N`. */
+const TOOL_ID_BASE_MAX = 392;
+
+/** A tool's id within its server: the tool name where it is URL-safe, else its slug (cut so the id stays addressable). */
 export function toolIdOf(serverId: string, toolName: string): string {
   const safe = /^[A-Za-z0-9._-]+$/.test(toolName) ? toolName : slugOf(toolName);
-  return `${serverId}:${safe}`;
+  return `${serverId}:${safe}`.slice(0, TOOL_ID_BASE_MAX);
 }
 
 /** First of `base`, `base-2`, `base-3`… that `taken` does not hold. */

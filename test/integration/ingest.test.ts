@@ -122,7 +122,12 @@ describe('ingest', () => {
     const record = officialRecord({
       name: 'com.example/long-fields', title: long(400), description: long(5000), version: long(150),
       packages: [{ registryType: 'npm', identifier: '@example/long', version: long(150), runtimeHint: long(80), transport: { type: 'stdio' } }],
-      _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: [{ name: long(300), description: 'too long a name' }, { name: 'fine', title: long(400), description: 'd' }] } },
+      _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: [
+        { name: long(300), description: 'too long a name' },
+        { name: 'fine', title: long(400), description: 'd' },
+        { name: 'annotated', description: 'd', annotations: { title: long(400) } },
+        { name: long(199), description: 'a long name, within the limit' },
+      ] } },
     });
     expect((await ingest(h.service.store, [{ file: 'long.json', text: JSON.stringify({ servers: [record] }) }])).added).to.equal(1);
     const { body } = await h.request('/api/v1/servers/com.example~long-fields');
@@ -130,7 +135,15 @@ describe('ingest', () => {
     expect(body.title.endsWith('…')).to.equal(true);
     expect(body.description).to.have.length(5000);
     expect([body.version.length, body.packages[0].version.length, body.packages[0].runtimeHint.length]).to.deep.equal([100, 100, 50]);
-    expect(body.tools.map((t: { name: string }) => t.name)).to.deep.equal(['fine']);
+    expect(body.tools.map((t: { name: string }) => t.name)).to.deep.equal(['fine', 'annotated', long(199)]);
+    expect(body.tools.map((t: { title: string }) => [...t.title ?? ''].length)).to.deep.equal([300, 300, 0]);
+    // A long server name and a long tool name together: the tool's id is cut to stay addressable (≤ 400).
+    const wide = officialRecord({ name: `com.example/${'w'.repeat(280)}`, description: 'd', _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: [{ name: long(199), description: 'd' }] } } });
+    await ingest(h.service.store, [{ file: 'wide.json', text: JSON.stringify({ servers: [wide] }) }]);
+    const tools = (await h.request(`/api/v1/tools/search?q=${'w'.repeat(20)}`)).body.items;
+    expect(tools).to.have.length(1);
+    expect(tools[0].id.length).to.be.at.most(400);
+    expect((await h.request(`/api/v1/tools/${encodeURIComponent(tools[0].id)}`)).body.name).to.equal(long(199));
   });
 
   it('refuses a record whose name is longer than an id can be, naming it, and changes nothing', async () => {
