@@ -21,6 +21,9 @@ export class RemoteMcpError extends Error {
   }
 }
 
+/** The shape of an MCP revision: a date. */
+const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
+
 export interface RemoteSession {
   readonly url: string;
   readonly protocolVersion: string;
@@ -77,6 +80,8 @@ export async function openSession(net: NetClient, url: string, options: SessionO
     clientInfo: { name: 'sextant', title: 'Sextant registry', version: options.clientVersion },
   });
   if (typeof init.result.protocolVersion !== 'string') throw new RemoteMcpError('not_mcp', 'initialize returned no protocolVersion', init.response.status);
+  // MCP revisions are dates (2025-06-18); anything else is not an MCP answer (and is not echoed back or stored).
+  if (!PROTOCOL_VERSION.test(init.result.protocolVersion)) throw new RemoteMcpError('not_mcp', 'initialize returned a protocolVersion that is not an MCP revision date', init.response.status);
   protocolVersion = init.result.protocolVersion;
   sessionId = init.response.headers['mcp-session-id'] ?? null;
   const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });

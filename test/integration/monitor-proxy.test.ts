@@ -20,6 +20,7 @@ describe('monitor and proxy against loopback fixtures', function () {
     fixtures.working = await startFixture(mcpHandler());
     fixtures.auth = await startFixture(mcpHandler({ requireAuth: 'Bearer fixture-token' }));
     fixtures.html = await startFixture(htmlHandler);
+    fixtures.odd = await startFixture(mcpHandler({ protocolVersion: `9999-${'x'.repeat(60)}` }));
     fixtures.hang = await startFixture(hangHandler);
     fixtures.huge = await startFixture(hugeHandler);
     fixtures.redirect = await startFixture(redirectHandler(`http://localhost:${fixtures.working.port}/mcp`));
@@ -31,6 +32,7 @@ describe('monitor and proxy against loopback fixtures', function () {
         { name: 'com.fixture/working', url: `${fixtures.working.url}/mcp`, headers: [{ name: 'X-Api-Key', description: 'optional key', isRequired: false, isSecret: true }], tools: ['echo'] },
         { name: 'com.fixture/auth', url: `${fixtures.auth.url}/mcp`, headers: [{ name: 'Authorization', description: 'Bearer token', isRequired: true, isSecret: true }] },
         { name: 'com.fixture/html', url: `${fixtures.html.url}/mcp` },
+        { name: 'com.fixture/odd', url: `${fixtures.odd.url}/mcp` },
         { name: 'com.fixture/hang', url: `${fixtures.hang.url}/mcp` },
         { name: 'com.fixture/huge', url: `${fixtures.huge.url}/mcp` },
         { name: 'com.fixture/redirect', url: `${fixtures.redirect.url}/mcp` },
@@ -55,14 +57,15 @@ describe('monitor and proxy against loopback fixtures', function () {
     });
 
     it('checks every catalogued endpoint once', () => {
-      expect(summary.endpoints).to.equal(7);
-      expect(summary.states).to.deep.equal({ up: 1, auth_required: 1, not_mcp: 3, down: 1, unknown: 1 });
+      expect(summary.endpoints).to.equal(8);
+      expect(summary.states).to.deep.equal({ up: 1, auth_required: 1, not_mcp: 4, down: 1, unknown: 1 });
     });
 
     const expected: Array<[string, Record<string, unknown>, RegExp | null]> = [
       ['working', { state: 'up', httpStatus: 200, protocolVersion: '2025-06-18', toolCount: 2 }, null],
       ['auth', { state: 'auth_required', httpStatus: 401 }, /authentication/],
       ['html', { state: 'not_mcp', httpStatus: 200 }, /JSON-RPC/],
+      ['odd', { state: 'not_mcp', httpStatus: 200, protocolVersion: null }, /not an MCP revision date/],
       ['hang', { state: 'down', httpStatus: null }, /timeout/],
       ['huge', { state: 'not_mcp' }, /too_large/],
       ['redirect', { state: 'not_mcp' }, /redirect_refused/],
@@ -109,8 +112,8 @@ describe('monitor and proxy against loopback fixtures', function () {
       };
       try {
         const summary = await runMonitorPass(h.service.store, h.service.net, silentLogger, { clientVersion: 'test', timeoutMs: 800, perHostSpacingMs: 0 });
-        expect(summary.endpoints).to.equal(7);
-        expect(summary.states).to.deep.equal({ failed: 1, auth_required: 1, not_mcp: 3, down: 1, unknown: 1 });
+        expect(summary.endpoints).to.equal(8);
+        expect(summary.states).to.deep.equal({ failed: 1, auth_required: 1, not_mcp: 4, down: 1, unknown: 1 });
       } finally {
         monitor.recordCheck = record;
       }

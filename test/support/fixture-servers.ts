@@ -43,7 +43,7 @@ export async function startFixture(handler: Handler, host = '127.0.0.1'): Promis
 }
 
 /** A working MCP server (Streamable HTTP, JSON answers) with two tools. */
-export function mcpHandler(options: { requireAuth?: string } = {}): Handler {
+export function mcpHandler(options: { requireAuth?: string; protocolVersion?: string } = {}): Handler {
   return (req, res, body) => {
     if (options.requireAuth && req.headers.authorization !== options.requireAuth) {
       res.writeHead(401, { 'www-authenticate': 'Bearer realm="fixture"', 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
@@ -58,7 +58,7 @@ export function mcpHandler(options: { requireAuth?: string } = {}): Handler {
     };
     switch (message.method) {
       case 'initialize':
-        return reply({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'fixture', version: '0.0.1' }, instructions: 'A loopback fixture.' });
+        return reply({ protocolVersion: options.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'fixture', version: '0.0.1' }, instructions: 'A loopback fixture.' });
       case 'tools/list':
         return reply({
           tools: [
