@@ -2,7 +2,7 @@
  * Keys that identify one server across sources (DESIGN.md "Sources"): the repository URL
  * (with subfolder), each package identifier without its version, each remote URL.
  */
-import type { UpstreamServer } from './upstream.js';
+import { LIMITS, lengthOf, type UpstreamServer } from './upstream.js';
 
 export function matchKeysOf(server: UpstreamServer): string[] {
   const keys = new Set<string>();
@@ -10,12 +10,9 @@ export function matchKeysOf(server: UpstreamServer): string[] {
   if (repo) keys.add(repo);
   for (const pkg of server.packages) keys.add(packageKey(pkg.registryType, pkg.identifier));
   for (const remote of server.remotes) keys.add(remoteKey(remote.url));
-  // A key longer than the catalog holds (a very long repository URL) merges nothing: left out.
-  return [...keys].filter((key) => [...key].length <= MATCH_KEY_MAX);
+  // A key longer than the catalog holds merges nothing: left out.
+  return [...keys].filter((key) => lengthOf(key) <= LIMITS.matchKey);
 }
-
-/** The longest merge key the catalog keeps (the store's match_keys column). */
-const MATCH_KEY_MAX = 600;
 
 /** `https://github.com/Owner/Repo.git` + `src/x` → `repo:github.com/owner/repo/src/x`. */
 export function repositoryKey(url: string | null, subfolder: string | null): string | null {

@@ -75,10 +75,12 @@ export const LIMITS = {
   runtimeHint: 50,
   /** Longer tool names are left out (MCP asks for 1 to 128 characters). */
   toolName: 200,
+  /** A merge key longer than this (a very long repository URL) merges nothing. */
+  matchKey: 600,
 } as const;
 
 /** Length in characters (code points), as PostgreSQL counts a varchar's. */
-const lengthOf = (value: string): number => [...value].length;
+export const lengthOf = (value: string): number => [...value].length;
 
 /** `value` cut to at most `max` characters, with an ellipsis when it was longer. */
 export function clip(value: string, max: number): string;

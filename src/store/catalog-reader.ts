@@ -82,9 +82,7 @@ const TOOL_ORDER: Readonly<Record<Exclude<ToolSort, 'relevance'>, string>> = {
  * weighted columns name > title > description > the rest (categories and tools, or a tool's server).
  */
 interface TextSearch {
-  /** FROM the index table joined to its rows (alias `row`). */
-  readonly from: (index: Index, table: string, row: string) => string;
-  /** Joins after the index: SQLite's CROSS JOIN keeps the FTS index as the outer loop. */
+  /** Joins from the index on: SQLite's CROSS JOIN keeps the FTS index as the outer loop. */
   readonly join: string;
   readonly where: (index: Index) => string;
   /** Best first. */
@@ -99,6 +97,12 @@ interface TextSearch {
 
 type Index = 'servers_fts' | 'tools_fts';
 
+/** The rows each index holds, as the queries alias them. */
+const ROWS: Readonly<Record<Index, { readonly table: string; readonly alias: string }>> = {
+  servers_fts: { table: 'servers', alias: 's' },
+  tools_fts: { table: 'tools', alias: 't' },
+};
+
 /**
  * The words as a tsquery in which every word must match as a prefix: websearch_to_tsquery parses
  * and quotes them (it never fails on user text), then each quoted lexeme gets `:*`.
@@ -108,7 +112,6 @@ const PREFIX_TSQUERY = "to_tsquery('simple', regexp_replace(websearch_to_tsquery
 const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
   sqlite: {
     // Without CROSS JOIN SQLite would start from a filter's index and run one full-text lookup per row.
-    from: (index, table, row) => `${index} CROSS JOIN ${table} ${row} ON ${row}.seq = ${index}.rowid`,
     join: 'CROSS JOIN',
     where: (index) => `${index} MATCH ?`,
     rank: (index) => (index === 'servers_fts' ? `bm25(${index}, 10.0, 8.0, 3.0, 2.0, 1.0)` : `bm25(${index}, 10.0, 6.0, 2.0, 1.0)`),
@@ -117,7 +120,6 @@ const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
     contains: (column) => `instr(${column}, ?) > 0`,
   },
   postgres: {
-    from: (index, table, row) => `${index} JOIN ${table} ${row} ON ${row}.seq = ${index}.rowid`,
     join: 'JOIN',
     where: (index) => `${index}.document @@ ${PREFIX_TSQUERY}`,
     // ts_rank's weights run D, C, B, A.
@@ -132,11 +134,16 @@ const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
 export function createCatalogReader(db: Db): CatalogReader {
   const dialect = dialectOf(db);
   const text = TEXT_SEARCH[dialect];
+  /** The index joined to the rows it holds (its rowid is their seq). */
+  const indexed = (index: Index): string => {
+    const { table, alias } = ROWS[index];
+    return `${index} ${text.join} ${table} ${alias} ON ${alias}.seq = ${index}.rowid`;
+  };
 
   const serverQuery = (search: ServerSearch, select: string, paged: boolean): Query => {
     const bindings: Knex.RawBinding[] = [];
     const terms = search.terms;
-    let sql = `SELECT ${select} FROM ${terms !== null ? text.from('servers_fts', 'servers', 's') : 'servers s'}`;
+    let sql = `SELECT ${select} FROM ${terms !== null ? indexed('servers_fts') : 'servers s'}`;
     if (search.category !== null) {
       sql += ` ${terms !== null ? text.join : 'JOIN'} server_categories c ON c.server_id = s.id AND c.slug = ?`;
       bindings.push(search.category);
@@ -191,7 +198,7 @@ export function createCatalogReader(db: Db): CatalogReader {
     const terms = search.terms;
     // The index drives, never an authentication index with a lookup per row.
     let sql = `SELECT ${select} FROM `;
-    sql += terms !== null ? `${text.from('tools_fts', 'tools', 't')} ${text.join} servers s ON s.id = t.server_id` : 'tools t JOIN servers s ON s.id = t.server_id';
+    sql += terms !== null ? `${indexed('tools_fts')} ${text.join} servers s ON s.id = t.server_id` : 'tools t JOIN servers s ON s.id = t.server_id';
     if (terms !== null) {
       where.push(text.where('tools_fts'));
       bindings.push(text.expression(terms));

@@ -6,9 +6,8 @@
  */
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
-import pg from 'pg';
 import { createStore } from '../../src/store/index.js';
-import { freshDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
+import { freshDatabase, TEST_DIALECT, withClient, type TestDatabase } from '../support/database.js';
 import { catalog } from '../support/fixture-servers.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -56,12 +55,6 @@ describe(`rate limits when the database stops answering${TEST_DIALECT === 'postg
 
 /** The points a key has consumed, read from the rate_limits table over a connection of its own. */
 async function pointsIn(database: TestDatabase, key: string): Promise<number> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    const result = await client.query<{ points: number }>('SELECT points FROM rate_limits WHERE key = $1', [key]);
-    return result.rows[0]?.points ?? 0;
-  } finally {
-    await client.end();
-  }
+  const result = await withClient((client) => client.query<{ points: number }>('SELECT points FROM rate_limits WHERE key = $1', [key]), database.url);
+  return result.rows[0]?.points ?? 0;
 }

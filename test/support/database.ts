@@ -42,8 +42,9 @@ export function freshSqliteFile(): TestDatabase {
   };
 }
 
-async function withClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: RUN_DATABASE });
+/** Runs `work` on a connection of its own to `url` (the run's database by default), closed after. */
+export async function withClient<T>(work: (client: pg.Client) => Promise<T>, url = RUN_DATABASE): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);

@@ -19,6 +19,7 @@ import type { NetClientOptions } from '../../src/net/index.js';
 import type { ProbeRunner, WorkerOptions } from '../../src/assessments/worker.js';
 import { contractViolations } from './contract.js';
 import { freshDatabase, type TestDatabase } from './database.js';
+import { testServiceConfig } from './service-config.js';
 
 export const silentLogger = pino({ level: 'silent' });
 
@@ -73,18 +74,9 @@ export function contractFetch(baseUrl: string): (input: Request | string | URL, 
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = options.database ?? (await freshDatabase());
+  const { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, netAllowPrivate, proxyRateLimit, assessmentLimit, assessmentDailyCap } = options;
   const service = await createService(
-    {
-      databaseUrl: database.url,
-      discoveryRateLimit: options.discoveryRateLimit ?? 0,
-      trustProxyHops: options.trustProxyHops ?? 0,
-      mcpAllowedOrigins: options.mcpAllowedOrigins ?? ['http://localhost:5173'],
-      netAllowPrivate: options.netAllowPrivate ?? [],
-      proxyRateLimit: options.proxyRateLimit ?? 0,
-      assessmentLimit: options.assessmentLimit ?? 0,
-      assessmentDailyCap: options.assessmentDailyCap ?? 0,
-      rdapBootstrapUrl: 'http://127.0.0.1:9/rdap.json',
-    },
+    testServiceConfig(database.url, { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, netAllowPrivate, proxyRateLimit, assessmentLimit, assessmentDailyCap }),
     silentLogger,
     {
       net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),

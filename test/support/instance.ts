@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import type { ProbeRunner } from '../../src/assessments/worker.js';
 import { createService } from '../../src/compose.js';
 import { runMonitorPass } from '../../src/monitor/monitor.js';
+import { testServiceConfig } from './service-config.js';
 
 const env = process.env;
 const say = (message: unknown): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -28,17 +29,7 @@ const probes: Record<string, ProbeRunner> = {
 const probe = env.PROBE ? probes[env.PROBE] : undefined;
 
 const service = await createService(
-  {
-    databaseUrl: env.DATABASE_URL ?? '',
-    discoveryRateLimit: Number(env.DISCOVERY_RATE_LIMIT ?? 0),
-    trustProxyHops: 0,
-    mcpAllowedOrigins: [],
-    netAllowPrivate: ['127.0.0.1/32'],
-    proxyRateLimit: 0,
-    assessmentLimit: 0,
-    assessmentDailyCap: 0,
-    rdapBootstrapUrl: 'http://127.0.0.1:9/rdap.json',
-  },
+  testServiceConfig(env.DATABASE_URL ?? '', { discoveryRateLimit: Number(env.DISCOVERY_RATE_LIMIT ?? 0), netAllowPrivate: ['127.0.0.1/32'] }),
   pino({ level: 'silent' }),
   { workers: probe !== undefined, ...(probe ? { probe } : {}), workerOptions: { leaseMs: Number(env.LEASE_MS ?? 120_000), pollMs: 100 } },
 );
