@@ -43,7 +43,12 @@ export interface ServiceOptions {
 
 /** Opens and migrates the store, builds the services and the app. */
 export async function createService(config: ServiceConfig, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
-  const store = createStore(config.databaseUrl);
+  const store = createStore(config.databaseUrl, {
+    searchIndexEvents: {
+      built: (stats) => logger.info(stats, 'search index built'),
+      failed: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'search index build failed; SQL answers searches'),
+    },
+  });
   const client = createNetClient({ allowPrivate: config.netAllowPrivate, ...options.net });
   let workers: Workers | null = null;
   try {

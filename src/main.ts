@@ -69,6 +69,8 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const stopMonitor = config.monitorInterval > 0
     ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: config.monitorInterval }), 'monitor pass'), logger)
     : () => undefined;
+  // Relevance searches are fast from the first request: the in-memory index is built before serving.
+  await service.store.warmSearchIndex();
   const server = service.app.listen(config.port, config.host);
   await once(server, 'listening');
   const address = server.address();

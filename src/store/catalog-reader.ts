@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import type { Authentication, Category, Server, ServerSort, ServerSummary, SourceRef, Tool, ToolSort, UpstreamRecord } from '../types.js';
 import { dialectOf, rowsOf, storable, type Db, type Dialect } from './db.js';
+import { SERVER_WEIGHTS, TOOL_WEIGHTS, type IndexedPage, type SearchIndex, type SearchIndexes } from './search-index.js';
 
 export interface ServerSearch {
   /** The query's words, each matched as a prefix; null lists every server. */
@@ -30,6 +31,8 @@ export interface ToolSearch {
 export interface Page<T> {
   readonly items: T[];
   readonly total: number;
+  /** What answered: the in-memory search index, or SQL. */
+  readonly answeredBy?: 'index' | 'sql';
 }
 
 export interface CatalogReader {
@@ -114,7 +117,7 @@ const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
     // Without CROSS JOIN SQLite would start from a filter's index and run one full-text lookup per row.
     join: 'CROSS JOIN',
     where: (index) => `${index} MATCH ?`,
-    rank: (index) => (index === 'servers_fts' ? `bm25(${index}, 10.0, 8.0, 3.0, 2.0, 1.0)` : `bm25(${index}, 10.0, 6.0, 2.0, 1.0)`),
+    rank: (index) => `bm25(${index}, ${(index === 'servers_fts' ? SERVER_WEIGHTS : TOOL_WEIGHTS).map((w) => w.toFixed(1)).join(', ')})`,
     rankBindsExpression: false,
     expression: (terms) => terms.map((term) => `"${term}"*`).join(' '),
     contains: (column) => `instr(${column}, ?) > 0`,
@@ -131,7 +134,11 @@ const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
   },
 };
 
-export function createCatalogReader(db: Db): CatalogReader {
+/**
+ * `searchIndex` (SQLite) answers relevance searches from memory while it matches the catalog's
+ * generation; SQL answers everything else, and those searches whenever it does not.
+ */
+export function createCatalogReader(db: Db, searchIndex: SearchIndex | null = null): CatalogReader {
   const dialect = dialectOf(db);
   const text = TEXT_SEARCH[dialect];
   /** The index joined to the rows it holds (its rowid is their seq). */
@@ -231,7 +238,7 @@ export function createCatalogReader(db: Db): CatalogReader {
 
   const page = async <Row, T>(query: (select: string, paged: boolean) => Query, columns: string, map: (row: Row) => T): Promise<Page<T>> => {
     const [rows, total] = await Promise.all([select<Row>(query(columns, true)), count(query('count(*) AS n', false))]);
-    return { items: rows.map(map), total };
+    return { items: rows.map(map), total, answeredBy: 'sql' };
   };
 
   const toolsOfServer = async (serverId: string): Promise<Tool[]> => {
@@ -240,8 +247,37 @@ export function createCatalogReader(db: Db): CatalogReader {
     return rows.map(toTool);
   };
 
+  /** The rows of an indexed page, in its order; null if one has gone since (SQL answers then). */
+  const rowsOfPage = async <Row extends { seq: number }, T>(page: IndexedPage, from: string, alias: string, columns: string, map: (row: Row) => T): Promise<Page<T> | null> => {
+    if (page.seqs.length === 0) return { items: [], total: page.total, answeredBy: 'index' };
+    const rows = await select<Row>({ sql: `SELECT ${columns} FROM ${from} WHERE ${alias}.seq IN (${page.seqs.map(() => '?').join(', ')})`, bindings: page.seqs });
+    const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
+    const items: T[] = [];
+    for (const seq of page.seqs) {
+      const row = bySeq.get(seq);
+      if (!row) return null;
+      items.push(map(row));
+    }
+    return { items, total: page.total, answeredBy: 'index' };
+  };
+
+  /** A relevance search with words, from the in-memory index when it is current; else null. */
+  const fromMemory = async <T>(ask: (indexes: SearchIndexes) => IndexedPage | null, fetch: (page: IndexedPage) => Promise<Page<T> | null>): Promise<Page<T> | null> => {
+    const indexes = await searchIndex?.current();
+    const page = indexes ? ask(indexes) : null;
+    return page ? fetch(page) : null;
+  };
+
   return {
     async searchServers(search) {
+      if (search.sort === 'relevance' && search.terms !== null && search.text !== null) {
+        const { terms, text } = search;
+        const found = await fromMemory(
+          (indexes) => indexes.searchServers({ terms, text, category: search.category, limit: search.limit, offset: search.offset }),
+          (page) => rowsOfPage<ServerRow, ServerSummary>(page, 'servers s', 's', 's.*', toSummary),
+        );
+        if (found) return found;
+      }
       const found = await page((columns, paged) => serverQuery(search, columns, paged), 's.*', toSummary);
       // A single word that matched nothing may be a mistyped name (multi-word queries keep every word required).
       if (found.total > 0 || dialect !== 'postgres' || search.terms?.length !== 1 || !search.text) return found;
@@ -262,7 +298,17 @@ export function createCatalogReader(db: Db): CatalogReader {
       return rows.map((row) => row.detail);
     },
 
-    searchTools: (search) => page((columns, paged) => toolQuery(search, columns, paged), TOOL_COLUMNS.join(', '), toTool),
+    async searchTools(search) {
+      if (search.sort === 'relevance' && search.terms !== null && search.text !== null) {
+        const { terms, text } = search;
+        const found = await fromMemory(
+          (indexes) => indexes.searchTools({ terms, text, authentication: search.authentication, limit: search.limit, offset: search.offset }),
+          (page) => rowsOfPage<ToolRow, Tool>(page, 'tools t JOIN servers s ON s.id = t.server_id', 't', ['t.seq', ...TOOL_COLUMNS].join(', '), toTool),
+        );
+        if (found) return found;
+      }
+      return page((columns, paged) => toolQuery(search, columns, paged), TOOL_COLUMNS.join(', '), toTool);
+    },
 
     async findServer(idOrName) {
       if (!storable(idOrName)) return null;
@@ -352,7 +398,7 @@ export function createCatalogReader(db: Db): CatalogReader {
 }
 
 interface ServerRow {
-  id: string; name: string; title: string | null; description: string; domain: string | null; version: string | null;
+  seq: number; id: string; name: string; title: string | null; description: string; domain: string | null; version: string | null;
   versions: string; categories: string; transports: string; endpoint_count: number; tool_count: number;
   authentication: Authentication; repository_url: string | null; website_url: string | null; license: string | null;
   published_at: string | null; updated_at: string | null;
@@ -366,7 +412,7 @@ interface PackageRow {
 }
 
 interface ToolRow {
-  id: string; name: string; title: string | null; description: string; server_id: string; server_name: string;
+  seq: number; id: string; name: string; title: string | null; description: string; server_id: string; server_name: string;
   input_schema: string; annotations: string; authentication: Authentication;
 }
 

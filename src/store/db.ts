@@ -38,20 +38,20 @@ export function storable(key: string): boolean {
 }
 
 /** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
+/**
+ * A connection that cannot be had (the database is down, or the pool closed under a background
+ * read) also rejects the query that asked for it, which reports it once; knex's own console line
+ * (with a stack) would say it twice.
+ */
+const QUIET_ACQUIRE = {
+  warn: (message: string) => {
+    if (!message.startsWith('Acquire connection error')) console.warn(message);
+  },
+};
+
 export function openDatabase(databaseUrl: string): Db {
   if (POSTGRES_URL.test(databaseUrl)) {
-    return knexFactory({
-      client: 'pg',
-      connection: databaseUrl,
-      pool: { min: 0, max: 10 },
-      // A connection that cannot be had also rejects the query that asked for it, which reports
-      // it once; knex's own console line (with a stack) would say it twice.
-      log: {
-        warn: (message: string) => {
-          if (!message.startsWith('Acquire connection error')) console.warn(message);
-        },
-      },
-    });
+    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, log: QUIET_ACQUIRE });
   }
   const match = /^sqlite:(.+)$/.exec(databaseUrl);
   if (!match?.[1]) throw new Error('unsupported DATABASE_URL: use sqlite:<path> or postgres://…');
@@ -62,6 +62,7 @@ export function openDatabase(databaseUrl: string): Db {
     client: 'sqlite3',
     connection: { filename },
     useNullAsDefault: true,
+    log: QUIET_ACQUIRE,
     pool: {
       min: 1,
       max: 1,

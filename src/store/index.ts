@@ -5,6 +5,7 @@ import { readGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } f
 import { dialectOf, migrate, migrationsPending, openDatabase, type Db } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
+import { createSearchIndex, type SearchIndex, type SearchIndexEvents } from './search-index.js';
 
 export interface RateLimiterSpec {
   /** Names the policy's counters (several policies share one table). */
@@ -25,8 +26,15 @@ export interface Store {
   /**
    * Changes whenever the catalog may have changed: at once after a write through this store, and
    * within 250 ms after another process or instance committed one (the catalog_generation row).
+   * `fresh` reads the row now.
    */
-  generation(): Promise<string>;
+  generation(fresh?: boolean): Promise<string>;
+  /**
+   * Builds the in-memory search index for the catalog as it is (SQLite; nothing on PostgreSQL).
+   * Searches do not wait for it: until it is built they are answered by SQL. Resolves to whether
+   * an index for the catalog as it is now is ready.
+   */
+  warmSearchIndex(): Promise<boolean>;
   /**
    * A rate limiter whose counters live where every instance sees them: in the database on
    * PostgreSQL (with this process's memory as insurance if the database fails), in this process's
@@ -41,7 +49,14 @@ export interface Store {
 /** How long a read of the catalog's generation stays fresh. */
 const GENERATION_TTL_MS = 250;
 
-export function createStore(databaseUrl: string): Store {
+export interface StoreOptions {
+  /** Tells when the search index was built or failed to build. */
+  readonly searchIndexEvents?: Partial<SearchIndexEvents>;
+  /** Whether relevance searches may be answered from memory (SQLite only; default true). */
+  readonly searchIndex?: boolean;
+}
+
+export function createStore(databaseUrl: string, options: StoreOptions = {}): Store {
   const db: Db = openDatabase(databaseUrl);
   const dialect = dialectOf(db);
   let writes = 0;
@@ -49,17 +64,23 @@ export function createStore(databaseUrl: string): Store {
   let checkedAt = 0;
   const wrote = <T>(work: Promise<T>): Promise<T> => work.finally(() => (writes += 1));
   const monitor = createMonitorStore(db);
+  const generation = async (fresh = false): Promise<string> => {
+    if (fresh || Date.now() - checkedAt > GENERATION_TTL_MS) {
+      committed = await readGeneration(db);
+      checkedAt = Date.now();
+    }
+    return `${writes}:${committed}`;
+  };
+  // PostgreSQL ranks with ts_rank, which the in-memory index does not reproduce.
+  const searchIndex: SearchIndex | null = dialect === 'sqlite' && options.searchIndex !== false ? createSearchIndex(db, generation, options.searchIndexEvents) : null;
   return {
-    catalog: createCatalogReader(db),
+    catalog: createCatalogReader(db, searchIndex),
     monitor: { ...monitor, recordCheck: (check, keep) => wrote(monitor.recordCheck(check, keep)) },
     assessments: createAssessmentStore(db),
     withCatalogWriter: (work) => wrote(withCatalogWriter(db, work)),
-    async generation() {
-      if (Date.now() - checkedAt > GENERATION_TTL_MS) {
-        committed = await readGeneration(db);
-        checkedAt = Date.now();
-      }
-      return `${writes}:${committed}`;
+    generation,
+    async warmSearchIndex() {
+      return (await searchIndex?.refresh()) != null;
     },
     rateLimiter(spec) {
       const memory = new RateLimiterMemory({ ...spec });
@@ -82,7 +103,10 @@ export function createStore(databaseUrl: string): Store {
         return { database: 'ok', migrations: 'error' };
       }
     },
-    close: () => db.destroy(),
+    async close() {
+      searchIndex?.close();
+      await db.destroy();
+    },
   };
 }
 
