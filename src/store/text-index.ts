@@ -132,7 +132,11 @@ export class TextIndexBuilder {
   private rowids = new Float64Array(1024);
   private docs = 0;
   private tokens = 0;
-  private readonly perDoc = new Map<number, number>();
+  /** Per term: the last document it was seen in, and its weighted frequency there. */
+  private lastDoc = new Int32Array(1024).fill(-1);
+  private frequency = new Float64Array(1024);
+  /** The current document's terms. */
+  private readonly docTerms: number[] = [];
 
   constructor(
     private readonly weights: readonly number[],
@@ -147,8 +151,8 @@ export class TextIndexBuilder {
       this.docLengths = grow(this.docLengths, doc * 2);
       this.docStart = grow(this.docStart, doc * 2);
     }
-    const perDoc = this.perDoc;
-    perDoc.clear();
+    const docTerms = this.docTerms;
+    docTerms.length = 0;
     let length = 0;
     for (let column = 0; column < columns.length; column += 1) {
       const text = columns[column];
@@ -162,13 +166,25 @@ export class TextIndexBuilder {
           term = this.terms.size;
           if (term >= 0xffffff) throw new Error('the text index holds at most 16,777,215 distinct words');
           this.terms.set(token, term);
+          if (term === this.lastDoc.length) {
+            this.lastDoc = grow(this.lastDoc, term * 2);
+            this.lastDoc.fill(-1, term);
+            this.frequency = grow(this.frequency, term * 2);
+          }
         }
-        perDoc.set(term, (perDoc.get(term) ?? 0) + weight);
+        if (this.lastDoc[term] === doc) {
+          this.frequency[term] = (this.frequency[term] as number) + weight;
+        } else {
+          this.lastDoc[term] = doc;
+          this.frequency[term] = weight;
+          docTerms.push(term);
+        }
       }
       length += tokens.length;
     }
     this.docStart[doc] = this.logged;
-    for (const [term, freq] of perDoc) {
+    for (const term of docTerms) {
+      const freq = this.frequency[term] as number;
       const slab = Math.floor(this.logged / SLAB);
       if (slab === this.slabs.length) this.slabs.push(new Uint32Array(SLAB));
       (this.slabs[slab] as Uint32Array)[this.logged % SLAB] = term * 256 + Math.min(freq, FREQ_CAP);
@@ -389,7 +405,7 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function grow<T extends Uint32Array | Float64Array>(array: T, size: number): T {
+function grow<T extends Int32Array | Uint32Array | Float64Array>(array: T, size: number): T {
   const bigger = new (array.constructor as new (n: number) => T)(Math.max(4, size));
   bigger.set(array);
   return bigger;
