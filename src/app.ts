@@ -48,7 +48,7 @@ const CATALOG_READS: readonly OperationId[] = ['searchServers', 'getServer', 'se
 
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
-  const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version });
+  const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version, generation: deps.store.generation });
   const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions: { allowedOrigins: deps.config.mcpAllowedOrigins }, proxy: deps.proxy, assessments: deps.assessments });
   const responses = createResponseCache({ generation: deps.store.generation, operations: CATALOG_READS });
   const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops, responses });

@@ -3,6 +3,7 @@
  * json-rpc-2.0 server, calling the same registry service as the REST handlers.
  */
 import type { components } from '../../generated/openapi.js';
+import { LRUCache } from 'lru-cache';
 import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
 import { asObject } from '../json.js';
@@ -25,6 +26,8 @@ export interface McpServerDeps {
   readonly version: string;
   /** Tools per tools/list page. */
   readonly pageSize?: number;
+  /** The catalog's generation: calls of catalog reads are kept while it stays the same (none kept without it). */
+  readonly generation?: () => Promise<string>;
 }
 
 /** Per-request context: the protocol version the client speaks (from its header). */
@@ -36,7 +39,24 @@ export interface McpServer {
   receive(request: JSONRPCRequest, context: McpCallContext): Promise<JSONRPCResponse | null>;
   /** The JSON text of a tools/call result this server made and still keeps (undefined for any other value). */
   resultJson(result: unknown): string | undefined;
+  /**
+   * The result of a tools/call with these params made earlier at the catalog's current
+   * generation, if kept: the calls of the catalog reads (the tools whose REST responses are kept
+   * too), so a repeated call skips JSON-RPC dispatch, validation, the service and serialization.
+   */
+  keptCall(params: unknown, context: McpCallContext): Promise<KeptCall | undefined>;
 }
+
+export interface KeptCall {
+  readonly result: CallToolResult;
+  /** JSON.stringify(result). */
+  readonly json: string;
+}
+
+/** Tools that read the catalog alone (status, trust and compare read monitor checks and the clock). */
+const KEPT_TOOLS: ReadonlySet<string> = new Set(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'list_categories']);
+/** Bytes of kept call results at most. */
+const KEPT_CALL_BYTES = 16 * 2 ** 20;
 
 const INSTRUCTIONS =
   'Sextant is a registry of MCP servers and their tools. Use search_servers or search_tools to find candidates, then get_server or get_tool for details. All tools are read-only.';
@@ -74,16 +94,60 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   });
 
   const results = createResultMemo();
+  const calls = createCallMemo(deps.generation);
   server.addMethod('tools/call', async (params: unknown, context): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = asObject(params);
     if (typeof name !== 'string') throw invalidParams('tools/call needs params.name (a string)');
     const tool = byName.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${name}. Call tools/list for the tools this server offers.`);
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalidParams('params.arguments must be an object');
-    return callTool(tool, args, context, deps.registry, results);
+    const key = calls.keyOf(params, context);
+    const generation = key === null ? null : await calls.generation();
+    const result = await callTool(tool, args, context, deps.registry, results);
+    const json = result.isError ? undefined : results.json(result);
+    if (key !== null && generation !== null && json !== undefined) await calls.keep(key, generation, { result, json });
+    return result;
   });
 
-  return { receive: async (request, context) => server.receive(request, context), resultJson: results.json };
+  return { receive: async (request, context) => server.receive(request, context), resultJson: results.json, keptCall: calls.find };
+}
+
+/** Kept tools/call results of catalog reads, per catalog generation, bounded by their JSON's size. */
+function createCallMemo(generationOf: (() => Promise<string>) | undefined) {
+  const kept = new LRUCache<string, KeptCall>({ maxSize: KEPT_CALL_BYTES, sizeCalculation: (value, key) => Math.max(1, key.length + value.json.length) });
+  let current = '';
+  const generation = async (): Promise<string | null> => {
+    if (!generationOf) return null;
+    try {
+      const now = await generationOf();
+      if (now !== current) {
+        kept.clear();
+        current = now;
+      }
+      return now;
+    } catch {
+      return null;
+    }
+  };
+  /** The protocol version matters: it decides how invalid arguments are answered. */
+  const keyOf = (params: unknown, context: McpCallContext): string | null => {
+    const { name, arguments: args = {} } = asObject(params);
+    if (typeof name !== 'string' || !KEPT_TOOLS.has(name) || typeof args !== 'object' || args === null) return null;
+    return `${context.protocolVersion}\n${name}\n${JSON.stringify(args)}`;
+  };
+  return {
+    keyOf,
+    generation,
+    async keep(key: string, before: string, call: KeptCall): Promise<void> {
+      // Only if nothing changed while it was computed.
+      if ((await generation()) === before) kept.set(key, call);
+    },
+    async find(params: unknown, context: McpCallContext): Promise<KeptCall | undefined> {
+      const key = keyOf(params, context);
+      if (key === null || (await generation()) === null) return undefined;
+      return kept.get(key);
+    },
+  };
 }
 
 /**

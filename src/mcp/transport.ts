@@ -50,10 +50,15 @@ export async function handleMcpPost(server: McpServer, options: McpTransportOpti
   if (typeof fields.method !== 'string' || (fields.id !== undefined && id === null)) {
     return badRequest(RpcError.invalidRequest, 'Invalid Request: method must be a string and id a string or an integer', undefined, id);
   }
+  if (fields.method === 'tools/call' && id !== null) {
+    const kept = await server.keptCall(fields.params, { protocolVersion });
+    if (kept) return withKeptResult({ jsonrpc: '2.0', id, result: kept.result }, kept.json);
+  }
   const request = { jsonrpc: '2.0' as const, method: fields.method, params: fields.params, ...(id === null ? {} : { id }) };
   const response = await server.receive(request, { protocolVersion });
   if (fields.id === undefined || response === null) return { status: 202 };
-  return withKeptResult(server, toContract(response));
+  const reply = toContract(response);
+  return withKeptResult(reply, 'result' in reply ? server.resultJson(reply.result) : undefined);
 }
 
 /**
@@ -61,8 +66,7 @@ export async function handleMcpPost(server: McpServer, options: McpTransportOpti
  * (a tools/call page is serialized once, not per call). The envelope is scrubbed here as the
  * edge would scrub it: the kept result is skipped, being scrubbed already, the id is not.
  */
-function withKeptResult(server: McpServer, response: RpcResponse): McpHttpReply {
-  const resultJson = 'result' in response ? server.resultJson(response.result) : undefined;
+function withKeptResult(response: RpcResponse, resultJson: string | undefined): McpHttpReply {
   if (resultJson === undefined || !('result' in response)) return { status: 200, body: response };
   const body = scrubValue(response);
   if (!('result' in body) || body.result !== response.result) return { status: 200, body };

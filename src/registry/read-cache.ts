@@ -24,7 +24,7 @@ export function weightOf(value: object): number {
 }
 
 export function createCacheFactory(generation: (() => Promise<string>) | null): CacheFactory {
-  return <T extends object>(maxWeight = 20_000): CachedRead<T> => {
+  return <T extends object>(maxWeight = 5_000): CachedRead<T> => {
     if (!generation) return (_key, compute) => compute();
     const cache = new LRUCache<string, T>({ maxSize: maxWeight, sizeCalculation: weightOf });
     let current = '';

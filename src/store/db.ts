@@ -37,7 +37,6 @@ export function storable(key: string): boolean {
   return !key.includes('\u0000');
 }
 
-/** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
 /**
  * A connection that cannot be had (the database is down, or the pool closed under a background
  * read) also rejects the query that asked for it, which reports it once; knex's own console line
@@ -49,7 +48,13 @@ const QUIET_ACQUIRE = {
   },
 };
 
-export function openDatabase(databaseUrl: string): Db {
+export interface OpenOptions {
+  /** SQLite's page cache per connection, in MiB (default 64: ingest writes the catalog's indexes through it). */
+  readonly pageCacheMb?: number;
+}
+
+/** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
+export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db {
   if (POSTGRES_URL.test(databaseUrl)) {
     return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, log: QUIET_ACQUIRE });
   }
@@ -67,10 +72,9 @@ export function openDatabase(databaseUrl: string): Db {
       min: 1,
       max: 1,
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: SqliteConnection) => void) {
-        // A 64 MiB page cache keeps the catalog's indexes in memory while ingest writes them.
         const pragmas = [
           'PRAGMA journal_mode = WAL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL',
-          'PRAGMA cache_size = -65536', 'PRAGMA temp_store = MEMORY',
+          `PRAGMA cache_size = ${-1024 * Math.max(1, Math.round(options.pageCacheMb ?? 64))}`, 'PRAGMA temp_store = MEMORY',
         ];
         const next = (index: number): void => {
           const sql = pragmas[index];

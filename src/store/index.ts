@@ -54,10 +54,12 @@ export interface StoreOptions {
   readonly searchIndexEvents?: Partial<SearchIndexEvents>;
   /** Whether relevance searches may be answered from memory (SQLite only; default true). */
   readonly searchIndex?: boolean;
+  /** SQLite's page cache in MiB (default 64, for ingest). */
+  readonly pageCacheMb?: number;
 }
 
 export function createStore(databaseUrl: string, options: StoreOptions = {}): Store {
-  const db: Db = openDatabase(databaseUrl);
+  const db: Db = openDatabase(databaseUrl, { pageCacheMb: options.pageCacheMb });
   const dialect = dialectOf(db);
   let writes = 0;
   let committed = '0';

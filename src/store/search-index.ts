@@ -51,7 +51,7 @@ export interface SearchIndexes {
 }
 
 export interface SearchIndexEvents {
-  built(stats: { generation: string; servers: number; tools: number; milliseconds: number }): void;
+  built(stats: { generation: string; servers: number; tools: number; milliseconds: number; megabytes: number }): void;
   failed(err: unknown): void;
 }
 
@@ -85,7 +85,8 @@ export function createSearchIndex(db: Db, generationOf: GenerationOf, events: Pa
       const after = await generationOf(true);
       if (after !== before || closed) continue;
       ready = indexesOf(after, servers, tools);
-      events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started) });
+      const megabytes = Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6);
+      events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes });
       return ready;
     }
     return null;
@@ -184,6 +185,13 @@ function indexesOf(generation: string, servers: ServerDocs, tools: ToolDocs): Se
       return pageOf(tools.text, matches, tiers, named, tools.idRank, search.offset, search.limit);
     },
   };
+}
+
+/** The bytes of an index's typed arrays (its text index's included). */
+function heldBytes(docs: ServerDocs | ToolDocs): number {
+  let bytes = docs.text.bytes + docs.names.start.byteLength + docs.names.docs.byteLength;
+  for (const value of Object.values(docs)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+  return bytes;
 }
 
 /** Higher bm25 first, then id. */

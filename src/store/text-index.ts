@@ -261,14 +261,14 @@ export class TextIndex {
   private readonly avgdl: number;
   // Scratch space for queries, reused (queries run one at a time on the event loop).
   private readonly score: Float64Array;
-  private readonly freq: Float64Array;
+  /** Weighted frequencies are sums of small whole numbers: exact in a float. */
+  private readonly freq: Float32Array;
   private readonly count: Uint8Array;
   private readonly stamp: Int32Array;
   private readonly touched: Int32Array;
   private serial = 0;
-  /** Each survivor's position in the last match's `docs`, valid where `positionSerial` is that match's serial. */
+  /** Each survivor's position in the last match's `docs`, valid where `stamp` holds that match's serial. */
   private readonly positions: Int32Array;
-  private readonly positionSerial: Int32Array;
   /** The last match's documents and scores (views of these are returned: no allocation per query). */
   private readonly matched: Int32Array;
   private readonly matchedScores: Float64Array;
@@ -288,18 +288,23 @@ export class TextIndex {
     const docs = rowids.length;
     this.avgdl = tokens / docs;
     this.score = new Float64Array(docs);
-    this.freq = new Float64Array(docs);
+    this.freq = new Float32Array(docs);
     this.count = new Uint8Array(docs);
     this.stamp = new Int32Array(docs);
     this.touched = new Int32Array(docs);
     this.positions = new Int32Array(docs);
-    this.positionSerial = new Int32Array(docs);
     this.matched = new Int32Array(docs);
     this.matchedScores = new Float64Array(docs);
   }
 
   get size(): number {
     return this.rowids.length;
+  }
+
+  /** Bytes held: postings, per-document arrays and query scratch (typed arrays only). */
+  get bytes(): number {
+    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.count, this.stamp, this.touched, this.positions, this.matched, this.matchedScores];
+    return arrays.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
   /**
@@ -377,14 +382,14 @@ export class TextIndex {
     const scores = this.matchedScores.subarray(0, kept);
     this.serial += 1;
     const serial = this.serial;
-    const { positions, positionSerial } = this;
+    const { positions } = this;
     for (let k = 0; k < kept; k += 1) {
       const doc = docsOut[k] as number;
       scores[k] = score[doc] as number;
       positions[doc] = k;
-      positionSerial[doc] = serial;
+      stamp[doc] = serial;
     }
-    const position = (doc: number): number => (this.serial === serial && positionSerial[doc] === serial ? (positions[doc] as number) : -1);
+    const position = (doc: number): number => (this.serial === serial && stamp[doc] === serial ? (positions[doc] as number) : -1);
     return { docs: docsOut, scores, position };
   }
 

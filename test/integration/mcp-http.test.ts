@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { loadContract } from '../../src/http/openapi.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { handleMcpPost } from '../../src/mcp/transport.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { fixture, silentLogger, startHarness, type Harness } from '../support/harness.js';
 
@@ -203,6 +204,32 @@ describe('MCP endpoint over HTTP', () => {
         expect(body.id).to.equal('[redacted]');
         expect(body.result.isError).to.equal(false);
       }
+    });
+
+    it('answers a repeated catalog read without the service, per generation; never keeps status', async () => {
+      const counted = new Map<string, number>();
+      const registry = new Proxy(h.service.registry, {
+        get: (target, key) => (...args: unknown[]) => {
+          counted.set(String(key), (counted.get(String(key)) ?? 0) + 1);
+          return (Reflect.get(target, key) as (...a: unknown[]) => unknown).apply(target, args);
+        },
+      });
+      let generation = 'g1';
+      const server = createMcpServer({ registry, document: loadContract(), logger: silentLogger, version: '1.0.0', generation: async () => generation });
+      const call = async (name: string, args: object, id = 1) => {
+        const reply = await handleMcpPost(server, { allowedOrigins: [] }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });
+        return 'json' in reply ? reply.json : undefined;
+      };
+      const first = await call('search_servers', { q: 'github' });
+      expect(await call('search_servers', { q: 'github' }, 2)).to.equal(first?.replace('"id":1,', '"id":2,'));
+      expect(counted.get('searchServers'), 'the second call came from the kept result').to.equal(1);
+      generation = 'g2';
+      await call('search_servers', { q: 'github' });
+      expect(counted.get('searchServers'), 'a new generation asks the service again').to.equal(2);
+      const [id] = (await h.request('/api/v1/servers/search?q=github&limit=1')).body.items.map((s: { id: string }) => s.id);
+      await call('get_status', { id });
+      await call('get_status', { id });
+      expect(counted.get('getStatus'), 'status reads monitor checks and the clock: never kept').to.equal(2);
     });
 
     it('answers tools/call from the new catalog once it changed', async () => {
