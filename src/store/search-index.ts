@@ -135,6 +135,14 @@ interface NameTable {
   readonly names: readonly string[];
   readonly start: Int32Array;
   readonly docs: Int32Array;
+  /** Scratch for a query's name tiers, by position in its matches (1 + tier; 0 for none). */
+  readonly tiers: Uint8Array;
+}
+
+/** The matches in a name tier: positions in the matches, and each one's tier (valid until the next query). */
+interface Tiers {
+  readonly positions: readonly number[];
+  tier(k: number): number;
 }
 
 interface ToolDocs {
@@ -164,7 +172,7 @@ function indexesOf(generation: string, servers: ServerDocs, tools: ToolDocs): Se
       const named = (a: number, b: number): number => {
         const docA = matches.docs[a] as number;
         const docB = matches.docs[b] as number;
-        return (tiers.get(a) as number) - (tiers.get(b) as number)
+        return tiers.tier(a) - tiers.tier(b)
           || (servers.sourceCount[docB] as number) - (servers.sourceCount[docA] as number)
           || (servers.nameLength[docA] as number) - (servers.nameLength[docB] as number)
           || byScore(matches, servers.idRank, a, b);
@@ -181,7 +189,7 @@ function indexesOf(generation: string, servers: ServerDocs, tools: ToolDocs): Se
       const matches = tools.text.match(search.terms, keep);
       if (!matches) return null;
       const tiers = nameTiers(tools.names, search.text, matches);
-      const named = (a: number, b: number): number => (tiers.get(a) as number) - (tiers.get(b) as number) || byScore(matches, tools.idRank, a, b);
+      const named = (a: number, b: number): number => tiers.tier(a) - tiers.tier(b) || byScore(matches, tools.idRank, a, b);
       return pageOf(tools.text, matches, tiers, named, tools.idRank, search.offset, search.limit);
     },
   };
@@ -189,7 +197,7 @@ function indexesOf(generation: string, servers: ServerDocs, tools: ToolDocs): Se
 
 /** The bytes of an index's typed arrays (its text index's included). */
 function heldBytes(docs: ServerDocs | ToolDocs): number {
-  let bytes = docs.text.bytes + docs.names.start.byteLength + docs.names.docs.byteLength;
+  let bytes = docs.text.bytes + docs.names.start.byteLength + docs.names.docs.byteLength + docs.names.tiers.byteLength;
   for (const value of Object.values(docs)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
   return bytes;
 }
@@ -206,25 +214,30 @@ function byScore(matches: TextMatches, idRank: Int32Array, a: number, b: number)
  * The matches with a name equal to `text` (tier 0) or starting with it (tier 1), by position in
  * `matches`: found from the few names that start with the text, not by reading every match.
  */
-function nameTiers(table: NameTable, text: string, matches: TextMatches): Map<number, number> {
-  const tiers = new Map<number, number>();
+function nameTiers(table: NameTable, text: string, matches: TextMatches): Tiers {
+  const scratch = table.tiers;
+  scratch.fill(0, 0, matches.docs.length);
+  const positions: number[] = [];
   for (let n = lowerBound(table.names, text); n < table.names.length && (table.names[n] as string).startsWith(text); n += 1) {
-    const tier = table.names[n] === text ? 0 : 1;
+    const marked = table.names[n] === text ? 1 : 2;
     for (let d = table.start[n] as number; d < (table.start[n + 1] as number); d += 1) {
       const k = matches.position(table.docs[d] as number);
-      if (k >= 0 && tier < (tiers.get(k) ?? 2)) tiers.set(k, tier);
+      if (k < 0) continue;
+      const was = scratch[k] as number;
+      if (was === 0) positions.push(k);
+      if (was === 0 || marked < was) scratch[k] = marked;
     }
   }
-  return tiers;
+  return { positions, tier: (k) => (scratch[k] as number) - 1 };
 }
 
 /**
  * The page at `offset`: matches in a name tier (0 or 1, few) sorted by `named`, then the rest by
  * bm25 and id, of which only as many as the page needs are kept, in one pass.
  */
-function pageOf(text: TextIndex, matches: TextMatches, tiers: ReadonlyMap<number, number>, named: (a: number, b: number) => number, idRank: Int32Array, offset: number, limit: number): IndexedPage {
+function pageOf(text: TextIndex, matches: TextMatches, tiers: Tiers, named: (a: number, b: number) => number, idRank: Int32Array, offset: number, limit: number): IndexedPage {
   const wanted = offset + limit;
-  const first = best([...tiers.keys()], wanted, named);
+  const first = best([...tiers.positions], wanted, named);
   const rest = bestByScore(matches, tiers, idRank, Math.max(0, wanted - first.length));
   const page = [...first, ...rest].slice(offset, wanted);
   return { seqs: page.map((k) => text.rowids[matches.docs[k] as number] as number), total: matches.docs.length };
@@ -250,21 +263,21 @@ function best(items: number[], count: number, order: (a: number, b: number) => n
 }
 
 /** The `count` best matches outside the name tiers, by higher bm25 then lower id rank, best first. */
-function bestByScore(matches: TextMatches, tiers: ReadonlyMap<number, number>, idRank: Int32Array, count: number): number[] {
+function bestByScore(matches: TextMatches, tiers: Tiers, idRank: Int32Array, count: number): number[] {
   if (count === 0) return [];
   const { docs, scores } = matches;
   const order = (a: number, b: number): number => byScore(matches, idRank, a, b);
   if (count > INSERTION_LIMIT) {
     const all: number[] = [];
-    for (let k = 0; k < docs.length; k += 1) if (!tiers.has(k)) all.push(k);
+    for (let k = 0; k < docs.length; k += 1) if (tiers.tier(k) < 0) all.push(k);
     return all.sort(order).slice(0, count);
   }
   const best: number[] = [];
   let worstScore = Number.NEGATIVE_INFINITY;
   let worstRank = -1;
-  const named = tiers.size > 0;
+  const named = tiers.positions.length > 0;
   for (let k = 0; k < docs.length; k += 1) {
-    if (named && tiers.has(k)) continue;
+    if (named && tiers.tier(k) >= 0) continue;
     const score = scores[k] as number;
     const rank = idRank[docs[k] as number] as number;
     if (best.length === count && (score < worstScore || (score === worstScore && rank > worstRank))) continue;
@@ -361,7 +374,7 @@ function nameTableOf(size: number, namesOf: (doc: number) => readonly string[]):
       next.set(name, at + 1);
     }
   }
-  return { names, start, docs };
+  return { names, start, docs, tiers: new Uint8Array(size) };
 }
 
 /** The text index of an FTS5 table, from the table's own content, `CHUNK` rows at a time. */
