@@ -274,14 +274,14 @@ export function createCatalogReader(db: Db, searchIndex: SearchIndex | null = nu
         const { terms, text } = search;
         const found = await fromMemory(
           (indexes) => indexes.searchServers({ terms, text, category: search.category, limit: search.limit, offset: search.offset }),
-          (page) => rowsOfPage<ServerRow, ServerSummary>(page, 'servers s', 's', 's.*', toSummary),
+          (page) => rowsOfPage<ServerRow, ServerSummary>(page, 'servers s', 's', SUMMARY_COLUMNS, toSummary),
         );
         if (found) return found;
       }
-      const found = await page((columns, paged) => serverQuery(search, columns, paged), 's.*', toSummary);
+      const found = await page((columns, paged) => serverQuery(search, columns, paged), SUMMARY_COLUMNS, toSummary);
       // A single word that matched nothing may be a mistyped name (multi-word queries keep every word required).
       if (found.total > 0 || dialect !== 'postgres' || search.terms?.length !== 1 || !search.text) return found;
-      return page((columns, paged) => nearMissQuery(search, columns, paged), 's.*', toSummary);
+      return page((columns, paged) => nearMissQuery(search, columns, paged), SUMMARY_COLUMNS, toSummary);
     },
 
     async explainServerSearch(search) {
@@ -415,6 +415,11 @@ interface ToolRow {
   seq: number; id: string; name: string; title: string | null; description: string; server_id: string; server_name: string;
   input_schema: string; annotations: string; authentication: Authentication;
 }
+
+/** What a summary reads (not the versions list, names index or hashes a search page never shows). */
+const SUMMARY_COLUMNS = ['seq', 'id', 'name', 'title', 'description', 'domain', 'version', 'categories', 'transports', 'endpoint_count', 'tool_count', 'authentication', 'repository_url', 'published_at', 'updated_at']
+  .map((column) => `s.${column}`)
+  .join(', ');
 
 const TOOL_COLUMNS = ['t.id', 't.name', 't.title', 't.description', 't.server_id', 's.name as server_name', 't.input_schema', 't.annotations', 't.authentication'];
 
