@@ -63,19 +63,30 @@ export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter)
     // writer allocates row numbers from max(seq), which two concurrent writers would both take.
     if (dialectOf(trx) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?)', [CATALOG_WRITER_LOCK]);
     const result = await work(createWriter(trx));
-    await bumpGeneration(trx);
+    await bumpGeneration(trx, 'content');
     return result;
   });
 }
 
-/** Tells every instance's read caches that the catalog changed (in the writer's transaction). */
-export async function bumpGeneration(trx: Knex.Transaction): Promise<void> {
-  await trx('catalog_generation').where({ id: 1 }).increment('generation', 1);
+/**
+ * The rows of `catalog_generation`: `any` moves with every write a cached read could see
+ * (catalog content and monitor checks), `content` with catalog writes alone (migration 006).
+ */
+const GENERATION_ROWS = { any: 1, content: 2 } as const;
+export type GenerationKind = keyof typeof GENERATION_ROWS;
+
+/**
+ * Tells every instance's read caches that the catalog changed (in the writer's transaction):
+ * a catalog write moves both generations, a monitor check only `any`.
+ */
+export async function bumpGeneration(trx: Knex.Transaction, kind: GenerationKind): Promise<void> {
+  const rows = kind === 'content' ? [GENERATION_ROWS.any, GENERATION_ROWS.content] : [GENERATION_ROWS.any];
+  await trx('catalog_generation').whereIn('id', rows).increment('generation', 1);
 }
 
-/** The catalog's generation as committed. */
-export async function readGeneration(db: Db): Promise<string> {
-  const row: { generation: number | string } | undefined = await db('catalog_generation').where({ id: 1 }).first('generation');
+/** A generation as committed. */
+export async function readGeneration(db: Db, kind: GenerationKind = 'any'): Promise<string> {
+  const row: { generation: number | string } | undefined = await db('catalog_generation').where({ id: GENERATION_ROWS[kind] }).first('generation');
   return String(row?.generation ?? 0);
 }
 

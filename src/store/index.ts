@@ -1,7 +1,7 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
 import { createCatalogReader, type CatalogReader } from './catalog-reader.js';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { readGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
+import { readGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter, type GenerationKind } from './catalog-writer.js';
 import { dialectOf, migrate, migrationsPending, openDatabase, type Db } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
@@ -61,25 +61,34 @@ export interface StoreOptions {
 export function createStore(databaseUrl: string, options: StoreOptions = {}): Store {
   const db: Db = openDatabase(databaseUrl, { pageCacheMb: options.pageCacheMb });
   const dialect = dialectOf(db);
-  let writes = 0;
-  let committed = '0';
-  let checkedAt = 0;
-  const wrote = <T>(work: Promise<T>): Promise<T> => work.finally(() => (writes += 1));
-  const monitor = createMonitorStore(db);
-  const generation = async (fresh = false): Promise<string> => {
-    if (fresh || Date.now() - checkedAt > GENERATION_TTL_MS) {
-      committed = await readGeneration(db);
-      checkedAt = Date.now();
-    }
-    return `${writes}:${committed}`;
+  // Writes through this store, seen at once; other processes' through the committed rows.
+  const writes = { any: 0, content: 0 };
+  const wrote = <T>(kind: GenerationKind, work: Promise<T>): Promise<T> =>
+    work.finally(() => {
+      writes.any += 1;
+      if (kind === 'content') writes.content += 1;
+    });
+  const generationOf = (kind: GenerationKind) => {
+    let committed = '0';
+    let checkedAt = 0;
+    return async (fresh = false): Promise<string> => {
+      if (fresh || Date.now() - checkedAt > GENERATION_TTL_MS) {
+        committed = await readGeneration(db, kind);
+        checkedAt = Date.now();
+      }
+      return `${writes[kind]}:${committed}`;
+    };
   };
-  // PostgreSQL ranks with ts_rank, which the in-memory index does not reproduce.
-  const searchIndex: SearchIndex | null = dialect === 'sqlite' && options.searchIndex !== false ? createSearchIndex(db, generation, options.searchIndexEvents) : null;
+  const generation = generationOf('any');
+  const monitor = createMonitorStore(db);
+  // PostgreSQL ranks with ts_rank, which the in-memory index does not reproduce. The index
+  // follows catalog content only: a monitor check does not make it stale.
+  const searchIndex: SearchIndex | null = dialect === 'sqlite' && options.searchIndex !== false ? createSearchIndex(db, generationOf('content'), options.searchIndexEvents) : null;
   return {
     catalog: createCatalogReader(db, searchIndex),
-    monitor: { ...monitor, recordCheck: (check, keep) => wrote(monitor.recordCheck(check, keep)) },
+    monitor: { ...monitor, recordCheck: (check, keep) => wrote('any', monitor.recordCheck(check, keep)) },
     assessments: createAssessmentStore(db),
-    withCatalogWriter: (work) => wrote(withCatalogWriter(db, work)),
+    withCatalogWriter: (work) => wrote('content', withCatalogWriter(db, work)),
     generation,
     async warmSearchIndex() {
       return (await searchIndex?.refresh()) != null;

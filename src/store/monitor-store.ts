@@ -89,7 +89,7 @@ export function createMonitorStore(db: Db): MonitorStore {
         const stale = trx('endpoint_checks').where({ server_id: check.serverId, url: check.url }).orderBy('checked_at', 'desc').offset(keep).select('id');
         await trx('endpoint_checks').whereIn('id', stale).delete();
         // Status, trust and compare read the checks: cached reads of them must go.
-        await bumpGeneration(trx);
+        await bumpGeneration(trx, 'any');
       });
     },
 

@@ -126,6 +126,18 @@ describe(`in-memory search index against SQL${available ? '' : ' (skipped: ../sh
     expect(sorted.total).to.be.greaterThan(0);
   });
 
+  it('stays in use when the monitor records a check (the catalog content did not change)', async () => {
+    const [server] = (await indexed.catalog.searchServers(serverSearch('github'))).items;
+    const generation = await indexed.generation(true);
+    await indexed.monitor.recordCheck({
+      serverId: server?.id ?? '', url: 'https://example.invalid/mcp', checkedAt: new Date().toISOString(), state: 'down',
+      httpStatus: null, latencyMs: null, protocolVersion: null, toolCount: null, error: 'test',
+    }, 5);
+    expect(await indexed.generation(true), 'cached reads of status do see the check').to.not.equal(generation);
+    const after = await indexed.catalog.searchServers(serverSearch('github'));
+    expect([after.answeredBy, after.items[0]?.id]).to.deep.equal(['index', server?.id]);
+  });
+
   it('is not used once the catalog changes, and is rebuilt for the new catalog', async () => {
     const before = await indexed.catalog.searchServers(serverSearch('zzqxsearchindex'));
     expect([before.answeredBy, before.total]).to.deep.equal(['index', 0]);

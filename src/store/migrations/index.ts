@@ -8,6 +8,7 @@ import * as monitor from './002-monitor.js';
 import * as assessments from './003-assessments.js';
 import * as sortIndexes from './004-sort-indexes.js';
 import * as sharedState from './005-shared-state.js';
+import * as contentGeneration from './006-content-generation.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -15,6 +16,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '003-assessments': assessments,
   '004-sort-indexes': sortIndexes,
   '005-shared-state': sharedState,
+  '006-content-generation': contentGeneration,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
