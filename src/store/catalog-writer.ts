@@ -120,6 +120,19 @@ const INSERTS = {
   matchKeys: { table: 'match_keys', columns: ['match_key', 'server_id'], onConflict: ignoreOn(['match_key']) },
 } satisfies Record<string, BulkInsert>;
 
+/**
+ * FTS5 keeps the terms of the rows a transaction inserts in memory and writes them out as a new
+ * segment whenever they pass `hashsize` bytes (1 MiB by default), merging segments as they pile
+ * up. A bulk ingest at 1 MiB writes and re-merges hundreds of small segments; at 64 MiB it writes
+ * a few large ones (the buffer is written at commit anyway, so only a large transaction holds
+ * that much). The setting is stored with the table (its `_config` shadow table), not the catalog.
+ */
+const FTS_HASH_BYTES = 64 * 1024 * 1024;
+
+async function widenFtsBuffers(trx: Knex.Transaction): Promise<void> {
+  for (const table of ['servers_fts', 'tools_fts']) await trx.raw(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ?)`, [FTS_HASH_BYTES]);
+}
+
 function createWriter(trx: Knex.Transaction): CatalogWriter {
   const nextSeq = async (table: string): Promise<number> => {
     const row = await trx(table).max({ seq: 'seq' }).first();
@@ -211,6 +224,7 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
           toolFts.push([rowid, tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${server.name} ${server.title ?? ''}`]);
         }
       }
+      if (dialectOf(trx) === 'sqlite' && serverFts.length > 0) await widenFtsBuffers(trx);
       await insertMany(trx, INSERTS.servers, servers);
       await insertMany(trx, INSERTS.serversFts, serverFts);
       await insertMany(trx, INSERTS.categories, categories);
