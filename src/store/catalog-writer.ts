@@ -39,7 +39,8 @@ export interface CatalogWriter {
   storedSources(serverIds: readonly string[]): Promise<Map<string, StoredSource[]>>;
   /** Content hashes of these servers as stored. */
   contentHashes(serverIds: readonly string[]): Promise<Map<string, string>>;
-  saveSources(rows: ReadonlyArray<SourceRow & { record: unknown; normalized: unknown }>, now: string): Promise<void>;
+  /** `recordJson` and `normalizedJson`: the upstream document and the normalized record, as JSON text. */
+  saveSources(rows: ReadonlyArray<SourceRow & { recordJson: string; normalizedJson: string }>, now: string): Promise<void>;
   /** Inserts new servers and replaces changed ones, with their remotes, packages, tools, categories and index rows. */
   writeServers(entries: ReadonlyArray<{ entry: CatalogEntry; isNew: boolean }>, now: string): Promise<void>;
   /** Replaces the merge keys of these servers. */
@@ -173,11 +174,7 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
     },
 
     async saveSources(rows, now) {
-      // Serialized a statement at a time: the JSON of every record at once is most of the catalog.
-      const values = function* (): Generator<Row> {
-        for (const row of rows) yield [row.source, row.key, row.serverId, JSON.stringify(row.record), JSON.stringify(row.normalized), row.recordHash, now];
-      };
-      await insertMany(trx, INSERTS.sources, values());
+      await insertMany(trx, INSERTS.sources, rows.map((row) => [row.source, row.key, row.serverId, row.recordJson, row.normalizedJson, row.recordHash, now]));
     },
 
     async writeServers(entries, now) {
