@@ -9,6 +9,7 @@ import { TAXONOMY } from '../registry/taxonomy.js';
 import type { SourceName } from '../types.js';
 import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk-insert.js';
 import { dialectOf, type Db } from './db.js';
+import { withIndexesDeferred } from './deferred-indexes.js';
 
 export interface SourceRow {
   readonly source: SourceName;
@@ -55,7 +56,7 @@ export const sourceKey = (source: string, key: string): string => `${source}\u00
 /** The advisory lock key that serializes catalog writers on PostgreSQL (any fixed number). */
 const CATALOG_WRITER_LOCK = 0x5e_7a_47;
 
-/** Rows per multi-row statement: well under SQLite's limit on bound variables. */
+/** Ids per `IN (…)` list of a lookup or delete. */
 const CHUNK = 400;
 
 /** Runs `work` in one transaction with a writer bound to it; the catalog's generation moves with it. */
@@ -222,13 +223,15 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
         }
       }
       if (dialectOf(trx) === 'sqlite' && serverFts.length > 0) await widenFtsBuffers(trx);
-      await insertMany(trx, INSERTS.servers, servers);
-      await insertMany(trx, INSERTS.serversFts, serverFts);
-      await insertMany(trx, INSERTS.categories, categories);
-      await insertMany(trx, INSERTS.remotes, remotes);
-      await insertMany(trx, INSERTS.packages, packages);
-      await insertMany(trx, INSERTS.tools, tools);
-      await insertMany(trx, INSERTS.toolsFts, toolFts);
+      await withIndexesDeferred(trx, ['servers', 'server_categories', 'remotes', 'packages', 'tools'], async () => {
+        await insertMany(trx, INSERTS.servers, servers);
+        await insertMany(trx, INSERTS.serversFts, serverFts);
+        await insertMany(trx, INSERTS.categories, categories);
+        await insertMany(trx, INSERTS.remotes, remotes);
+        await insertMany(trx, INSERTS.packages, packages);
+        await insertMany(trx, INSERTS.tools, tools);
+        await insertMany(trx, INSERTS.toolsFts, toolFts);
+      });
     },
 
     async setMatchKeys(keysByServer) {
