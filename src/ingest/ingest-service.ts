@@ -8,7 +8,7 @@ import { slugOf, uniqueId } from '../registry/ids.js';
 import { sourceKey, type CatalogIndex, type StoredSource, type Store } from '../store/index.js';
 import type { CatalogEntry } from '../registry/catalog-entry.js';
 import { readDocument, type IngestInput } from './detect.js';
-import { hashOf, byPrecedence, materialize } from './materialize.js';
+import { hashOf, hashOfJson, byPrecedence, materialize } from './materialize.js';
 import { matchKeysOf } from './merge-keys.js';
 import { isObject } from './json.js';
 import { fitTools, type IngestRecord, type UpstreamServer, type UpstreamTool } from './upstream.js';
@@ -33,7 +33,8 @@ export interface IngestOptions {
 /** Reads every input first (a bad one aborts before anything is written), then applies them. */
 export async function ingest(store: Store, inputs: readonly IngestInput[], options: IngestOptions = {}): Promise<IngestSummary> {
   const started = performance.now();
-  const records = dedupe(inputs.flatMap(readDocument)).sort((a, b) => byPrecedence(a.server, b.server));
+  // Each document's scrubbed records become their JSON as soon as it is read: only that is stored.
+  const records = dedupe(inputs.flatMap((input) => readDocument(input).map(asRead))).sort((a, b) => byPrecedence(a.server, b.server));
   const now = (options.now ?? (() => new Date()))().toISOString();
   const progress = options.onProgress ?? (() => undefined);
 
@@ -44,11 +45,11 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     const existingIds = (ids: Iterable<string>): string[] => [...new Set(ids)].filter((id) => !placed.created.has(id));
     const previous = await writer.storedSources(existingIds(placed.changed.map((p) => p.serverId)));
     // Versions are append-only upstream: an update keeps the versions already known beside its own.
-    const changed = placed.changed.map((p) => ({ ...p, record: withKnownVersions(p.record, previous.get(p.serverId)) }));
+    const changed = placed.changed.map((p) => withKnownVersions(p, previous.get(p.serverId)));
     const touched = [...new Set(changed.map((p) => p.serverId))];
     const hashes = await writer.contentHashes(existingIds(touched));
     const fresh = new Map<string, UpstreamServer[]>();
-    for (const p of changed) fresh.set(p.serverId, [...(fresh.get(p.serverId) ?? []), p.record.server]);
+    for (const p of changed) fresh.set(p.serverId, [...(fresh.get(p.serverId) ?? []), p.server]);
     const writes: Array<{ entry: CatalogEntry; isNew: boolean }> = [];
     for (const id of touched) {
       const incoming = fresh.get(id) ?? [];
@@ -60,7 +61,7 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     }
     progress(2, 3);
     await writer.writeServers(writes, now);
-    await writer.saveSources(changed.map((p) => ({ source: p.record.server.source, key: p.record.server.key, serverId: p.serverId, recordHash: p.recordHash, record: p.record.raw, normalized: p.record.server })), now);
+    await writer.saveSources(changed.map((p) => ({ source: p.server.source, key: p.server.key, serverId: p.serverId, recordHash: p.recordHash, recordJson: p.rawJson, normalizedJson: p.serverJson })), now);
     await writer.setMatchKeys(keysOf(index, new Set(touched)));
     const added = writes.filter((w) => w.isNew).length;
     const updated = writes.length - added;
@@ -75,8 +76,21 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
   };
 }
 
-interface Placement {
-  readonly record: IngestRecord;
+/** A record as ingest keeps it once read: the normalized server, and its upstream document as JSON. */
+interface ReadRecord {
+  readonly server: UpstreamServer;
+  /** The scrubbed upstream document, as stored in `sources.record`. */
+  readonly rawJson: string;
+}
+
+function asRead(record: IngestRecord): ReadRecord {
+  // JSON.stringify([server, raw]) writes an undefined raw as null: so does this.
+  return { server: record.server, rawJson: JSON.stringify(record.raw) ?? 'null' };
+}
+
+interface Placement extends ReadRecord {
+  /** The server as stored in `sources.normalized`. */
+  readonly serverJson: string;
   readonly serverId: string;
   /** Hash of the record as it arrived, to tell an unchanged record on the next run. */
   readonly recordHash: string;
@@ -87,7 +101,7 @@ interface Placement {
  * a merge key and has no record from this source yet, or one with the same name, or a new one.
  * Updates `index` as it goes, so later records of the run merge into servers created earlier.
  */
-function place(records: readonly IngestRecord[], index: CatalogIndex): { changed: Placement[]; created: Set<string>; inRun: Set<string> } {
+function place(records: readonly ReadRecord[], index: CatalogIndex): { changed: Placement[]; created: Set<string>; inRun: Set<string> } {
   const ambiguous = ambiguousKeys(records);
   const owners = ownersBySource(index);
   const names = new Map([...index.servers].map(([id, name]) => [name, id]));
@@ -110,8 +124,10 @@ function place(records: readonly IngestRecord[], index: CatalogIndex): { changed
     inRun.add(serverId);
     owners.set(serverId, new Set([...(owners.get(serverId) ?? []), server.source]));
     for (const key of keys) if (!index.keys.has(key)) index.keys.set(key, serverId);
-    const recordHash = hashOf([server, record.raw]);
-    if (existing?.recordHash !== recordHash) changed.push({ record, serverId, recordHash });
+    // The hash of [server, raw] (hashOf) from the JSON both are stored as.
+    const serverJson = JSON.stringify(server);
+    const recordHash = hashOfJson(`[${serverJson},${record.rawJson}]`);
+    if (existing?.recordHash !== recordHash) changed.push({ ...record, serverJson, serverId, recordHash });
   }
   return { changed, created, inRun };
 }
@@ -142,13 +158,13 @@ export async function attachEndpointTools(store: Store, serverId: string, url: s
     const entry = materialize(serverId, [server, ...others.map((s) => s.normalized).filter(isUpstreamServer)]);
     const changed = (await writer.contentHashes([serverId])).get(serverId) !== entry.contentHash;
     if (changed) await writer.writeServers([{ entry, isNew: false }], now);
-    await writer.saveSources([{ source: 'monitor', key: url, serverId, recordHash, record: { url, tools }, normalized: server }], now);
+    await writer.saveSources([{ source: 'monitor', key: url, serverId, recordHash, recordJson: JSON.stringify({ url, tools }), normalizedJson: JSON.stringify(server) }], now);
     return changed;
   });
 }
 
 /** The record with the versions its stored form already knew (newest first). */
-function withKnownVersions(record: IngestRecord, stored: readonly StoredSource[] | undefined): IngestRecord {
+function withKnownVersions(record: Placement, stored: readonly StoredSource[] | undefined): Placement {
   const previous = stored?.find((s) => s.source === record.server.source && s.key === record.server.key)?.normalized;
   if (!isUpstreamServer(previous) || previous.versions.length === 0 || record.server.versions.length === 0) return record;
   const known = new Set(record.server.versions.map((v) => v.version));
@@ -156,12 +172,13 @@ function withKnownVersions(record: IngestRecord, stored: readonly StoredSource[]
   if (older.length === 0) return record;
   const versions = [...record.server.versions, ...older].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
   const dates = versions.map((v) => v.publishedAt).filter((d): d is string => d !== null).sort();
-  return { ...record, server: { ...record.server, versions, publishedAt: dates[0] ?? record.server.publishedAt } };
+  const server = { ...record.server, versions, publishedAt: dates[0] ?? record.server.publishedAt };
+  return { ...record, server, serverJson: JSON.stringify(server) };
 }
 
 /** The same (source, key) twice: the later one wins. */
-function dedupe(records: readonly IngestRecord[]): IngestRecord[] {
-  const byKey = new Map<string, IngestRecord>();
+function dedupe(records: readonly ReadRecord[]): ReadRecord[] {
+  const byKey = new Map<string, ReadRecord>();
   for (const record of records) byKey.set(sourceKey(record.server.source, record.server.key), record);
   return [...byKey.values()];
 }
@@ -170,7 +187,7 @@ function dedupe(records: readonly IngestRecord[]): IngestRecord[] {
  * Keys shared by several records of one source cannot identify a server (a monorepo URL, say):
  * they are not used for merging.
  */
-function ambiguousKeys(records: readonly IngestRecord[]): Set<string> {
+function ambiguousKeys(records: readonly ReadRecord[]): Set<string> {
   const seen = new Map<string, string>();
   const ambiguous = new Set<string>();
   for (const { server } of records) {

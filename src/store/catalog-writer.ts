@@ -7,7 +7,9 @@ import type { Knex } from 'knex';
 import type { CatalogEntry } from '../registry/catalog-entry.js';
 import { TAXONOMY } from '../registry/taxonomy.js';
 import type { SourceName } from '../types.js';
+import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk-insert.js';
 import { dialectOf, type Db } from './db.js';
+import { withIndexesDeferred } from './deferred-indexes.js';
 
 export interface SourceRow {
   readonly source: SourceName;
@@ -38,7 +40,8 @@ export interface CatalogWriter {
   storedSources(serverIds: readonly string[]): Promise<Map<string, StoredSource[]>>;
   /** Content hashes of these servers as stored. */
   contentHashes(serverIds: readonly string[]): Promise<Map<string, string>>;
-  saveSources(rows: ReadonlyArray<SourceRow & { record: unknown; normalized: unknown }>, now: string): Promise<void>;
+  /** `recordJson` and `normalizedJson`: the upstream document and the normalized record, as JSON text. */
+  saveSources(rows: ReadonlyArray<SourceRow & { recordJson: string; normalizedJson: string }>, now: string): Promise<void>;
   /** Inserts new servers and replaces changed ones, with their remotes, packages, tools, categories and index rows. */
   writeServers(entries: ReadonlyArray<{ entry: CatalogEntry; isNew: boolean }>, now: string): Promise<void>;
   /** Replaces the merge keys of these servers. */
@@ -53,7 +56,7 @@ export const sourceKey = (source: string, key: string): string => `${source}\u00
 /** The advisory lock key that serializes catalog writers on PostgreSQL (any fixed number). */
 const CATALOG_WRITER_LOCK = 0x5e_7a_47;
 
-/** Rows per multi-row statement: well under SQLite's limit on bound variables. */
+/** Ids per `IN (…)` list of a lookup or delete. */
 const CHUNK = 400;
 
 /** Runs `work` in one transaction with a writer bound to it; the catalog's generation moves with it. */
@@ -105,18 +108,42 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
-async function insertRows(trx: Knex.Transaction, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
-  for (const chunk of chunks(rows)) if (chunk.length > 0) await trx(table).insert(chunk);
-}
+const SERVER_COLUMNS = [
+  'name', 'title', 'description', 'domain', 'version', 'versions', 'categories', 'transports', 'endpoint_count', 'tool_count', 'authentication',
+  'repository_url', 'website_url', 'license', 'published_at', 'updated_at', 'sort_name', 'match_names', 'source_count', 'content_hash', 'modified_at',
+] as const;
+const SOURCE_COLUMNS = ['source', 'source_key', 'server_id', 'record', 'normalized', 'record_hash', 'ingested_at'];
 
-/** Multi-row INSERT into an FTS5 table (knex's builder does not know virtual tables' rowid). */
-async function insertFts(trx: Knex.Transaction, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
-  const width = columns.length + 1;
-  for (const chunk of chunks(rows, Math.floor(CHUNK * 4 / width))) {
-    if (chunk.length === 0) continue;
-    const values = chunk.map(() => `(${new Array(width).fill('?').join(', ')})`).join(', ');
-    await trx.raw(`INSERT INTO ${table} (rowid, ${columns.join(', ')}) VALUES ${values}`, chunk.flat() as Knex.RawBinding[]);
-  }
+/** Every bulk write of the catalog: rows are value arrays in the order of `columns`. */
+const INSERTS = {
+  servers: { table: 'servers', columns: [...SERVER_COLUMNS, 'seq', 'id', 'created_at'] },
+  serversFts: { table: 'servers_fts', columns: ['rowid', 'name', 'title', 'description', 'categories', 'tools'] },
+  categories: { table: 'server_categories', columns: ['slug', 'server_id'] },
+  remotes: { table: 'remotes', columns: ['server_id', 'position', 'transport', 'url', 'host', 'headers'] },
+  packages: {
+    table: 'packages',
+    columns: ['server_id', 'position', 'registry_type', 'identifier', 'version', 'runtime_hint', 'transport', 'environment_variables', 'arguments'],
+  },
+  tools: {
+    table: 'tools',
+    columns: ['seq', 'id', 'server_id', 'position', 'name', 'title', 'description', 'input_schema', 'annotations', 'authentication', 'sort_name'],
+  },
+  toolsFts: { table: 'tools_fts', columns: ['rowid', 'name', 'title', 'description', 'server'] },
+  sources: { table: 'sources', columns: SOURCE_COLUMNS, onConflict: mergeOn(['source', 'source_key'], SOURCE_COLUMNS) },
+  matchKeys: { table: 'match_keys', columns: ['match_key', 'server_id'], onConflict: ignoreOn(['match_key']) },
+} satisfies Record<string, BulkInsert>;
+
+/**
+ * FTS5 keeps the terms of the rows a transaction inserts in memory and writes them out as a new
+ * segment whenever they pass `hashsize` bytes (1 MiB by default), merging segments as they pile
+ * up. A bulk ingest at 1 MiB writes and re-merges hundreds of small segments; at 64 MiB it writes
+ * a few large ones (the buffer is written at commit anyway, so only a large transaction holds
+ * that much). The setting is stored with the table (its `_config` shadow table), not the catalog.
+ */
+const FTS_HASH_BYTES = 64 * 1024 * 1024;
+
+async function widenFtsBuffers(trx: Knex.Transaction): Promise<void> {
+  for (const table of ['servers_fts', 'tools_fts']) await trx.raw(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ?)`, [FTS_HASH_BYTES]);
 }
 
 function createWriter(trx: Knex.Transaction): CatalogWriter {
@@ -159,16 +186,7 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
     },
 
     async saveSources(rows, now) {
-      for (const chunk of chunks(rows)) {
-        if (chunk.length === 0) continue;
-        await trx('sources')
-          .insert(chunk.map((row) => ({
-            source: row.source, source_key: row.key, server_id: row.serverId, record: JSON.stringify(row.record),
-            normalized: JSON.stringify(row.normalized), record_hash: row.recordHash, ingested_at: now,
-          })))
-          .onConflict(['source', 'source_key'])
-          .merge();
-      }
+      await insertMany(trx, INSERTS.sources, rows.map((row) => [row.source, row.key, row.serverId, row.recordJson, row.normalizedJson, row.recordHash, now]));
     },
 
     async writeServers(entries, now) {
@@ -181,54 +199,56 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
       await deleteChildren(trx, changed, [...seqs.values()]);
       let serverSeq = await nextSeq('servers');
       let toolSeq = await nextSeq('tools');
-      const servers: Record<string, unknown>[] = [];
-      const serverFts: unknown[][] = [];
-      const categories: Record<string, unknown>[] = [];
-      const remotes: Record<string, unknown>[] = [];
-      const packages: Record<string, unknown>[] = [];
-      const tools: Record<string, unknown>[] = [];
-      const toolFts: unknown[][] = [];
+      const servers: Row[] = [];
+      const serverFts: Row[] = [];
+      const categories: Row[] = [];
+      const remotes: Row[] = [];
+      const packages: Row[] = [];
+      const tools: Row[] = [];
+      const toolFts: Row[] = [];
       for (const { entry, isNew } of entries) {
         const { server } = entry;
         const seq = isNew ? serverSeq++ : seqs.get(server.id);
         if (seq === undefined) throw new Error(`server ${server.id} is not in the catalog`);
         const row = serverRow(entry, now);
-        if (isNew) servers.push({ ...row, seq, id: server.id, created_at: now });
-        else await trx('servers').where({ id: server.id }).update(row);
+        if (isNew) servers.push([...row, seq, server.id, now]);
+        else await trx('servers').where({ id: server.id }).update(Object.fromEntries(SERVER_COLUMNS.map((column, i) => [column, row[i]])));
         serverFts.push([seq, server.name, server.title ?? '', server.description, entry.searchCategories, entry.searchTools]);
-        for (const slug of server.categories) categories.push({ slug, server_id: server.id });
+        for (const slug of server.categories) categories.push([slug, server.id]);
         for (const [position, remote] of server.remotes.entries()) {
-          remotes.push({ server_id: server.id, position, transport: remote.transport, url: remote.url, host: remote.host, headers: JSON.stringify(remote.headers) });
+          remotes.push([server.id, position, remote.transport, remote.url, remote.host, JSON.stringify(remote.headers)]);
         }
         for (const [position, pkg] of server.packages.entries()) {
-          packages.push({
-            server_id: server.id, position, registry_type: pkg.registryType, identifier: pkg.identifier, version: pkg.version, runtime_hint: pkg.runtimeHint,
-            transport: pkg.transport, environment_variables: JSON.stringify(pkg.environmentVariables), arguments: JSON.stringify(pkg.arguments),
-          });
+          packages.push([
+            server.id, position, pkg.registryType, pkg.identifier, pkg.version, pkg.runtimeHint, pkg.transport, JSON.stringify(pkg.environmentVariables),
+            JSON.stringify(pkg.arguments),
+          ]);
         }
         for (const [position, tool] of entry.tools.entries()) {
           const rowid = toolSeq++;
-          tools.push({
-            seq: rowid, id: tool.id, server_id: server.id, position, name: tool.name, title: tool.title, description: tool.description,
-            input_schema: JSON.stringify(tool.inputSchema), annotations: JSON.stringify(tool.annotations), authentication: tool.authentication, sort_name: tool.name.toLowerCase(),
-          });
+          tools.push([
+            rowid, tool.id, server.id, position, tool.name, tool.title, tool.description, JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
+            tool.authentication, tool.name.toLowerCase(),
+          ]);
           toolFts.push([rowid, tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${server.name} ${server.title ?? ''}`]);
         }
       }
-      await insertRows(trx, 'servers', servers);
-      await insertFts(trx, 'servers_fts', ['name', 'title', 'description', 'categories', 'tools'], serverFts);
-      await insertRows(trx, 'server_categories', categories);
-      await insertRows(trx, 'remotes', remotes);
-      await insertRows(trx, 'packages', packages);
-      await insertRows(trx, 'tools', tools);
-      await insertFts(trx, 'tools_fts', ['name', 'title', 'description', 'server'], toolFts);
+      if (dialectOf(trx) === 'sqlite' && serverFts.length > 0) await widenFtsBuffers(trx);
+      await withIndexesDeferred(trx, ['servers', 'server_categories', 'remotes', 'packages', 'tools'], async () => {
+        await insertMany(trx, INSERTS.servers, servers);
+        await insertMany(trx, INSERTS.serversFts, serverFts);
+        await insertMany(trx, INSERTS.categories, categories);
+        await insertMany(trx, INSERTS.remotes, remotes);
+        await insertMany(trx, INSERTS.packages, packages);
+        await insertMany(trx, INSERTS.tools, tools);
+        await insertMany(trx, INSERTS.toolsFts, toolFts);
+      });
     },
 
     async setMatchKeys(keysByServer) {
       const ids = [...keysByServer.keys()];
       for (const chunk of chunks(ids)) await trx('match_keys').whereIn('server_id', chunk).delete();
-      const rows = [...keysByServer].flatMap(([serverId, keys]) => keys.map((key) => ({ match_key: key, server_id: serverId })));
-      for (const chunk of chunks(rows)) if (chunk.length > 0) await trx('match_keys').insert(chunk).onConflict('match_key').ignore();
+      await insertMany(trx, INSERTS.matchKeys, [...keysByServer].flatMap(([serverId, keys]) => keys.map((key) => [key, serverId])));
     },
 
     async countTools() {
@@ -248,31 +268,15 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
   };
 }
 
-function serverRow(entry: CatalogEntry, now: string): Record<string, unknown> {
+/** A server's values in the order of SERVER_COLUMNS. */
+function serverRow(entry: CatalogEntry, now: string): Row {
   const { server } = entry;
-  return {
-    name: server.name,
-    title: server.title,
-    description: server.description,
-    domain: server.domain,
-    version: server.version,
-    versions: JSON.stringify(server.versions),
-    categories: JSON.stringify(server.categories),
-    transports: JSON.stringify(server.transports),
-    endpoint_count: server.endpointCount,
-    tool_count: server.toolCount,
-    authentication: server.authentication,
-    repository_url: server.repositoryUrl,
-    website_url: server.websiteUrl,
-    license: server.license,
-    published_at: server.publishedAt,
-    updated_at: server.updatedAt,
-    sort_name: (server.title ?? server.name).toLowerCase(),
-    match_names: `\n${entry.matchNames.join('\n')}\n`,
-    source_count: entry.sourceCount,
-    content_hash: entry.contentHash,
-    modified_at: now,
-  };
+  return [
+    server.name, server.title, server.description, server.domain, server.version, JSON.stringify(server.versions), JSON.stringify(server.categories),
+    JSON.stringify(server.transports), server.endpointCount, server.toolCount, server.authentication, server.repositoryUrl, server.websiteUrl,
+    server.license, server.publishedAt, server.updatedAt, (server.title ?? server.name).toLowerCase(), `\n${entry.matchNames.join('\n')}\n`,
+    entry.sourceCount, entry.contentHash, now,
+  ];
 }
 
 /** Removes what a changed server is about to get again: its children and its index rows. */

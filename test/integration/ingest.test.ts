@@ -2,7 +2,9 @@
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { IngestError } from '../../src/ingest/upstream.js';
+import { openDatabase, rowsOf } from '../../src/store/db.js';
 import { CANARIES } from '../support/canaries.js';
+import { TEST_DIALECT } from '../support/database.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
 
 const FIXTURES = ['official-small.json', 'docker-small.json', 'toolsdk-small.json'];
@@ -99,6 +101,27 @@ describe('ingest', () => {
     const failure = await ingest(failing, FIXTURES.map(fixture)).catch((err: unknown) => err);
     expect((failure as Error).message).to.equal('disk on fire');
     expect(await snapshot(h)).to.deep.equal(before);
+  });
+
+  it('ends a first ingest, and one that fails, with every index of the schema (SQLite builds some after the rows)', async function () {
+    if (TEST_DIALECT !== 'sqlite') this.skip();
+    const db = openDatabase(h.database.url);
+    const schema = async (): Promise<unknown> => rowsOf(await db.raw(`SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name`));
+    try {
+      const before = await schema();
+      const store = h.service.store;
+      const failing = {
+        ...store,
+        withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
+          store.withCatalogWriter(async (writer) => work({ ...writer, setMatchKeys: async () => { throw new Error('disk on fire'); } })),
+      };
+      expect(((await ingest(failing, FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
+      expect(await schema()).to.deep.equal(before);
+      await ingest(store, FIXTURES.map(fixture));
+      expect(await schema()).to.deep.equal(before);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('drops control characters from upstream text (PostgreSQL cannot store NUL), keeping tabs and newlines', async () => {

@@ -9,12 +9,19 @@ describe('secret scrubbing', () => {
     ['Slack bot token', 'xoxb-1234567890-abcdefghij'],
     ['AWS access key id', 'AKIAIOSFODNN7EXAMPLE'],
     ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.abcdefghijklmnop'],
+    ['GitHub OAuth token', 'gho_abcdefghijklmnopqrstuvwxyz0123'],
+    ['Stripe restricted key', 'rk_live_abcdefghijklmnop1234'],
+    ['Stripe secret key', 'sk_test_abcdefghijklmnop1234'],
+    ['AWS temporary key id', 'ASIAIOSFODNN7EXAMPLE'],
+    ['Google API key', 'AIzaSyA-abcdefghijklmnopqrstuvwxyz01234'],
+    ['GitLab token', 'glpat-abcdefghijklmnopqrst'],
+    ['PEM private key', '-----BEGIN PRIVATE KEY-----\nMIIabc\n-----END PRIVATE KEY-----'],
   ];
   for (const [what, text] of shaped) {
     it(`removes a ${what} from free text`, () => {
       const out = scrubString(text);
       expect(out).to.contain(REDACTED);
-      expect(out).not.to.match(/ghp_a|github_pat_1|sk-proj|xoxb-1|AKIAIOS|eyJzdWIi/);
+      expect(out).not.to.match(/ghp_a|gho_a|github_pat_1|sk-proj|sk_test|rk_live|xoxb-1|AKIAIOS|ASIAIOS|eyJzdWIi|AIzaSy|glpat-a|MIIabc/);
     });
   }
 

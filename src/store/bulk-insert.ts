@@ -1,0 +1,70 @@
+/**
+ * Multi-row INSERT statements as large as the database takes, for the catalog writer's bulk
+ * writes. Rows are value arrays in the order of `columns`; the SQL is written once per statement
+ * size instead of being compiled by knex's builder from one object per row.
+ */
+import type { Knex } from 'knex';
+
+/**
+ * Bound values per statement: SQLite's limit (SQLITE_MAX_VARIABLE_NUMBER, 32766 since 3.32);
+ * PostgreSQL takes up to 65535.
+ */
+const MAX_BINDINGS = 32_766;
+
+/** A column's value as the writer stores it: text (JSON included), a number, or NULL. */
+export type Value = string | number | null | undefined;
+export type Row = readonly Value[];
+
+export interface BulkInsert {
+  readonly table: string;
+  readonly columns: readonly string[];
+  /** Written after VALUES: an ON CONFLICT clause. */
+  readonly onConflict?: string;
+}
+
+/**
+ * Inserts `rows` in as few statements as the binding limit allows, one after another. Rows are
+ * taken from the iterable one statement at a time, so a lazy one is never all in memory.
+ */
+export async function insertMany(trx: Knex.Transaction, insert: BulkInsert, rows: Iterable<Row>): Promise<void> {
+  const width = insert.columns.length;
+  const perStatement = Math.floor(MAX_BINDINGS / width);
+  const head = `INSERT INTO ${quote(insert.table)} (${insert.columns.map(quote).join(', ')}) VALUES `;
+  const tuple = `(${new Array(width).fill('?').join(', ')})`;
+  const tail = insert.onConflict === undefined ? '' : ` ${insert.onConflict}`;
+  let bindings: Knex.RawBinding[] = [];
+  let count = 0;
+  const flush = async (): Promise<void> => {
+    if (count === 0) return;
+    const sql = `${head}${new Array(count).fill(tuple).join(', ')}${tail}`;
+    const values = bindings;
+    bindings = [];
+    count = 0;
+    await trx.raw(sql, values);
+  };
+  for (const row of rows) {
+    if (row.length !== width) throw new Error(`${insert.table}: a row of ${row.length} values for ${width} columns`);
+    // knex's builder writes an undefined value as NULL (useNullAsDefault): so does this.
+    for (const value of row) bindings.push(value ?? null);
+    count += 1;
+    if (count === perStatement) await flush();
+  }
+  await flush();
+}
+
+/** `ON CONFLICT (keys) DO UPDATE` every other inserted column: knex's `.onConflict(keys).merge()`. */
+export function mergeOn(keys: readonly string[], columns: readonly string[]): string {
+  const updates = columns.map((column) => `${quote(column)} = excluded.${quote(column)}`);
+  return `ON CONFLICT (${keys.map(quote).join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
+}
+
+/** `ON CONFLICT (keys) DO NOTHING`: knex's `.onConflict(keys).ignore()`. */
+export function ignoreOn(keys: readonly string[]): string {
+  return `ON CONFLICT (${keys.map(quote).join(', ')}) DO NOTHING`;
+}
+
+/** Identifiers here are the store's own table and column names; quoted as both databases quote. */
+function quote(identifier: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(identifier)) throw new Error(`not a plain identifier: ${identifier}`);
+  return `"${identifier}"`;
+}
