@@ -133,7 +133,8 @@ function bind<O extends OperationId>(operationId: O, handler: OperationHandler<O
 }
 
 /** The reply's body as JSON bytes, scrubbed: credentials were removed at ingest; removed again here, at the edge, whatever the route. */
-function serialize(reply: { readonly body?: unknown; readonly json?: string }): Buffer | undefined {
+function serialize(reply: { readonly body?: unknown; readonly json?: string; readonly raw?: Buffer }): Buffer | undefined {
+  if (reply.raw !== undefined) return reply.raw;
   if (reply.body === undefined) return undefined;
   const scrubbed = scrubValue(reply.body);
   // The handler's own JSON stands only for a body scrubValue leaves as it is (one it made).

@@ -19,11 +19,14 @@ type OwnStatus<O extends OperationId> = {
     ? Responses<O>[S] extends { content: { 'application/json': unknown } } ? S : Responses<O>[S] extends { content?: never } ? S : never
     : never;
 }[keyof Responses<O>];
-type Body<O extends OperationId, S extends keyof Responses<O>> = Responses<O>[S] extends { content: { 'application/json': infer B } } ? { readonly body: B } : { readonly body?: undefined };
+type Body<O extends OperationId, S extends keyof Responses<O>> = Responses<O>[S] extends { content: { 'application/json': infer B } }
+  ? { readonly body: B; readonly raw?: undefined } | { readonly body?: undefined; readonly raw: Buffer }
+  : { readonly body?: undefined; readonly raw?: undefined };
 
 /**
  * One of the operation's JSON (or empty) responses. `json` is the body already serialized, for a
  * handler that has it: used only when the body is a value scrubValue made (nothing left to scrub).
+ * `raw` instead of a body: bytes this service serialized and scrubbed before (a kept answer), sent as they are.
  */
 export type Reply<O extends OperationId> = {
   [S in OwnStatus<O>]: { readonly status: S; readonly headers?: Readonly<Record<string, string>>; readonly json?: string } & Body<O, S>;

@@ -44,19 +44,16 @@ export interface McpServer {
    * generation, if kept: the calls of the catalog reads (the tools whose REST responses are kept
    * too), so a repeated call skips JSON-RPC dispatch, validation, the service and serialization.
    */
-  keptCall(params: unknown, context: McpCallContext): Promise<KeptCall | undefined>;
-}
-
-export interface KeptCall {
-  readonly result: CallToolResult;
-  /** JSON.stringify(result). */
-  readonly json: string;
+  keptCall(params: unknown, context: McpCallContext): Promise<Buffer | undefined>;
 }
 
 /** Tools that read the catalog alone (status, trust and compare read monitor checks and the clock). */
 const KEPT_TOOLS: ReadonlySet<string> = new Set(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'list_categories']);
-/** Bytes of kept call results at most. */
-const KEPT_CALL_BYTES = 16 * 2 ** 20;
+/**
+ * Bytes of kept call results at most: like the REST response cache, room for a long rotation of
+ * distinct searches (an LRU smaller than the rotation keeps nothing a client asks again).
+ */
+const KEPT_CALL_BYTES = 64 * 2 ** 20;
 
 const INSTRUCTIONS =
   'Sextant is a registry of MCP servers and their tools. Use search_servers or search_tools to find candidates, then get_server or get_tool for details. All tools are read-only.';
@@ -105,16 +102,19 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     const generation = key === null ? null : await calls.generation();
     const result = await callTool(tool, args, context, deps.registry, results);
     const json = result.isError ? undefined : results.json(result);
-    if (key !== null && generation !== null && json !== undefined) await calls.keep(key, generation, { result, json });
+    if (key !== null && generation !== null && json !== undefined) await calls.keep(key, generation, Buffer.from(json));
     return result;
   });
 
   return { receive: async (request, context) => server.receive(request, context), resultJson: results.json, keptCall: calls.find };
 }
 
-/** Kept tools/call results of catalog reads, per catalog generation, bounded by their JSON's size. */
+/**
+ * Kept tools/call results of catalog reads, as their JSON bytes (already scrubbed), per catalog
+ * generation, bounded by size.
+ */
 function createCallMemo(generationOf: (() => Promise<string>) | undefined) {
-  const kept = new LRUCache<string, KeptCall>({ maxSize: KEPT_CALL_BYTES, sizeCalculation: (value, key) => Math.max(1, key.length + value.json.length) });
+  const kept = new LRUCache<string, Buffer>({ maxSize: KEPT_CALL_BYTES, sizeCalculation: (value, key) => Math.max(1, key.length + value.length) });
   let current = '';
   const generation = async (): Promise<string | null> => {
     if (!generationOf) return null;
@@ -138,11 +138,11 @@ function createCallMemo(generationOf: (() => Promise<string>) | undefined) {
   return {
     keyOf,
     generation,
-    async keep(key: string, before: string, call: KeptCall): Promise<void> {
+    async keep(key: string, before: string, call: Buffer): Promise<void> {
       // Only if nothing changed while it was computed.
       if ((await generation()) === before) kept.set(key, call);
     },
-    async find(params: unknown, context: McpCallContext): Promise<KeptCall | undefined> {
+    async find(params: unknown, context: McpCallContext): Promise<Buffer | undefined> {
       const key = keyOf(params, context);
       if (key === null || (await generation()) === null) return undefined;
       return kept.get(key);

@@ -14,6 +14,7 @@ type RpcResponse = components['schemas']['JsonRpcResponse'];
 
 export type McpHttpReply =
   | { readonly status: 200; readonly body: RpcResponse; readonly json?: string }
+  | { readonly status: 200; readonly raw: Buffer }
   | { readonly status: 202 }
   | { readonly status: 400; readonly body: RpcErrorResponse };
 
@@ -52,7 +53,8 @@ export async function handleMcpPost(server: McpServer, options: McpTransportOpti
   }
   if (fields.method === 'tools/call' && id !== null) {
     const kept = await server.keptCall(fields.params, { protocolVersion });
-    if (kept) return withKeptResult({ jsonrpc: '2.0', id, result: kept.result }, kept.json);
+    // The result's bytes were scrubbed when kept; the id is the caller's, scrubbed as the edge would.
+    if (kept) return { status: 200, raw: Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(scrubValue(id))},"result":`), kept, CLOSE]) };
   }
   const request = { jsonrpc: '2.0' as const, method: fields.method, params: fields.params, ...(id === null ? {} : { id }) };
   const response = await server.receive(request, { protocolVersion });
@@ -73,6 +75,8 @@ function withKeptResult(response: RpcResponse, resultJson: string | undefined): 
   // Exactly JSON.stringify(body): the same members in the same order.
   return { status: 200, body, json: `{"jsonrpc":${JSON.stringify(body.jsonrpc)},"id":${JSON.stringify(body.id)},"result":${resultJson}}` };
 }
+
+const CLOSE = Buffer.from('}');
 
 function badRequest(code: number, message: string, data?: unknown, id: string | number | null = null): McpHttpReply {
   return { status: 400, body: { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } } };

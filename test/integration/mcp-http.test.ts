@@ -218,9 +218,10 @@ describe('MCP endpoint over HTTP', () => {
       const server = createMcpServer({ registry, document: loadContract(), logger: silentLogger, version: '1.0.0', generation: async () => generation });
       const call = async (name: string, args: object, id = 1) => {
         const reply = await handleMcpPost(server, { allowedOrigins: [] }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });
-        return 'json' in reply ? reply.json : undefined;
+        return 'raw' in reply ? reply.raw.toString() : 'json' in reply ? reply.json : undefined;
       };
       const first = await call('search_servers', { q: 'github' });
+      expect(first).to.be.a('string');
       expect(await call('search_servers', { q: 'github' }, 2)).to.equal(first?.replace('"id":1,', '"id":2,'));
       expect(counted.get('searchServers'), 'the second call came from the kept result').to.equal(1);
       generation = 'g2';
