@@ -15,6 +15,7 @@ import { createResponseCache } from './http/response-cache.js';
 import { rateLimit } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
 import { createMcpServer } from './mcp/server.js';
+import { keptMcpResponse } from './mcp/transport.js';
 import type { ProxyService } from './proxy/proxy-service.js';
 import type { AssessmentService } from './assessments/assessment-service.js';
 import type { RegistryService } from './registry/registry-service.js';
@@ -49,9 +50,17 @@ const CATALOG_READS: readonly OperationId[] = ['searchServers', 'getServer', 'se
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
   const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version, generation: deps.store.generation });
-  const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions: { allowedOrigins: deps.config.mcpAllowedOrigins }, proxy: deps.proxy, assessments: deps.assessments });
+  const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins };
+  const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments });
   const responses = createResponseCache({ generation: deps.store.generation, operations: CATALOG_READS });
-  const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops, responses });
+  // A repeated MCP catalog read is answered from its kept bytes before routing, as kept REST reads are.
+  const early = async (ctx: Koa.Context): Promise<Buffer | null> => {
+    const { origin, 'mcp-protocol-version': version } = ctx.headers;
+    // Anything unusual (a repeated header) goes the whole way, where the transport's rules answer it.
+    if (ctx.method !== 'POST' || !RAW_BODY.test(ctx.path) || typeof ctx.request.body !== 'string' || Array.isArray(origin) || Array.isArray(version)) return null;
+    return keptMcpResponse(mcp, mcpOptions, ctx.request.body, { origin, 'mcp-protocol-version': version });
+  };
+  const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops, responses, early });
   const app = new Koa<State>();
   app.proxy = deps.config.trustProxyHops > 0;
   app.silent = true;

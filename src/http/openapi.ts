@@ -46,7 +46,13 @@ export function createAjv(options: Record<string, unknown> = {}): Ajv2020 {
 export async function createDispatcher(
   document: OpenApiDocument,
   handlers: HandlerMap,
-  options: { unvalidated?: readonly UnvalidatedOperation[]; trustProxyHops?: number; responses?: ResponseCache } = {},
+  options: {
+    unvalidated?: readonly UnvalidatedOperation[];
+    trustProxyHops?: number;
+    responses?: ResponseCache;
+    /** Answers a request before routing when it can (a kept MCP call): its JSON bytes, or null. */
+    early?: (ctx: Koa.Context) => Promise<Buffer | null>;
+  } = {},
 ): Promise<{ api: OpenAPIBackend; middleware: Koa.Middleware }> {
   if (!isContract(document)) throw new Error('not an OpenAPI 3.1 document');
   const unvalidated = new Set<string>(options.unvalidated ?? []);
@@ -84,6 +90,8 @@ export async function createDispatcher(
 
   const middleware: Koa.Middleware = async (ctx) => {
     if (await options.responses?.serve(ctx)) return;
+    const early = await options.early?.(ctx);
+    if (early) return writeResponse(ctx, { status: 200, headers: {}, body: early });
     assertDecodablePath(ctx.path);
     await api.handleRequest({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: flatHeaders(ctx), body: ctx.request.body }, ctx);
   };

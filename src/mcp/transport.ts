@@ -6,7 +6,7 @@ import type { components } from '../../generated/openapi.js';
 import type { JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
 import { scrubValue } from '../registry/secrets.js';
-import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, asProtocolVersion } from './protocol.js';
+import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';
 import type { McpServer } from './server.js';
 
 type RpcErrorResponse = components['schemas']['JsonRpcErrorResponse'];
@@ -23,40 +23,72 @@ export interface McpTransportOptions {
   readonly allowedOrigins: readonly string[];
 }
 
-/** Handles one POST /mcp: `text` is the raw body, `headers` have lower-case names. */
-export async function handleMcpPost(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string>>): Promise<McpHttpReply> {
+/** A POST /mcp read as far as the transport's rules go: an answer already, or the message to dispatch. */
+type Read =
+  | { readonly kind: 'reply'; readonly reply: McpHttpReply }
+  | { readonly kind: 'message'; readonly protocolVersion: ProtocolVersion; readonly fields: Record<string, unknown>; readonly id: string | number | null };
+
+function readMcpPost(options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Read {
   const origin = headers.origin;
   if (origin !== undefined && !options.allowedOrigins.includes('*') && !options.allowedOrigins.includes(origin)) {
     throw new AppError('origin_not_allowed', `Origin ${origin} may not call /mcp; an operator can allow it with MCP_ALLOWED_ORIGINS.`);
   }
+  const reply = (r: McpHttpReply): Read => ({ kind: 'reply', reply: r });
   const header = headers['mcp-protocol-version'];
   const protocolVersion = header === undefined ? DEFAULT_PROTOCOL_VERSION : asProtocolVersion(header);
   if (protocolVersion === null) {
-    return badRequest(RpcError.invalidRequest, `Unsupported MCP-Protocol-Version "${header}"`, { supported: [...PROTOCOL_VERSIONS] });
+    return reply(badRequest(RpcError.invalidRequest, `Unsupported MCP-Protocol-Version "${header}"`, { supported: [...PROTOCOL_VERSIONS] }));
   }
 
   let message: unknown;
   try {
     message = JSON.parse(text);
   } catch {
-    return badRequest(RpcError.parse, 'Parse error: the body is not JSON');
+    return reply(badRequest(RpcError.parse, 'Parse error: the body is not JSON'));
   }
-  if (Array.isArray(message)) return badRequest(RpcError.invalidRequest, 'Batches are not supported: send one JSON-RPC message per request');
-  if (typeof message !== 'object' || message === null) return badRequest(RpcError.invalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 object');
+  if (Array.isArray(message)) return reply(badRequest(RpcError.invalidRequest, 'Batches are not supported: send one JSON-RPC message per request'));
+  if (typeof message !== 'object' || message === null) return reply(badRequest(RpcError.invalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 object'));
   const fields: Record<string, unknown> = { ...message };
-  if (fields.jsonrpc !== '2.0') return badRequest(RpcError.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"', undefined, idOf(fields.id));
+  if (fields.jsonrpc !== '2.0') return reply(badRequest(RpcError.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"', undefined, idOf(fields.id)));
 
-  if (fields.method === undefined && ('result' in fields || 'error' in fields)) return { status: 202 };
+  if (fields.method === undefined && ('result' in fields || 'error' in fields)) return reply({ status: 202 });
   const id = idOf(fields.id);
   if (typeof fields.method !== 'string' || (fields.id !== undefined && id === null)) {
-    return badRequest(RpcError.invalidRequest, 'Invalid Request: method must be a string and id a string or an integer', undefined, id);
+    return reply(badRequest(RpcError.invalidRequest, 'Invalid Request: method must be a string and id a string or an integer', undefined, id));
   }
-  if (fields.method === 'tools/call' && id !== null) {
-    const kept = await server.keptCall(fields.params, { protocolVersion });
-    // The result's bytes were scrubbed when kept; the id is the caller's, scrubbed as the edge would.
-    if (kept) return { status: 200, raw: Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(scrubValue(id))},"result":`), kept, CLOSE]) };
+  return { kind: 'message', protocolVersion, fields, id };
+}
+
+/** The bytes of a kept tools/call result around the caller's id (scrubbed as the edge would), or null. */
+async function keptReply(server: McpServer, read: Extract<Read, { kind: 'message' }>): Promise<Buffer | null> {
+  if (read.fields.method !== 'tools/call' || read.id === null) return null;
+  const kept = await server.keptCall(read.fields.params, { protocolVersion: read.protocolVersion });
+  // The result's bytes were scrubbed when kept.
+  return kept ? Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(scrubValue(read.id))},"result":`), kept, CLOSE]) : null;
+}
+
+/**
+ * A POST /mcp answered from a kept tools/call result before routing (as kept REST reads are),
+ * or null for anything else: the dispatcher then handles it, errors included.
+ */
+export async function keptMcpResponse(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Promise<Buffer | null> {
+  let read: Read;
+  try {
+    read = readMcpPost(options, text, headers);
+  } catch {
+    return null;
   }
-  const request = { jsonrpc: '2.0' as const, method: fields.method, params: fields.params, ...(id === null ? {} : { id }) };
+  return read.kind === 'message' ? keptReply(server, read) : null;
+}
+
+/** Handles one POST /mcp: `text` is the raw body, `headers` have lower-case names. */
+export async function handleMcpPost(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Promise<McpHttpReply> {
+  const read = readMcpPost(options, text, headers);
+  if (read.kind === 'reply') return read.reply;
+  const { fields, id, protocolVersion } = read;
+  const kept = await keptReply(server, read);
+  if (kept) return { status: 200, raw: kept };
+  const request = { jsonrpc: '2.0' as const, method: fields.method as string, params: fields.params, ...(id === null ? {} : { id }) };
   const response = await server.receive(request, { protocolVersion });
   if (fields.id === undefined || response === null) return { status: 202 };
   const reply = toContract(response);

@@ -197,6 +197,18 @@ describe('MCP endpoint over HTTP', () => {
       expect(first.result.structuredContent).to.deep.equal((await h.request('/api/v1/servers/search?q=github&limit=5')).body);
     });
 
+    it('applies the transport rules to a call it keeps: a refused Origin or protocol version is refused again', async () => {
+      const body = { jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github', limit: 3 } } };
+      expect((await post(body)).status).to.equal(200);
+      expect((await post(body)).body.result.isError).to.equal(false);
+      const refused = await post(body, { origin: 'https://evil.example' });
+      expect([refused.status, refused.body.code]).to.deep.equal([403, 'origin_not_allowed']);
+      const empty = await post(body, { origin: '' });
+      expect(empty.status, 'an empty Origin is not an allowed one').to.equal(403);
+      const version = await post(body, { 'mcp-protocol-version': '1999-01-01' });
+      expect([version.status, version.body.error?.code]).to.deep.equal([400, -32600]);
+    });
+
     it('still scrubs a credential-shaped request id echoed around a kept result', async () => {
       const id = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
       for (let i = 0; i < 2; i += 1) {
