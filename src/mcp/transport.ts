@@ -26,7 +26,7 @@ export interface McpTransportOptions {
 /** A POST /mcp read as far as the transport's rules go: an answer already, or the message to dispatch. */
 type Read =
   | { readonly kind: 'reply'; readonly reply: McpHttpReply }
-  | { readonly kind: 'message'; readonly protocolVersion: ProtocolVersion; readonly fields: Record<string, unknown>; readonly id: string | number | null };
+  | { readonly kind: 'message'; readonly protocolVersion: ProtocolVersion; readonly method: string; readonly fields: Record<string, unknown>; readonly id: string | number | null };
 
 function readMcpPost(options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Read {
   const origin = headers.origin;
@@ -56,12 +56,12 @@ function readMcpPost(options: McpTransportOptions, text: string, headers: Readon
   if (typeof fields.method !== 'string' || (fields.id !== undefined && id === null)) {
     return reply(badRequest(RpcError.invalidRequest, 'Invalid Request: method must be a string and id a string or an integer', undefined, id));
   }
-  return { kind: 'message', protocolVersion, fields, id };
+  return { kind: 'message', protocolVersion, method: fields.method, fields, id };
 }
 
 /** The bytes of a kept tools/call result around the caller's id (scrubbed as the edge would), or null. */
 async function keptReply(server: McpServer, read: Extract<Read, { kind: 'message' }>): Promise<Buffer | null> {
-  if (read.fields.method !== 'tools/call' || read.id === null) return null;
+  if (read.method !== 'tools/call' || read.id === null) return null;
   const kept = await server.keptCall(read.fields.params, { protocolVersion: read.protocolVersion });
   // The result's bytes were scrubbed when kept.
   return kept ? Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(scrubValue(read.id))},"result":`), kept, CLOSE]) : null;
@@ -85,10 +85,10 @@ export async function keptMcpResponse(server: McpServer, options: McpTransportOp
 export async function handleMcpPost(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Promise<McpHttpReply> {
   const read = readMcpPost(options, text, headers);
   if (read.kind === 'reply') return read.reply;
-  const { fields, id, protocolVersion } = read;
+  const { method, fields, id, protocolVersion } = read;
   const kept = await keptReply(server, read);
   if (kept) return { status: 200, raw: kept };
-  const request = { jsonrpc: '2.0' as const, method: fields.method as string, params: fields.params, ...(id === null ? {} : { id }) };
+  const request = { jsonrpc: '2.0' as const, method, params: fields.params, ...(id === null ? {} : { id }) };
   const response = await server.receive(request, { protocolVersion });
   if (fields.id === undefined || response === null) return { status: 202 };
   const reply = toContract(response);
