@@ -165,6 +165,8 @@ function createResultMemo(): ResultMemo {
   const made = new WeakMap<object, CallToolResult>();
   /** Results whose text is exactly the JSON of their structuredContent: their own JSON is made from it. */
   const textual = new WeakMap<object, string>();
+  /** The JSON of those results, once made (a call keeps it and its reply sends it). */
+  const composed = new WeakMap<object, string>();
   return {
     result(value) {
       const kept = typeof value === 'object' && value !== null ? made.get(value) : undefined;
@@ -180,9 +182,15 @@ function createResultMemo(): ResultMemo {
       return result;
     },
     json(result) {
-      const text = typeof result === 'object' && result !== null ? textual.get(result) : undefined;
+      if (typeof result !== 'object' || result === null) return undefined;
+      const made = composed.get(result);
+      if (made !== undefined) return made;
+      const text = textual.get(result);
+      if (text === undefined) return undefined;
       // Exactly JSON.stringify(result): its members in the order it was made, the page's JSON twice.
-      return text === undefined ? undefined : `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`;
+      const json = `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`;
+      composed.set(result, json);
+      return json;
     },
   };
 }

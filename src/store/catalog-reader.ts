@@ -6,7 +6,8 @@
 import type { Knex } from 'knex';
 import type { Authentication, Category, Server, ServerSort, ServerSummary, SourceRef, Tool, ToolSort, UpstreamRecord } from '../types.js';
 import { dialectOf, rowsOf, storable, type Db, type Dialect } from './db.js';
-import { SERVER_WEIGHTS, TOOL_WEIGHTS, type IndexedPage, type SearchIndex, type SearchIndexes } from './search-index.js';
+import { FTS_TABLES, type FtsTable } from './fts.js';
+import { type IndexedPage, type SearchIndex, type SearchIndexes } from './search-index.js';
 
 export interface ServerSearch {
   /** The query's words, each matched as a prefix; null lists every server. */
@@ -98,7 +99,7 @@ interface TextSearch {
   readonly contains: (column: string) => string;
 }
 
-type Index = 'servers_fts' | 'tools_fts';
+type Index = FtsTable;
 
 /** The rows each index holds, as the queries alias them. */
 const ROWS: Readonly<Record<Index, { readonly table: string; readonly alias: string }>> = {
@@ -117,7 +118,7 @@ const TEXT_SEARCH: Readonly<Record<Dialect, TextSearch>> = {
     // Without CROSS JOIN SQLite would start from a filter's index and run one full-text lookup per row.
     join: 'CROSS JOIN',
     where: (index) => `${index} MATCH ?`,
-    rank: (index) => `bm25(${index}, ${(index === 'servers_fts' ? SERVER_WEIGHTS : TOOL_WEIGHTS).map((w) => w.toFixed(1)).join(', ')})`,
+    rank: (index) => `bm25(${index}, ${FTS_TABLES[index].weights.map((w) => w.toFixed(1)).join(', ')})`,
     rankBindsExpression: false,
     expression: (terms) => terms.map((term) => `"${term}"*`).join(' '),
     contains: (column) => `instr(${column}, ?) > 0`,

@@ -11,12 +11,9 @@
  */
 import type { Authentication } from '../types.js';
 import { openDatabase, rowsOf, type Db } from './db.js';
+import { FTS_TABLES, FTS_TOKENIZER, type FtsTable } from './fts.js';
 import { TextIndex, TextIndexBuilder, Unicode61, type CharacterClass, type TextMatches } from './text-index.js';
 
-/** bm25 column weights: name, title, description, categories, tools (servers_fts). */
-export const SERVER_WEIGHTS = [10.0, 8.0, 3.0, 2.0, 1.0] as const;
-/** bm25 column weights: name, title, description, server (tools_fts). */
-export const TOOL_WEIGHTS = [10.0, 6.0, 2.0, 1.0] as const;
 
 /** Rows read per query while building (each chunk is indexed in one turn of the event loop). */
 const CHUNK = 2_000;
@@ -378,8 +375,9 @@ function nameTableOf(size: number, namesOf: (doc: number) => readonly string[]):
 }
 
 /** The text index of an FTS5 table, from the table's own content, `CHUNK` rows at a time. */
-async function textIndexOf(source: Source, table: 'servers_fts' | 'tools_fts', columns: readonly string[], weights: readonly number[]): Promise<TextIndex> {
+async function textIndexOf(source: Source, table: FtsTable): Promise<TextIndex> {
   const { tokenizer } = source;
+  const { columns, weights } = FTS_TABLES[table];
   const builder = new TextIndexBuilder(weights, tokenizer);
   type Row = Record<string, string | null> & { rowid: number };
   await eachChunk<Row>(source, `SELECT rowid, ${columns.join(', ')} FROM ${table} WHERE rowid > ? ORDER BY rowid`, (r) => r.rowid, 0, async (rows) => {
@@ -398,14 +396,14 @@ const INSERTION_LIMIT = 1_000;
 const PROBE_CHUNK = 400;
 
 /**
- * How SQLite's unicode61 tokenizer (with the options of migration 001) treats each character:
+ * How SQLite's unicode61 tokenizer (with the catalog's options) treats each character:
  * an in-memory FTS5 table holds ` c ` (does c start a token, and what does it fold to?) and
  * `aca` (does it continue one?), and fts5vocab lists the tokens it made.
  */
 async function classify(chars: readonly string[]): Promise<Map<string, CharacterClass>> {
   const probe = openDatabase('sqlite::memory:');
   try {
-    await probe.raw(`CREATE VIRTUAL TABLE probe USING fts5(text, tokenize = "unicode61 remove_diacritics 2")`);
+    await probe.raw(`CREATE VIRTUAL TABLE probe USING fts5(text, tokenize = "${FTS_TOKENIZER}")`);
     await probe.raw(`CREATE VIRTUAL TABLE probe_tokens USING fts5vocab(probe, 'instance')`);
     for (let from = 0; from < chars.length; from += PROBE_CHUNK) {
       const rows = chars.slice(from, from + PROBE_CHUNK).flatMap((char, i) => [2 * (from + i) + 1, ` ${char} `, 2 * (from + i) + 2, `a${char}a`]);
@@ -430,7 +428,7 @@ async function classify(chars: readonly string[]): Promise<Map<string, Character
 }
 
 async function buildServers(source: Source): Promise<ServerDocs> {
-  const text = await textIndexOf(source, 'servers_fts', ['name', 'title', 'description', 'categories', 'tools'], SERVER_WEIGHTS);
+  const text = await textIndexOf(source, 'servers_fts');
   const docs = docsBySeq(text);
   const size = text.size;
   const sourceCount = new Int32Array(size);
@@ -467,7 +465,7 @@ async function buildServers(source: Source): Promise<ServerDocs> {
 }
 
 async function buildTools(source: Source): Promise<ToolDocs> {
-  const text = await textIndexOf(source, 'tools_fts', ['name', 'title', 'description', 'server'], TOOL_WEIGHTS);
+  const text = await textIndexOf(source, 'tools_fts');
   const docs = docsBySeq(text);
   const size = text.size;
   const nameOf = new Array<string>(size);
