@@ -151,10 +151,10 @@ function createCallMemo(generationOf: (() => Promise<string>) | undefined) {
 }
 
 /**
- * Tool results of service values, made once per value: the registry hands out the same object
- * for a read it keeps, so a repeated call skips the copy, the scrub and the serializations.
- * Weakly held: a result lives as long as the registry keeps its value (a bounded LRU here
- * would thrash on a rotation longer than itself), and costs its text, the page's JSON.
+ * Tool results of service values, with their JSON made once: a call keeps it as bytes (the call
+ * memo answers a repeat) and its reply sends it. Nothing is kept past the result's own life:
+ * the call memo's bytes are all a repeat needs, and holding the page again here as objects and
+ * text would cost several times its bytes for each distinct call.
  */
 interface ResultMemo {
   result(value: unknown): CallToolResult;
@@ -162,35 +162,24 @@ interface ResultMemo {
 }
 
 function createResultMemo(): ResultMemo {
-  const made = new WeakMap<object, CallToolResult>();
-  /** Results whose text is exactly the JSON of their structuredContent: their own JSON is made from it. */
-  const textual = new WeakMap<object, string>();
-  /** The JSON of those results, once made (a call keeps it and its reply sends it). */
+  /** Results whose text is exactly the JSON of their structuredContent, and their own JSON. */
   const composed = new WeakMap<object, string>();
   return {
     result(value) {
-      const kept = typeof value === 'object' && value !== null ? made.get(value) : undefined;
-      if (kept) return kept;
-      // Credentials were removed at ingest; removed again here, at the edge, unless the value is
-      // one scrubValue made (a read the registry keeps); the text too, so the edge's scrub of the
-      // JSON-RPC response skips the result (scrubValue marks what it made).
-      const structured = asObject(isScrubbed(value) ? value : scrubValue(JSON.parse(JSON.stringify(value))));
+      // Credentials were removed at ingest; removed again here, at the edge; the text too, so
+      // the edge's scrub of the JSON-RPC response skips the result (scrubValue marks what it
+      // made). scrubValue copies, or returns a value it made itself unchanged.
+      const structured = asObject(scrubValue(value));
       const text = JSON.stringify(structured);
       const result = scrubValue<CallToolResult>({ content: [{ type: 'text', text }], structuredContent: structured, isError: false });
-      if (result.content.length === 1 && result.content[0]?.text === text && result.structuredContent === structured) textual.set(result, text);
-      if (typeof value === 'object' && value !== null) made.set(value, result);
+      if (result.content.length === 1 && result.content[0]?.text === text && result.structuredContent === structured) {
+        // Exactly JSON.stringify(result): its members in the order it was made, the page's JSON twice.
+        composed.set(result, `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`);
+      }
       return result;
     },
     json(result) {
-      if (typeof result !== 'object' || result === null) return undefined;
-      const made = composed.get(result);
-      if (made !== undefined) return made;
-      const text = textual.get(result);
-      if (text === undefined) return undefined;
-      // Exactly JSON.stringify(result): its members in the order it was made, the page's JSON twice.
-      const json = `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`;
-      composed.set(result, json);
-      return json;
+      return typeof result === 'object' && result !== null ? composed.get(result) : undefined;
     },
   };
 }

@@ -41,9 +41,17 @@ export function isPlaceholder(text: string): boolean {
   return PLACEHOLDER.test(text.trim());
 }
 
+/** Answers for names already asked about: a catalog's key names are few and asked about again and again. */
+const secretNames = new Map<string, boolean>();
+const SECRET_NAMES_KEPT = 4096;
+
 /** Whether a variable, header or key name says it carries a credential. */
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
+  const known = secretNames.get(name);
+  if (known !== undefined) return known;
+  const secret = SECRET_NAME.test(name);
+  if (secretNames.size < SECRET_NAMES_KEPT && name.length <= 64) secretNames.set(name, secret);
+  return secret;
 }
 
 /** Removes credential-shaped substrings and URL credentials from one string. */
@@ -56,6 +64,8 @@ export function scrubString(text: string): string {
 
 /** Removes userinfo and credential query parameters from a URL; other text is left as is. */
 export function scrubUrl(raw: string): string {
+  // Userinfo needs an @ and a query a ?: a URL with neither has nothing to remove (most have neither).
+  if (!raw.includes('@') && !raw.includes('?')) return raw;
   let url: URL;
   try {
     url = new URL(raw);

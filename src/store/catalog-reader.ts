@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Authentication, Category, Server, ServerSort, ServerSummary, SourceRef, Tool, ToolSort, UpstreamRecord } from '../types.js';
-import { dialectOf, rowsOf, storable, type Db, type Dialect } from './db.js';
+import { dialectOf, rowsOf, selectPrepared, storable, type Db, type Dialect } from './db.js';
 import { FTS_TABLES, type FtsTable } from './fts.js';
 import { type IndexedPage, type SearchIndex, type SearchIndexes } from './search-index.js';
 
@@ -251,7 +251,7 @@ export function createCatalogReader(db: Db, searchIndex: SearchIndex | null = nu
   /** The rows of an indexed page, in its order; null if one has gone since (SQL answers then). */
   const rowsOfPage = async <Row extends { seq: number }, T>(page: IndexedPage, from: string, alias: string, columns: string, map: (row: Row) => T): Promise<Page<T> | null> => {
     if (page.seqs.length === 0) return { items: [], total: page.total, answeredBy: 'index' };
-    const rows = await select<Row>({ sql: `SELECT ${columns} FROM ${from} WHERE ${alias}.seq IN (${page.seqs.map(() => '?').join(', ')})`, bindings: page.seqs });
+    const rows = await selectPrepared<Row>(db, `SELECT ${columns} FROM ${from} WHERE ${alias}.seq IN (${page.seqs.map(() => '?').join(', ')})`, page.seqs);
     const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
     const items: T[] = [];
     for (const seq of page.seqs) {

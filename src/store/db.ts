@@ -63,7 +63,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
   const target = match[1];
   const filename = target === ':memory:' ? ':memory:' : resolve(target);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  return knexFactory({
+  const db = knexFactory({
     client: 'sqlite3',
     connection: { filename },
     useNullAsDefault: true,
@@ -85,10 +85,75 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       },
     },
   });
+  // SQLite will not close a connection that still has prepared statements.
+  const destroyRaw = db.client.destroyRawConnection.bind(db.client);
+  db.client.destroyRawConnection = async (connection: SqliteConnection) => {
+    await finalizePrepared(connection);
+    return destroyRaw(connection);
+  };
+  return db;
 }
 
 interface SqliteConnection {
   run(sql: string, callback: (err: Error | null) => void): void;
+  prepare(sql: string, callback: (err: Error | null) => void): SqliteStatement;
+}
+
+interface SqliteStatement {
+  all(params: readonly unknown[], callback: (err: Error | null, rows: unknown[]) => void): void;
+  finalize(callback: (err: Error | null) => void): void;
+}
+
+/** Statements prepared on each SQLite connection, by SQL text, oldest first. */
+const preparedOf = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
+/** Statements kept per connection at most (the oldest is finalized to make room). */
+const MAX_PREPARED = 128;
+
+/**
+ * A read that runs again and again with other values (a page of rows by seq), through a
+ * statement prepared once per connection: through knex, sqlite3 prepares, runs and finalizes
+ * one per query, and knex's formatting and queueing around it cost more than the read itself.
+ * On PostgreSQL it is an ordinary raw query.
+ */
+export async function selectPrepared<T>(db: Db, sql: string, bindings: readonly (string | number)[]): Promise<T[]> {
+  if (dialectOf(db) !== 'sqlite') return rowsOf<T>(await db.raw(sql, [...bindings]));
+  const connection: SqliteConnection = await db.client.acquireConnection();
+  try {
+    const statement = await preparedStatement(connection, sql);
+    return await new Promise<T[]>((resolve, reject) => statement.all(bindings, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
+  } finally {
+    db.client.releaseConnection(connection);
+  }
+}
+
+async function preparedStatement(connection: SqliteConnection, sql: string): Promise<SqliteStatement> {
+  let statements = preparedOf.get(connection);
+  if (!statements) preparedOf.set(connection, (statements = new Map()));
+  const known = statements.get(sql);
+  if (known) return known;
+  const statement = await new Promise<SqliteStatement>((resolve, reject) => {
+    const made = connection.prepare(sql, (err) => (err ? reject(err) : resolve(made)));
+  });
+  if (statements.size >= MAX_PREPARED) {
+    const [oldest] = statements;
+    if (oldest) {
+      statements.delete(oldest[0]);
+      await finalize(oldest[1]);
+    }
+  }
+  statements.set(sql, statement);
+  return statement;
+}
+
+async function finalizePrepared(connection: SqliteConnection): Promise<void> {
+  const statements = preparedOf.get(connection);
+  preparedOf.delete(connection);
+  for (const statement of statements?.values() ?? []) await finalize(statement);
+}
+
+function finalize(statement: SqliteStatement): Promise<void> {
+  // A statement that cannot be finalized is already gone: nothing to wait for.
+  return new Promise((resolve) => statement.finalize(() => resolve()));
 }
 
 /** How long `migrate` waits for another instance that holds the migration lock. */
