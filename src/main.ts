@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import cliProgress from 'cli-progress';
 import { ConfigError, loadConfig, redactUrl, type Config } from './config.js';
 import { createService } from './compose.js';
@@ -61,6 +62,13 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 async function serve(config: Config, logger: Logger): Promise<number> {
+  // V8 moves allocation sites whose objects tend to survive a young collection to allocating in
+  // the old generation, and hardly ever moves them back. Requests that queue behind cold
+  // searches live long enough to look like that, so a burst of new queries left every later
+  // request allocating its short-lived objects in the old generation: a third fewer requests a
+  // second, a heap that grew by 200 MB between full collections, and 13 ms young collections.
+  // A server's objects are nearly all per request: keep them young.
+  setFlagsFromString('--no-allocation-site-pretenuring');
   const service = await createService(config, logger, { workers: true });
   if (config.demoCatalog === 'auto') {
     const summary = await loadDemoCatalogIfEmpty(service.store);

@@ -71,11 +71,19 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
   const generationOf = (kind: GenerationKind) => {
     let committed = '0';
     let checkedAt = 0;
+    const read = async (): Promise<void> => {
+      committed = await readGeneration(db, kind);
+      checkedAt = Date.now();
+    };
+    /**
+     * The read under way when the last one has gone stale: requests arriving meanwhile share
+     * it (under load, each would otherwise queue its own query for the one connection).
+     */
+    let reading: Promise<void> | null = null;
     return async (fresh = false): Promise<string> => {
-      if (fresh || Date.now() - checkedAt > GENERATION_TTL_MS) {
-        committed = await readGeneration(db, kind);
-        checkedAt = Date.now();
-      }
+      // A fresh read starts after the call, so it sees every commit made before it.
+      if (fresh) await read();
+      else if (Date.now() - checkedAt > GENERATION_TTL_MS) await (reading ??= read().finally(() => (reading = null)));
       return `${writes[kind]}:${committed}`;
     };
   };
