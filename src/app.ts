@@ -54,7 +54,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments });
   const responses = createResponseCache({ generation: deps.store.generation, operations: CATALOG_READS });
   // A repeated MCP catalog read is answered from its kept bytes before routing, as kept REST reads are.
-  const early = async (ctx: Koa.Context): Promise<Buffer | null> => {
+  const early = async (ctx: Koa.Context): Promise<readonly Buffer[] | null> => {
     const { origin, 'mcp-protocol-version': version } = ctx.headers;
     // Anything unusual (a repeated header) goes the whole way, where the transport's rules answer it.
     if (ctx.method !== 'POST' || !RAW_BODY.test(ctx.path) || typeof ctx.request.body !== 'string' || Array.isArray(origin) || Array.isArray(version)) return null;

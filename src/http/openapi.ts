@@ -13,7 +13,7 @@ import type { components } from '../../generated/openapi.js';
 import { AppError } from '../errors.js';
 import { scrubValue } from '../registry/secrets.js';
 import { clientAddress } from './client-address.js';
-import { writeResponse, type ResponseCache } from './response-cache.js';
+import { writeJsonPieces, writeResponse, type ResponseCache } from './response-cache.js';
 import type { OperationId, ProblemFieldError } from '../types.js';
 import type { HandlerInput, HandlerMap, OperationHandler, Reply, UnvalidatedOperation } from './operation.js';
 
@@ -50,8 +50,8 @@ export async function createDispatcher(
     unvalidated?: readonly UnvalidatedOperation[];
     trustProxyHops?: number;
     responses?: ResponseCache;
-    /** Answers a request before routing when it can (a kept MCP call): its JSON bytes, or null. */
-    early?: (ctx: Koa.Context) => Promise<Buffer | null>;
+    /** Answers a request before routing when it can (a kept MCP call): its JSON bytes in pieces, or null. */
+    early?: (ctx: Koa.Context) => Promise<readonly Buffer[] | null>;
   } = {},
 ): Promise<{ api: OpenAPIBackend; middleware: Koa.Middleware }> {
   if (!isContract(document)) throw new Error('not an OpenAPI 3.1 document');
@@ -91,7 +91,7 @@ export async function createDispatcher(
   const middleware: Koa.Middleware = async (ctx) => {
     if (await options.responses?.serve(ctx)) return;
     const early = await options.early?.(ctx);
-    if (early) return writeResponse(ctx, { status: 200, headers: {}, body: early });
+    if (early) return writeJsonPieces(ctx, early);
     assertDecodablePath(ctx.path);
     await api.handleRequest({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: flatHeaders(ctx), body: ctx.request.body }, ctx);
   };

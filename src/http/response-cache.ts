@@ -98,3 +98,20 @@ export function writeResponse(ctx: Koa.Context, response: SentResponse): void {
   }
   ctx.status = response.status;
 }
+
+/**
+ * A 200 whose JSON body is kept in pieces (a kept MCP result inside its caller's envelope),
+ * written as they are: Koa sends one body, and joining them would copy the kept bytes on
+ * every request. The middlewares in front have set their headers on the response already.
+ */
+export function writeJsonPieces(ctx: Koa.Context, pieces: readonly Buffer[]): void {
+  ctx.status = 200;
+  ctx.type = 'json';
+  ctx.length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  ctx.respond = false;
+  const res = ctx.res;
+  // One writev for the headers and every piece: end() uncorks.
+  res.cork();
+  for (const piece of pieces) res.write(piece);
+  res.end();
+}

@@ -59,19 +59,22 @@ function readMcpPost(options: McpTransportOptions, text: string, headers: Readon
   return { kind: 'message', protocolVersion, method: fields.method, fields, id };
 }
 
-/** The bytes of a kept tools/call result around the caller's id (scrubbed as the edge would), or null. */
-async function keptReply(server: McpServer, read: Extract<Read, { kind: 'message' }>): Promise<Buffer | null> {
+/**
+ * The response to a kept tools/call result, in pieces: the envelope with the caller's id
+ * (scrubbed as the edge would), the kept bytes themselves, and the envelope's end; or null.
+ */
+async function keptReply(server: McpServer, read: Extract<Read, { kind: 'message' }>): Promise<readonly Buffer[] | null> {
   if (read.method !== 'tools/call' || read.id === null) return null;
   const kept = await server.keptCall(read.fields.params, { protocolVersion: read.protocolVersion });
   // The result's bytes were scrubbed when kept.
-  return kept ? Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(scrubValue(read.id))},"result":`), kept, CLOSE]) : null;
+  return kept ? [Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(scrubValue(read.id))},"result":`), kept, CLOSE] : null;
 }
 
 /**
  * A POST /mcp answered from a kept tools/call result before routing (as kept REST reads are),
  * or null for anything else: the dispatcher then handles it, errors included.
  */
-export async function keptMcpResponse(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Promise<Buffer | null> {
+export async function keptMcpResponse(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Promise<readonly Buffer[] | null> {
   let read: Read;
   try {
     read = readMcpPost(options, text, headers);
@@ -87,7 +90,7 @@ export async function handleMcpPost(server: McpServer, options: McpTransportOpti
   if (read.kind === 'reply') return read.reply;
   const { method, fields, id, protocolVersion } = read;
   const kept = await keptReply(server, read);
-  if (kept) return { status: 200, raw: kept };
+  if (kept) return { status: 200, raw: Buffer.concat(kept) };
   const request = { jsonrpc: '2.0' as const, method, params: fields.params, ...(id === null ? {} : { id }) };
   const response = await server.receive(request, { protocolVersion });
   if (fields.id === undefined || response === null) return { status: 202 };
