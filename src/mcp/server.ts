@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
 import { asObject } from '../json.js';
-import { isScrubbed, scrubValue } from '../registry/secrets.js';
+import { scrubbedWithJson } from '../registry/secrets.js';
 import { createAjv, type OpenApiDocument } from '../http/openapi.js';
 import type { Logger } from '../logger.js';
 import type { RegistryService } from '../registry/registry-service.js';
@@ -166,12 +166,14 @@ function createResultMemo(): ResultMemo {
   const composed = new WeakMap<object, string>();
   return {
     result(value) {
-      // Credentials were removed at ingest; removed again here, at the edge; the text too, so
-      // the edge's scrub of the JSON-RPC response skips the result (scrubValue marks what it
-      // made). scrubValue copies, or returns a value it made itself unchanged.
-      const structured = asObject(scrubValue(value));
-      const text = JSON.stringify(structured);
-      const result = scrubValue<CallToolResult>({ content: [{ type: 'text', text }], structuredContent: structured, isError: false });
+      // Credentials were removed at ingest; removed again here, at the edge (the text is the
+      // scrubbed value's JSON), so the edge's scrub of the JSON-RPC response skips the result
+      // (scrubValue marks what it made). scrubValue copies, or returns a value it made itself.
+      let structured: unknown;
+      const { json: text, wrapped: result } = scrubbedWithJson(asObject(value), (json, scrubbed): CallToolResult => {
+        structured = asObject(scrubbed);
+        return { content: [{ type: 'text', text: json }], structuredContent: asObject(scrubbed), isError: false };
+      });
       if (result.content.length === 1 && result.content[0]?.text === text && result.structuredContent === structured) {
         // Exactly JSON.stringify(result): its members in the order it was made, the page's JSON twice.
         composed.set(result, `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false}`);

@@ -110,8 +110,30 @@ export function scrubValue(value: unknown, underSecretKey = false): unknown {
   return result;
 }
 
+/**
+ * The JSON text of `value` (scrubbed first unless scrubValue made it), and scrubValue of what
+ * `wrap` builds around that text, leaving the text as it is. The text holds the value's strings,
+ * already scrubbed, joined by JSON's punctuation: a second scrub finds no credential in it that
+ * the value does not show as it is (every shape is one run of characters that a quote or a
+ * backslash ends; a URL ends at a quote), and would cost a pass of every pattern over the whole
+ * text. An MCP result carries its page as structured content and again as this text.
+ */
+export function scrubbedWithJson<T>(value: unknown, wrap: (json: string, scrubbed: unknown) => T): { readonly json: string; readonly wrapped: T } {
+  const scrubbed = scrubValue(value);
+  const json = JSON.stringify(scrubbed);
+  verbatim = json;
+  try {
+    return { json, wrapped: scrubValue(wrap(json, scrubbed)) };
+  } finally {
+    verbatim = null;
+  }
+}
+
+/** The one string scrubDeep leaves as it is while scrubValueWithJsonOf runs (synchronously). */
+let verbatim: string | null = null;
+
 function scrubDeep(value: unknown, underSecretKey: boolean): unknown {
-  if (typeof value === 'string') return scrubString(value);
+  if (typeof value === 'string') return value === verbatim && !underSecretKey ? value : scrubString(value);
   if (value === null || typeof value !== 'object') return value;
   // Nested in a new value (a JSON-RPC envelope around a kept result): skipped too, unless a secret key now holds it.
   if (!underSecretKey && scrubbed.has(value)) return value;

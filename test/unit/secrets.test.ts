@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { REDACTED, isSecretName, scrubString, scrubUrl, scrubValue } from '../../src/registry/secrets.js';
+import { REDACTED, isSecretName, scrubString, scrubUrl, scrubValue, scrubbedWithJson } from '../../src/registry/secrets.js';
 
 describe('secret scrubbing', () => {
   const shaped: Array<[string, string]> = [
@@ -75,6 +75,18 @@ describe('scrubbing what was scrubbed', () => {
     const envelope = scrubValue({ jsonrpc: '2.0', id: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', result: kept });
     expect(envelope.result).to.equal(kept);
     expect(envelope.id).to.equal(REDACTED);
+  });
+
+  it('wraps the JSON of a scrubbed value with the value scrubbed, the text as it is and everything else scrubbed', () => {
+    const page = { items: [{ description: 'see https://user:pw@example.com/x?token=abc and ghp_abcdefghijklmnopqrstuvwxyz0123' }] };
+    const { json, wrapped } = scrubbedWithJson(page, (text, scrubbed) => ({ text, structured: scrubbed, note: 'ghp_abcdefghijklmnopqrstuvwxyz0123' }));
+    expect(json).to.equal(JSON.stringify(scrubValue(page)));
+    expect(json).not.to.match(/ghp_a|user:pw|token=abc/);
+    expect(wrapped.text).to.equal(json);
+    expect(JSON.stringify(wrapped.structured)).to.equal(json);
+    expect(wrapped.note).to.equal(REDACTED);
+    // The same text anywhere else is scrubbed as usual.
+    expect(scrubValue({ text: json })).to.deep.equal({ text: scrubString(json) });
   });
 
   it('scrubs a scrubbed value again when a secret-named key now holds it', () => {
