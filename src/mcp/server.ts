@@ -171,8 +171,9 @@ function createResultMemo(): ResultMemo {
       // (scrubValue marks what it made). scrubValue copies, or returns a value it made itself.
       let structured: unknown;
       const { json: text, wrapped: result } = scrubbedWithJson(asObject(value), (json, scrubbed): CallToolResult => {
-        structured = asObject(scrubbed);
-        return { content: [{ type: 'text', text: json }], structuredContent: asObject(scrubbed), isError: false };
+        const page = asObject(scrubbed);
+        structured = page;
+        return { content: [{ type: 'text', text: json }], structuredContent: page, isError: false };
       });
       if (result.content.length === 1 && result.content[0]?.text === text && result.structuredContent === structured) {
         // Exactly JSON.stringify(result): its members in the order it was made, the page's JSON twice.

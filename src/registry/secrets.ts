@@ -113,10 +113,11 @@ export function scrubValue(value: unknown, underSecretKey = false): unknown {
 /**
  * The JSON text of `value` (scrubbed first unless scrubValue made it), and scrubValue of what
  * `wrap` builds around that text, leaving the text as it is. The text holds the value's strings,
- * already scrubbed, joined by JSON's punctuation: a second scrub finds no credential in it that
- * the value does not show as it is (every shape is one run of characters that a quote or a
- * backslash ends; a URL ends at a quote), and would cost a pass of every pattern over the whole
- * text. An MCP result carries its page as structured content and again as this text.
+ * already scrubbed, joined by JSON's punctuation: a second scrub could only remove what the
+ * scrubbed value itself still shows (every shape is one run of characters that a quote or a
+ * backslash ends; a URL ends at a quote, though not at an escaped newline inside one string),
+ * and it costs a pass of every pattern over the whole text. An MCP result carries its page as
+ * structured content and again as this text.
  */
 export function scrubbedWithJson<T>(value: unknown, wrap: (json: string, scrubbed: unknown) => T): { readonly json: string; readonly wrapped: T } {
   const scrubbed = scrubValue(value);
@@ -129,7 +130,7 @@ export function scrubbedWithJson<T>(value: unknown, wrap: (json: string, scrubbe
   }
 }
 
-/** The one string scrubDeep leaves as it is while scrubValueWithJsonOf runs (synchronously). */
+/** The one string scrubDeep leaves as it is while scrubbedWithJson runs (synchronously). */
 let verbatim: string | null = null;
 
 function scrubDeep(value: unknown, underSecretKey: boolean): unknown {
