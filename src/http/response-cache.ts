@@ -12,6 +12,7 @@
  */
 import type Koa from 'koa';
 import { LRUCache } from 'lru-cache';
+import { followGeneration } from '../registry/read-cache.js';
 import type { OperationId } from '../types.js';
 
 /** What the dispatcher sent: status, the handler's own headers, and the JSON bytes (none for an empty body). */
@@ -48,39 +49,27 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   });
   /** The generation each pending request was looked up in. */
   const pending = new WeakMap<Koa.Context, string>();
-  let current = '';
-  // A store that cannot tell its generation (the database is failing) turns the cache off: every
-  // request goes to the dispatcher and fails, or not (liveness, readiness), as it would without it.
-  const generationOrNull = async (): Promise<string | null> => {
-    try {
-      return await options.generation();
-    } catch {
-      return null;
-    }
-  };
+  const generation = followGeneration(kept, options.generation);
   return {
     operations,
     async serve(ctx) {
       if (ctx.method !== 'GET') return false;
-      const generation = await generationOrNull();
-      if (generation === null) return false;
-      if (generation !== current) {
-        kept.clear();
-        current = generation;
-      }
+      const now = await generation();
+      if (now === null) return false;
       const hit = kept.get(ctx.url);
       if (hit) {
         writeResponse(ctx, hit);
         return true;
       }
-      pending.set(ctx, generation);
+      pending.set(ctx, now);
       return false;
     },
     async offer(ctx, operationId, response) {
-      const generation = pending.get(ctx);
+      const before = pending.get(ctx);
       pending.delete(ctx);
-      if (generation === undefined || response.status !== 200 || !operations.has(operationId)) return;
-      if ((await generationOrNull()) === generation && generation === current) kept.set(ctx.url, response);
+      if (before === undefined || response.status !== 200 || !operations.has(operationId)) return;
+      // Only if the catalog did not change while the response was made.
+      if ((await generation()) === before) kept.set(ctx.url, response);
     },
   };
 }

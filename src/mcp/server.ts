@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
 import { asObject } from '../json.js';
+import { followGeneration } from '../registry/read-cache.js';
 import { scrubbedWithJson } from '../registry/secrets.js';
 import { createAjv, type OpenApiDocument } from '../http/openapi.js';
 import type { Logger } from '../logger.js';
@@ -115,20 +116,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
  */
 function createCallMemo(generationOf: (() => Promise<string>) | undefined) {
   const kept = new LRUCache<string, Buffer>({ maxSize: KEPT_CALL_BYTES, sizeCalculation: (value, key) => Math.max(1, key.length + value.length) });
-  let current = '';
-  const generation = async (): Promise<string | null> => {
-    if (!generationOf) return null;
-    try {
-      const now = await generationOf();
-      if (now !== current) {
-        kept.clear();
-        current = now;
-      }
-      return now;
-    } catch {
-      return null;
-    }
-  };
+  const generation = generationOf ? followGeneration(kept, generationOf) : async (): Promise<string | null> => null;
   /** The protocol version matters: it decides how invalid arguments are answered. */
   const keyOf = (params: unknown, context: McpCallContext): string | null => {
     const { name, arguments: args = {} } = asObject(params);

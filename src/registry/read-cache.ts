@@ -43,3 +43,26 @@ export function createCacheFactory(generation: (() => Promise<string>) | null): 
     };
   };
 }
+
+/**
+ * The catalog's generation as a cache of catalog reads sees it: reading it drops everything in
+ * `cache` when it has moved. Null when the store cannot tell (the database is failing): the
+ * caller then neither answers from the cache nor keeps anything, so every request goes the
+ * whole way and fails, or not, as it would without the cache.
+ */
+export function followGeneration(cache: { clear(): void }, generation: () => Promise<string>): () => Promise<string | null> {
+  let current = '';
+  return async () => {
+    let now: string;
+    try {
+      now = await generation();
+    } catch {
+      return null;
+    }
+    if (now !== current) {
+      cache.clear();
+      current = now;
+    }
+    return now;
+  };
+}
