@@ -4,6 +4,7 @@
  * size instead of being compiled by knex's builder from one object per row.
  */
 import type { Knex } from 'knex';
+import { openStatement, type WriteStatement } from './db.js';
 
 /**
  * Bound values per statement: SQLite's limit (SQLITE_MAX_VARIABLE_NUMBER, 32766 since 3.32);
@@ -32,24 +33,44 @@ export async function insertMany(trx: Knex.Transaction, insert: BulkInsert, rows
   const head = `INSERT INTO ${quote(insert.table)} (${insert.columns.map(quote).join(', ')}) VALUES `;
   const tuple = `(${new Array(width).fill('?').join(', ')})`;
   const tail = insert.onConflict === undefined ? '' : ` ${insert.onConflict}`;
-  let bindings: Knex.RawBinding[] = [];
+  const sqlOf = (count: number): string => `${head}${new Array(count).fill(tuple).join(', ')}${tail}`;
+  let bindings: Array<string | number | null> = [];
   let count = 0;
-  const flush = async (): Promise<void> => {
-    if (count === 0) return;
-    const sql = `${head}${new Array(count).fill(tuple).join(', ')}${tail}`;
-    const values = bindings;
-    bindings = [];
-    count = 0;
-    await trx.raw(sql, values);
-  };
-  for (const row of rows) {
-    if (row.length !== width) throw new Error(`${insert.table}: a row of ${row.length} values for ${width} columns`);
-    // knex's builder writes an undefined value as NULL (useNullAsDefault): so does this.
-    for (const value of row) bindings.push(value ?? null);
-    count += 1;
-    if (count === perStatement) await flush();
+  // Full statements all have the same SQL: prepared once, on first use. The driver runs one
+  // statement's calls in order, so the next run is handed over (its values copied) while the
+  // last one is still being written; at most two are in flight.
+  let full: WriteStatement | null = null;
+  const inFlight: Array<Promise<void>> = [];
+  try {
+    for (const row of rows) {
+      if (row.length !== width) throw new Error(`${insert.table}: a row of ${row.length} values for ${width} columns`);
+      // knex's builder writes an undefined value as NULL (useNullAsDefault): so does this.
+      for (const value of row) bindings.push(value ?? null);
+      count += 1;
+      if (count === perStatement) {
+        full ??= await openStatement(trx, sqlOf(perStatement));
+        const run = full.run(bindings);
+        // Awaited below, or settled in `finally` when an earlier one failed.
+        run.catch(() => undefined);
+        inFlight.push(run);
+        bindings = [];
+        count = 0;
+        if (inFlight.length > 1) await inFlight.shift();
+      }
+    }
+    for (let run = inFlight.shift(); run; run = inFlight.shift()) await run;
+  } finally {
+    await Promise.allSettled(inFlight);
+    await full?.close();
   }
-  await flush();
+  if (count > 0) {
+    const last = await openStatement(trx, sqlOf(count));
+    try {
+      await last.run(bindings);
+    } finally {
+      await last.close();
+    }
+  }
 }
 
 /** `ON CONFLICT (keys) DO UPDATE` every other inserted column: knex's `.onConflict(keys).merge()`. */

@@ -101,7 +101,45 @@ interface SqliteConnection {
 
 interface SqliteStatement {
   all(params: readonly unknown[], callback: (err: Error | null, rows: unknown[]) => void): void;
+  run(params: readonly unknown[], callback: (err: Error | null) => void): void;
   finalize(callback: (err: Error | null) => void): void;
+}
+
+/** A write statement prepared once and run with one set of bindings after another. */
+export interface WriteStatement {
+  run(bindings: readonly (string | number | null)[]): Promise<void>;
+  /** Finalizes the statement and gives its connection back. */
+  close(): Promise<void>;
+}
+
+/**
+ * Prepares a write on `db`'s connection (a transaction's own, inside one), held until `close`:
+ * a bulk write that runs the same large statement many times has SQLite parse it once, and
+ * skips knex's formatting of every binding. On PostgreSQL each run is an ordinary raw query.
+ */
+export async function openStatement(db: Db, sql: string): Promise<WriteStatement> {
+  if (dialectOf(db) !== 'sqlite') return { run: async (bindings) => void (await db.raw(sql, [...bindings])), close: async () => undefined };
+  const connection: SqliteConnection = await db.client.acquireConnection();
+  let statement: SqliteStatement;
+  try {
+    statement = await prepare(connection, sql);
+  } catch (err) {
+    db.client.releaseConnection(connection);
+    throw err;
+  }
+  return {
+    run: (bindings) => new Promise<void>((resolve, reject) => statement.run(bindings, (err) => (err ? reject(err) : resolve()))),
+    close: async () => {
+      await finalize(statement);
+      db.client.releaseConnection(connection);
+    },
+  };
+}
+
+function prepare(connection: SqliteConnection, sql: string): Promise<SqliteStatement> {
+  return new Promise<SqliteStatement>((resolve, reject) => {
+    const made = connection.prepare(sql, (err) => (err ? reject(err) : resolve(made)));
+  });
 }
 
 /** Statements prepared on each SQLite connection, by SQL text, oldest first. */
@@ -131,9 +169,7 @@ async function preparedStatement(connection: SqliteConnection, sql: string): Pro
   if (!statements) preparedOf.set(connection, (statements = new Map()));
   const known = statements.get(sql);
   if (known) return known;
-  const statement = await new Promise<SqliteStatement>((resolve, reject) => {
-    const made = connection.prepare(sql, (err) => (err ? reject(err) : resolve(made)));
-  });
+  const statement = await prepare(connection, sql);
   if (statements.size >= MAX_PREPARED) {
     const [oldest] = statements;
     if (oldest) {
