@@ -9,6 +9,7 @@ import * as assessments from './003-assessments.js';
 import * as sortIndexes from './004-sort-indexes.js';
 import * as sharedState from './005-shared-state.js';
 import * as contentGeneration from './006-content-generation.js';
+import * as ftsWithoutPrefix from './007-fts-without-prefix.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -17,6 +18,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '004-sort-indexes': sortIndexes,
   '005-shared-state': sharedState,
   '006-content-generation': contentGeneration,
+  '007-fts-without-prefix': ftsWithoutPrefix,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
