@@ -50,21 +50,26 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     const hashes = await writer.contentHashes(existingIds(touched));
     const fresh = new Map<string, UpstreamServer[]>();
     for (const p of changed) fresh.set(p.serverId, [...(fresh.get(p.serverId) ?? []), p.server]);
-    const writes: Array<{ entry: CatalogEntry; isNew: boolean }> = [];
-    for (const id of touched) {
-      const incoming = fresh.get(id) ?? [];
-      const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));
-      const kept = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key))).map((s) => s.normalized).filter(isUpstreamServer);
-      const entry = materialize(id, [...incoming, ...kept]);
-      const isNew = placed.created.has(id);
-      if (isNew || hashes.get(id) !== entry.contentHash) writes.push({ entry, isNew });
+    let added = 0;
+    let updated = 0;
+    // Materialized as the writer takes them, so the writer's last batch is written meanwhile.
+    function* writes(): Generator<{ entry: CatalogEntry; isNew: boolean }> {
+      for (const id of touched) {
+        const incoming = fresh.get(id) ?? [];
+        const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));
+        const kept = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key))).map((s) => s.normalized).filter(isUpstreamServer);
+        const entry = materialize(id, [...incoming, ...kept]);
+        const isNew = placed.created.has(id);
+        if (!isNew && hashes.get(id) === entry.contentHash) continue;
+        if (isNew) added += 1;
+        else updated += 1;
+        yield { entry, isNew };
+      }
     }
     progress(2, 3);
-    await writer.writeServers(writes, now);
+    await writer.writeServers(writes(), now);
     await writer.saveSources(changed.map((p) => ({ source: p.server.source, key: p.server.key, serverId: p.serverId, recordHash: p.recordHash, recordJson: p.rawJson, normalizedJson: p.serverJson })), now);
     await writer.setMatchKeys(keysOf(index, new Set(touched)));
-    const added = writes.filter((w) => w.isNew).length;
-    const updated = writes.length - added;
     return { added, updated, unchanged: placed.inRun.size - added - updated, servers: index.servers.size, tools: await writer.countTools() };
   });
   progress(3, 3);

@@ -43,8 +43,11 @@ export interface CatalogWriter {
   contentHashes(serverIds: readonly string[]): Promise<Map<string, string>>;
   /** `recordJson` and `normalizedJson`: the upstream document and the normalized record, as JSON text. */
   saveSources(rows: ReadonlyArray<SourceRow & { recordJson: string; normalizedJson: string }>, now: string): Promise<void>;
-  /** Inserts new servers and replaces changed ones, with their remotes, packages, tools, categories and index rows. */
-  writeServers(entries: ReadonlyArray<{ entry: CatalogEntry; isNew: boolean }>, now: string): Promise<void>;
+  /**
+   * Inserts new servers and replaces changed ones, with their remotes, packages, tools, categories
+   * and index rows. `entries` may be lazy: it is taken a batch at a time while the last is written.
+   */
+  writeServers(entries: Iterable<{ entry: CatalogEntry; isNew: boolean }>, now: string): Promise<void>;
   /** Replaces the merge keys of these servers. */
   setMatchKeys(keysByServer: ReadonlyMap<string, readonly string[]>): Promise<void>;
   countTools(): Promise<number>;
@@ -191,58 +194,39 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
     },
 
     async writeServers(entries, now) {
-      const changed = entries.filter((e) => !e.isNew).map((e) => e.entry.server.id);
-      const seqs = new Map<string, number>();
-      for (const chunk of chunks(changed)) {
-        const rows: Array<{ id: string; seq: number }> = await trx('servers').whereIn('id', chunk).select('id', 'seq');
-        for (const row of rows) seqs.set(row.id, row.seq);
-      }
-      await deleteChildren(trx, changed, [...seqs.values()]);
       let serverSeq = await nextSeq('servers');
       let toolSeq = await nextSeq('tools');
-      const servers: Row[] = [];
-      const serverFts: Row[] = [];
-      const categories: Row[] = [];
-      const remotes: Row[] = [];
-      const packages: Row[] = [];
-      const tools: Row[] = [];
-      const toolFts: Row[] = [];
-      for (const { entry, isNew } of entries) {
-        const { server } = entry;
-        const seq = isNew ? serverSeq++ : seqs.get(server.id);
-        if (seq === undefined) throw new Error(`server ${server.id} is not in the catalog`);
-        const row = serverRow(entry, now);
-        if (isNew) servers.push([...row, seq, server.id, now]);
-        else await trx('servers').where({ id: server.id }).update(Object.fromEntries(SERVER_COLUMNS.map((column, i) => [column, row[i]])));
-        serverFts.push([seq, server.name, server.title ?? '', server.description, entry.searchCategories, entry.searchTools]);
-        for (const slug of server.categories) categories.push([slug, server.id]);
-        for (const [position, remote] of server.remotes.entries()) {
-          remotes.push([server.id, position, remote.transport, remote.url, remote.host, JSON.stringify(remote.headers)]);
+      const source = entries[Symbol.iterator]();
+      let widened = dialectOf(trx) !== 'sqlite';
+      // The next batch is materialized (the iterator may be lazy) and turned into rows while the
+      // last one is being written: SQLite works on its own thread meanwhile.
+      await withIndexesDeferred(trx, DEFERRED_TABLES, async () => {
+        let writing: Promise<void> = Promise.resolve();
+        try {
+          for (;;) {
+            const batch = await takeBatch(source);
+            await writing;
+            if (batch.length === 0) return;
+            if (!widened) {
+              await widenFtsBuffers(trx);
+              widened = true;
+            }
+            const changed = batch.filter((e) => !e.isNew).map((e) => e.entry.server.id);
+            const seqs = await seqsOf(trx, changed);
+            const rows = new CatalogRows(now);
+            for (const { entry, isNew } of batch) {
+              const seq = isNew ? serverSeq++ : seqs.get(entry.server.id);
+              if (seq === undefined) throw new Error(`server ${entry.server.id} is not in the catalog`);
+              toolSeq = rows.add(entry, seq, isNew, toolSeq);
+            }
+            writing = writeRows(trx, rows, changed, [...seqs.values()]);
+            // Marked handled now: it is awaited on the next turn, after the next batch is taken.
+            writing.catch(() => undefined);
+          }
+        } finally {
+          // When taking the next batch failed, the batch being written settles before the rollback.
+          await writing.catch(() => undefined);
         }
-        for (const [position, pkg] of server.packages.entries()) {
-          packages.push([
-            server.id, position, pkg.registryType, pkg.identifier, pkg.version, pkg.runtimeHint, pkg.transport, JSON.stringify(pkg.environmentVariables),
-            JSON.stringify(pkg.arguments),
-          ]);
-        }
-        for (const [position, tool] of entry.tools.entries()) {
-          const rowid = toolSeq++;
-          tools.push([
-            rowid, tool.id, server.id, position, tool.name, tool.title, tool.description, JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
-            tool.authentication, tool.name.toLowerCase(),
-          ]);
-          toolFts.push([rowid, tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${server.name} ${server.title ?? ''}`]);
-        }
-      }
-      if (dialectOf(trx) === 'sqlite' && serverFts.length > 0) await widenFtsBuffers(trx);
-      await withIndexesDeferred(trx, ['servers', 'server_categories', 'remotes', 'packages', 'tools'], async () => {
-        await insertMany(trx, INSERTS.servers, servers);
-        await insertMany(trx, INSERTS.serversFts, serverFts);
-        await insertMany(trx, INSERTS.categories, categories);
-        await insertMany(trx, INSERTS.remotes, remotes);
-        await insertMany(trx, INSERTS.packages, packages);
-        await insertMany(trx, INSERTS.tools, tools);
-        await insertMany(trx, INSERTS.toolsFts, toolFts);
       });
     },
 
@@ -267,6 +251,97 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
       return row?.record_hash ?? null;
     },
   };
+}
+
+/** Tables a first ingest fills from empty: their non-unique indexes are built after it. */
+const DEFERRED_TABLES = ['servers', 'server_categories', 'remotes', 'packages', 'tools'];
+
+/** Servers written per batch: each batch's rows are built while the one before is written. */
+const WRITE_BATCH = 2_000;
+/** Entries taken between two turns of the event loop, so a batch being written moves on. */
+const TAKE_SLICE = 50;
+
+type Written = { entry: CatalogEntry; isNew: boolean };
+
+/** The next WRITE_BATCH entries (fewer at the end), taking a slice per turn of the event loop. */
+async function takeBatch(source: Iterator<Written>): Promise<Written[]> {
+  const batch: Written[] = [];
+  for (;;) {
+    for (let i = 0; i < TAKE_SLICE; i += 1) {
+      const next = source.next();
+      if (next.done) return batch;
+      batch.push(next.value);
+      if (batch.length === WRITE_BATCH) return batch;
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The seq of each of these stored servers. */
+async function seqsOf(trx: Knex.Transaction, serverIds: readonly string[]): Promise<Map<string, number>> {
+  const seqs = new Map<string, number>();
+  for (const chunk of chunks(serverIds)) {
+    const rows: Array<{ id: string; seq: number }> = await trx('servers').whereIn('id', chunk).select('id', 'seq');
+    for (const row of rows) seqs.set(row.id, row.seq);
+  }
+  return seqs;
+}
+
+/** The rows of a batch of servers, table by table, in the column order of INSERTS. */
+class CatalogRows {
+  readonly servers: Row[] = [];
+  /** Changed servers: their new values by column. */
+  readonly updates: Array<{ id: string; values: Record<string, unknown> }> = [];
+  readonly serverFts: Row[] = [];
+  readonly categories: Row[] = [];
+  readonly remotes: Row[] = [];
+  readonly packages: Row[] = [];
+  readonly tools: Row[] = [];
+  readonly toolFts: Row[] = [];
+
+  constructor(private readonly now: string) {}
+
+  /** Adds a server's rows; its tools take seqs from `toolSeq` on. Returns the next free tool seq. */
+  add(entry: CatalogEntry, seq: number, isNew: boolean, toolSeq: number): number {
+    const { server } = entry;
+    const row = serverRow(entry, this.now);
+    if (isNew) this.servers.push([...row, seq, server.id, this.now]);
+    else this.updates.push({ id: server.id, values: Object.fromEntries(SERVER_COLUMNS.map((column, i) => [column, row[i]])) });
+    this.serverFts.push([seq, server.name, server.title ?? '', server.description, entry.searchCategories, entry.searchTools]);
+    for (const slug of server.categories) this.categories.push([slug, server.id]);
+    for (const [position, remote] of server.remotes.entries()) {
+      this.remotes.push([server.id, position, remote.transport, remote.url, remote.host, JSON.stringify(remote.headers)]);
+    }
+    for (const [position, pkg] of server.packages.entries()) {
+      this.packages.push([
+        server.id, position, pkg.registryType, pkg.identifier, pkg.version, pkg.runtimeHint, pkg.transport, JSON.stringify(pkg.environmentVariables),
+        JSON.stringify(pkg.arguments),
+      ]);
+    }
+    let next = toolSeq;
+    for (const [position, tool] of entry.tools.entries()) {
+      const rowid = next++;
+      this.tools.push([
+        rowid, tool.id, server.id, position, tool.name, tool.title, tool.description, JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
+        tool.authentication, tool.name.toLowerCase(),
+      ]);
+      this.toolFts.push([rowid, tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${server.name} ${server.title ?? ''}`]);
+    }
+    return next;
+  }
+}
+
+/** Writes a batch: the changed servers' old children and index rows out, then every row in. */
+async function writeRows(trx: Knex.Transaction, rows: CatalogRows, changed: readonly string[], changedSeqs: readonly number[]): Promise<void> {
+  await deleteChildren(trx, changed, changedSeqs);
+  for (const { id, values } of rows.updates) await trx('servers').where({ id }).update(values);
+  await insertMany(trx, INSERTS.servers, rows.servers);
+  await insertMany(trx, INSERTS.serversFts, rows.serverFts);
+  await insertMany(trx, INSERTS.categories, rows.categories);
+  await insertMany(trx, INSERTS.remotes, rows.remotes);
+  await insertMany(trx, INSERTS.packages, rows.packages);
+  await insertMany(trx, INSERTS.tools, rows.tools);
+  await insertMany(trx, INSERTS.toolsFts, rows.toolFts);
 }
 
 /** A server's values in the order of SERVER_COLUMNS. */

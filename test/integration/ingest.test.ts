@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { IngestError } from '../../src/ingest/upstream.js';
+import type { IngestInput } from '../../src/ingest/detect.js';
 import { openDatabase, rowsOf } from '../../src/store/db.js';
 import { CANARIES } from '../support/canaries.js';
 import { TEST_DIALECT } from '../support/database.js';
@@ -101,6 +102,68 @@ describe('ingest', () => {
     const failure = await ingest(failing, FIXTURES.map(fixture)).catch((err: unknown) => err);
     expect((failure as Error).message).to.equal('disk on fire');
     expect(await snapshot(h)).to.deep.equal(before);
+  });
+
+  it('writes and rewrites a catalog larger than one write batch, and rolls back a failure while a batch is being written', async () => {
+    // The writer takes 2,000 servers per batch: 4,500 make three. Edition 2 changes every third
+    // server (in every batch), edition 3 all of them.
+    const document = (edition: number): IngestInput => {
+      const changes = (i: number): boolean => edition > 1 && (edition === 3 || i % 3 === 0);
+      const servers = Array.from({ length: 4_500 }, (_, i) => officialRecord({
+        name: `com.example/batch-${i}`,
+        description: `Batch server ${i}${changes(i) ? ` edition ${edition}` : ''}`,
+        packages: [{ registryType: 'npm', identifier: `@example/batch-${i}`, version: '1.0.0', transport: { type: 'stdio' } }],
+        _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: [
+          { name: 'look_up', description: `Looks up ${i}${changes(i) ? ` edition${edition}` : ''}`, inputSchema: { type: 'object' } },
+          ...(changes(i) ? [] : [{ name: 'write_down', description: `Writes ${i}`, inputSchema: { type: 'object' } }]),
+        ] } },
+      }));
+      return { file: `batch-${edition}.json`, text: JSON.stringify({ servers }) };
+    };
+    const counts = async (): Promise<{ servers: number; tools: number; edition2: number; writeDown: number }> => ({
+      servers: (await h.request('/api/v1/servers/search?limit=1')).body.total,
+      tools: (await h.request('/api/v1/tools/search?limit=1')).body.total,
+      edition2: (await h.request('/api/v1/tools/search?q=edition2&limit=1')).body.total,
+      writeDown: (await h.request('/api/v1/tools/search?q=write_down&limit=1')).body.total,
+    });
+
+    expect(await ingest(h.service.store, [document(1)])).to.include({ added: 4_500, updated: 0, servers: 4_500, tools: 9_000 });
+    expect(await counts()).to.deep.equal({ servers: 4_500, tools: 9_000, edition2: 0, writeDown: 4_500 });
+    const { body: first } = await h.request('/api/v1/servers/com.example~batch-4497');
+    expect(first.description).to.equal('Batch server 4497');
+    expect(first.tools.map((t: { name: string }) => t.name)).to.deep.equal(['look_up', 'write_down']);
+
+    // A third of the servers change, in every batch; the other two thirds are left as they are.
+    expect(await ingest(h.service.store, [document(2)])).to.include({ added: 0, updated: 1_500, unchanged: 3_000, servers: 4_500, tools: 7_500 });
+    expect(await counts()).to.deep.equal({ servers: 4_500, tools: 7_500, edition2: 1_500, writeDown: 3_000 });
+    const { body: second } = await h.request('/api/v1/servers/com.example~batch-4497');
+    expect(second.description).to.equal('Batch server 4497 edition 2');
+    expect(second.tools.map((t: { name: string }) => t.name)).to.deep.equal(['look_up']);
+    expect((await h.request('/api/v1/servers/com.example~batch-4498')).body.tools).to.have.length(2);
+
+    // Taking the next batch fails while the first is being written: nothing of the run stays.
+    const before = await snapshot(h);
+    const beforeCounts = await counts();
+    const store = h.service.store;
+    const failing = {
+      ...store,
+      withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
+        store.withCatalogWriter(async (writer) => work({
+          ...writer,
+          writeServers: (entries, now) => writer.writeServers((function* () {
+            let taken = 0;
+            for (const entry of entries) {
+              taken += 1;
+              if (taken > 2_500) throw new Error('disk on fire');
+              yield entry;
+            }
+          })(), now),
+        })),
+    };
+    const failure = await ingest(failing, [document(3)]).catch((err: unknown) => err);
+    expect((failure as Error).message).to.equal('disk on fire');
+    expect(await snapshot(h)).to.deep.equal(before);
+    expect(await counts()).to.deep.equal(beforeCounts);
   });
 
   it(`ends a first ingest, and one that fails, with every index of the schema (SQLite builds some after the rows)${TEST_DIALECT === 'sqlite' ? '' : ' (skipped: PostgreSQL keeps its indexes during ingest)'}`, async function () {
