@@ -69,6 +69,12 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   // second, a heap that grew by 200 MB between full collections, and 13 ms young collections.
   // A server's objects are nearly all per request: keep them young.
   setFlagsFromString('--no-allocation-site-pretenuring');
+  // After each full collection V8 lets the old generation grow to up to four times what
+  // survived before the next one, the more so the faster the server runs. Under a burst of MCP
+  // calls at 100k that left 160 MB of garbage on top of 80 MB live (RSS 519 MB); at 1.3 times
+  // the heap stays near 135 MB (RSS 410 MB) at the same throughput: the extra collections are
+  // mostly concurrent marking of a small live heap.
+  setFlagsFromString('--heap-growing-percent=30');
   const service = await createService(config, logger, { workers: true });
   if (config.demoCatalog === 'auto') {
     const summary = await loadDemoCatalogIfEmpty(service.store);
