@@ -11,8 +11,7 @@
  * RateLimit) are set by the middlewares in front, hit or miss.
  */
 import type Koa from 'koa';
-import { LRUCache } from 'lru-cache';
-import { followGeneration } from '../registry/read-cache.js';
+import type { KeptSpace } from '../registry/read-cache.js';
 import type { OperationId } from '../types.js';
 
 /** What the dispatcher sent: status, the handler's own headers, and the JSON bytes (none for an empty body). */
@@ -32,24 +31,20 @@ export interface ResponseCache {
 }
 
 export interface ResponseCacheOptions {
-  /** The catalog's generation: a new value drops every kept response. */
-  readonly generation: () => Promise<string>;
+  /** Where responses are kept (per catalog generation, within a byte budget): a space of `createKeptResponses`. */
+  readonly kept: KeptSpace<SentResponse>;
   readonly operations: readonly OperationId[];
-  /** Bytes of bodies (and keys) kept at most. */
-  readonly maxBytes?: number;
 }
 
-const DEFAULT_MAX_BYTES = 64 * 2 ** 20;
+/** What a kept response weighs beside its key: its body's bytes. */
+export const sentBytes = (response: SentResponse): number => response.body?.length ?? 0;
 
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const operations = new Set(options.operations);
-  const kept = new LRUCache<string, SentResponse>({
-    maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
-    sizeCalculation: (value, key) => Math.max(1, key.length + (value.body?.length ?? 0)),
-  });
+  const { kept } = options;
   /** The generation each pending request was looked up in. */
   const pending = new WeakMap<Koa.Context, string>();
-  const generation = followGeneration(kept, options.generation);
+  const generation = kept.generation;
   return {
     operations,
     async serve(ctx) {

@@ -3,11 +3,10 @@
  * json-rpc-2.0 server, calling the same registry service as the REST handlers.
  */
 import type { components } from '../../generated/openapi.js';
-import { LRUCache } from 'lru-cache';
 import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
 import { asObject } from '../json.js';
-import { followGeneration } from '../registry/read-cache.js';
+import type { KeptSpace } from '../registry/read-cache.js';
 import { scrubbedWithJson } from '../registry/secrets.js';
 import { createAjv, type OpenApiDocument } from '../http/openapi.js';
 import type { Logger } from '../logger.js';
@@ -27,8 +26,8 @@ export interface McpServerDeps {
   readonly version: string;
   /** Tools per tools/list page. */
   readonly pageSize?: number;
-  /** The catalog's generation: calls of catalog reads are kept while it stays the same (none kept without it). */
-  readonly generation?: () => Promise<string>;
+  /** Where calls of catalog reads are kept, per catalog generation (none kept without it): a space of `createKeptResponses`. */
+  readonly kept?: KeptSpace<Buffer>;
 }
 
 /** Per-request context: the protocol version the client speaks (from its header). */
@@ -50,11 +49,6 @@ export interface McpServer {
 
 /** Tools that read the catalog alone (status, trust and compare read monitor checks and the clock). */
 const KEPT_TOOLS: ReadonlySet<string> = new Set(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'list_categories']);
-/**
- * Bytes of kept call results at most: like the REST response cache, room for a long rotation of
- * distinct searches (an LRU smaller than the rotation keeps nothing a client asks again).
- */
-const KEPT_CALL_BYTES = 64 * 2 ** 20;
 
 const INSTRUCTIONS =
   'Sextant is a registry of MCP servers and their tools. Use search_servers or search_tools to find candidates, then get_server or get_tool for details. All tools are read-only.';
@@ -92,7 +86,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   });
 
   const results = createResultMemo();
-  const calls = createCallMemo(deps.generation);
+  const calls = createCallMemo(deps.kept);
   server.addMethod('tools/call', async (params: unknown, context): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = asObject(params);
     if (typeof name !== 'string') throw invalidParams('tools/call needs params.name (a string)');
@@ -114,9 +108,8 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
  * Kept tools/call results of catalog reads, as their JSON bytes (already scrubbed), per catalog
  * generation, bounded by size.
  */
-function createCallMemo(generationOf: (() => Promise<string>) | undefined) {
-  const kept = new LRUCache<string, Buffer>({ maxSize: KEPT_CALL_BYTES, sizeCalculation: (value, key) => Math.max(1, key.length + value.length) });
-  const generation = generationOf ? followGeneration(kept, generationOf) : async (): Promise<string | null> => null;
+function createCallMemo(kept: KeptSpace<Buffer> | undefined) {
+  const generation = kept ? kept.generation : async (): Promise<string | null> => null;
   /** The protocol version matters: it decides how invalid arguments are answered. */
   const keyOf = (params: unknown, context: McpCallContext): string | null => {
     const { name, arguments: args = {} } = asObject(params);
@@ -128,12 +121,12 @@ function createCallMemo(generationOf: (() => Promise<string>) | undefined) {
     generation,
     async keep(key: string, before: string, call: Buffer): Promise<void> {
       // Only if nothing changed while it was computed.
-      if ((await generation()) === before) kept.set(key, call);
+      if (kept && (await generation()) === before) kept.set(key, call);
     },
     async find(params: unknown, context: McpCallContext): Promise<Buffer | undefined> {
       const key = keyOf(params, context);
       if (key === null || (await generation()) === null) return undefined;
-      return kept.get(key);
+      return kept?.get(key);
     },
   };
 }

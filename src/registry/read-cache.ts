@@ -66,3 +66,45 @@ export function followGeneration(cache: { clear(): void }, generation: () => Pro
     return now;
   };
 }
+
+/** Bytes of kept responses at most, REST and MCP together (room for a long rotation of distinct reads of both). */
+export const KEPT_RESPONSE_BYTES = 64 * 2 ** 20;
+
+/** One kind of kept response in a KeptResponses budget: its keys are its own. */
+export interface KeptSpace<T> {
+  /** The generation to look up and keep in; null when the store cannot tell (then neither). */
+  generation(): Promise<string | null>;
+  get(key: string): T | undefined;
+  set(key: string, value: T): void;
+}
+
+/**
+ * Serialized responses of catalog reads (REST bodies, MCP call results), kept per catalog
+ * generation in one LRU bounded by their bytes together: whichever surface is busy gets the
+ * room, and the process holds one budget, not one per surface.
+ */
+export interface KeptResponses {
+  /** A space of values whose size is `bytesOf(value)` plus their key's length. */
+  space<T>(name: string, bytesOf: (value: T) => number): KeptSpace<T>;
+}
+
+export function createKeptResponses(generationOf: () => Promise<string>, maxBytes = KEPT_RESPONSE_BYTES): KeptResponses {
+  const kept = new LRUCache<string, { readonly value: unknown; readonly bytes: number }>({
+    maxSize: maxBytes,
+    sizeCalculation: (entry, key) => Math.max(1, key.length + entry.bytes),
+  });
+  const generation = followGeneration(kept, generationOf);
+  const names = new Set<string>();
+  return {
+    space<T>(name: string, bytesOf: (value: T) => number): KeptSpace<T> {
+      if (names.has(name) || name.includes('\n')) throw new Error(`kept response space "${name}" is taken or not a plain name`);
+      names.add(name);
+      const prefix = `${name}\n`;
+      return {
+        generation,
+        get: (key) => kept.get(prefix + key)?.value as T | undefined,
+        set: (key, value) => void kept.set(prefix + key, { value, bytes: bytesOf(value) }),
+      };
+    },
+  };
+}

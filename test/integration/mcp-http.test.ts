@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { loadContract } from '../../src/http/openapi.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { createKeptResponses } from '../../src/registry/read-cache.js';
 import { handleMcpPost } from '../../src/mcp/transport.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { fixture, silentLogger, startHarness, type Harness } from '../support/harness.js';
@@ -227,7 +228,8 @@ describe('MCP endpoint over HTTP', () => {
         },
       });
       let generation = 'g1';
-      const server = createMcpServer({ registry, document: loadContract(), logger: silentLogger, version: '1.0.0', generation: async () => generation });
+      const kept = createKeptResponses(async () => generation).space('mcp', (call: Buffer) => call.length);
+      const server = createMcpServer({ registry, document: loadContract(), logger: silentLogger, version: '1.0.0', kept });
       const call = async (name: string, args: object, id = 1) => {
         const reply = await handleMcpPost(server, { allowedOrigins: [] }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });
         return 'raw' in reply ? reply.raw.toString() : 'json' in reply ? reply.json : undefined;
