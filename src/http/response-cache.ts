@@ -89,11 +89,13 @@ export function writeResponse(ctx: Koa.Context, response: SentResponse): void {
  * every request. The middlewares in front have set their headers on the response already.
  */
 export function writeJsonPieces(ctx: Koa.Context, pieces: readonly Buffer[]): void {
-  ctx.status = 200;
-  ctx.type = 'json';
-  ctx.length = pieces.reduce((sum, piece) => sum + piece.length, 0);
   ctx.respond = false;
   const res = ctx.res;
+  // What Koa would send for a JSON body, set on the response directly: Koa's type and length
+  // setters (a MIME lookup, a header check each) cost more than the rest of a kept answer.
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', pieces.reduce((sum, piece) => sum + piece.length, 0));
   // One writev for the headers and every piece: end() uncorks.
   res.cork();
   for (const piece of pieces) res.write(piece);

@@ -184,11 +184,19 @@ describe('MCP endpoint over HTTP', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github', limit: 5 } } }),
       });
       const texts: string[] = [];
+      const headers: string[][] = [];
       for (const id of [21, 21, 'again']) {
         const res = await call(id);
+        expect(res.status).to.equal(200);
         expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
-        texts.push(await res.text());
+        const text = await res.text();
+        expect(res.headers.get('content-length')).to.equal(String(Buffer.byteLength(text)));
+        headers.push([...res.headers.keys()].filter((name) => name !== 'date').sort());
+        texts.push(text);
       }
+      // The kept answers carry the same headers as the first (their own request id included).
+      expect(headers[1]).to.deep.equal(headers[0]);
+      expect(headers[2]).to.deep.equal(headers[0]);
       expect(texts[1]).to.equal(texts[0]);
       const [first, , other] = texts.map((text) => JSON.parse(text ?? ''));
       expect(texts[0]).to.equal(JSON.stringify(first));
