@@ -5,8 +5,7 @@
  */
 import type { SourceName } from '../types.js';
 import { slugOf, uniqueId } from '../registry/ids.js';
-import { sourceKey, type CatalogIndex, type StoredSource, type Store } from '../store/index.js';
-import type { CatalogEntry } from '../registry/catalog-entry.js';
+import { sourceKey, type CatalogIndex, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import { readDocument, type IngestInput } from './detect.js';
 import { hashOf, hashOfJson, byPrecedence, materialize } from './materialize.js';
 import { matchKeysOf } from './merge-keys.js';
@@ -53,7 +52,7 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     let added = 0;
     let updated = 0;
     // Materialized as the writer takes them, so the writer's last batch is written meanwhile.
-    function* writes(): Generator<{ entry: CatalogEntry; isNew: boolean }> {
+    function* writes(): Generator<ServerWrite> {
       for (const id of touched) {
         const incoming = fresh.get(id) ?? [];
         const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));

@@ -68,7 +68,7 @@ export function followGeneration(cache: { clear(): void }, generation: () => Pro
 }
 
 /** Bytes of kept responses at most, REST and MCP together (room for a long rotation of distinct reads of both). */
-export const KEPT_RESPONSE_BYTES = 64 * 2 ** 20;
+const KEPT_RESPONSE_BYTES = 64 * 2 ** 20;
 
 /** One kind of kept response in a KeptResponses budget: its keys are its own. */
 export interface KeptSpace<T> {

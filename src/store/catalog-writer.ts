@@ -29,6 +29,12 @@ export interface CatalogIndex {
   readonly servers: Map<string, string>;
 }
 
+/** A server to write: a new one, or a stored one whose content changed. */
+export interface ServerWrite {
+  readonly entry: CatalogEntry;
+  readonly isNew: boolean;
+}
+
 export interface StoredSource {
   readonly source: SourceName;
   readonly key: string;
@@ -47,7 +53,7 @@ export interface CatalogWriter {
    * Inserts new servers and replaces changed ones, with their remotes, packages, tools, categories
    * and index rows. `entries` may be lazy: it is taken a batch at a time while the last is written.
    */
-  writeServers(entries: Iterable<{ entry: CatalogEntry; isNew: boolean }>, now: string): Promise<void>;
+  writeServers(entries: Iterable<ServerWrite>, now: string): Promise<void>;
   /** Replaces the merge keys of these servers. */
   setMatchKeys(keysByServer: ReadonlyMap<string, readonly string[]>): Promise<void>;
   countTools(): Promise<number>;
@@ -261,11 +267,9 @@ const WRITE_BATCH = 2_000;
 /** Entries taken between two turns of the event loop, so a batch being written moves on. */
 const TAKE_SLICE = 50;
 
-type Written = { entry: CatalogEntry; isNew: boolean };
-
 /** The next WRITE_BATCH entries (fewer at the end), taking a slice per turn of the event loop. */
-async function takeBatch(source: Iterator<Written>): Promise<Written[]> {
-  const batch: Written[] = [];
+async function takeBatch(source: Iterator<ServerWrite>): Promise<ServerWrite[]> {
+  const batch: ServerWrite[] = [];
   for (;;) {
     for (let i = 0; i < TAKE_SLICE; i += 1) {
       const next = source.next();

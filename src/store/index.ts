@@ -130,7 +130,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
 }
 
 export type { CatalogReader, ServerSearch, ToolSearch, Page } from './catalog-reader.js';
-export type { CatalogWriter, CatalogIndex, SourceRow, StoredSource } from './catalog-writer.js';
+export type { CatalogWriter, CatalogIndex, ServerWrite, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
 export type { Assessment, AssessmentStatus, AssessmentStore, NewAssessment, Observation } from './assessment-store.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';
