@@ -42,9 +42,9 @@ export const sentBytes = (response: SentResponse): number => response.body?.leng
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const operations = new Set(options.operations);
   const { kept } = options;
+  const { generation } = kept;
   /** The generation each pending request was looked up in. */
   const pending = new WeakMap<Koa.Context, string>();
-  const generation = kept.generation;
   return {
     operations,
     async serve(ctx) {

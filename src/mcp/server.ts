@@ -104,12 +104,15 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   return { receive: async (request, context) => server.receive(request, context), resultJson: results.json, keptCall: calls.find };
 }
 
+/** Without a space to keep calls in: no generation, so nothing is looked up or kept. */
+const KEEPS_NOTHING: KeptSpace<Buffer> = { generation: async () => null, get: () => undefined, set: () => undefined };
+
 /**
  * Kept tools/call results of catalog reads, as their JSON bytes (already scrubbed), per catalog
  * generation, bounded by size.
  */
-function createCallMemo(kept: KeptSpace<Buffer> | undefined) {
-  const generation = kept ? kept.generation : async (): Promise<string | null> => null;
+function createCallMemo(kept: KeptSpace<Buffer> = KEEPS_NOTHING) {
+  const { generation } = kept;
   /** The protocol version matters: it decides how invalid arguments are answered. */
   const keyOf = (params: unknown, context: McpCallContext): string | null => {
     const { name, arguments: args = {} } = asObject(params);
@@ -121,12 +124,12 @@ function createCallMemo(kept: KeptSpace<Buffer> | undefined) {
     generation,
     async keep(key: string, before: string, call: Buffer): Promise<void> {
       // Only if nothing changed while it was computed.
-      if (kept && (await generation()) === before) kept.set(key, call);
+      if ((await generation()) === before) kept.set(key, call);
     },
     async find(params: unknown, context: McpCallContext): Promise<Buffer | undefined> {
       const key = keyOf(params, context);
       if (key === null || (await generation()) === null) return undefined;
-      return kept?.get(key);
+      return kept.get(key);
     },
   };
 }

@@ -187,12 +187,7 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
     },
 
     async contentHashes(serverIds) {
-      const out = new Map<string, string>();
-      for (const chunk of chunks(serverIds)) {
-        const rows: Array<{ id: string; content_hash: string }> = await trx('servers').whereIn('id', chunk).select('id', 'content_hash');
-        for (const row of rows) out.set(row.id, row.content_hash);
-      }
-      return out;
+      return serverColumn<string>(trx, 'content_hash', serverIds);
     },
 
     async saveSources(rows, now) {
@@ -218,7 +213,7 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
               widened = true;
             }
             const changed = batch.filter((e) => !e.isNew).map((e) => e.entry.server.id);
-            const seqs = await seqsOf(trx, changed);
+            const seqs = await serverColumn<number>(trx, 'seq', changed);
             const rows = new CatalogRows(now);
             for (const { entry, isNew } of batch) {
               const seq = isNew ? serverSeq++ : seqs.get(entry.server.id);
@@ -281,14 +276,14 @@ async function takeBatch(source: Iterator<ServerWrite>): Promise<ServerWrite[]> 
   }
 }
 
-/** The seq of each of these stored servers. */
-async function seqsOf(trx: Knex.Transaction, serverIds: readonly string[]): Promise<Map<string, number>> {
-  const seqs = new Map<string, number>();
+/** One column of each of these stored servers, by id (servers not stored are left out). */
+async function serverColumn<T>(trx: Knex.Transaction, column: 'seq' | 'content_hash', serverIds: readonly string[]): Promise<Map<string, T>> {
+  const out = new Map<string, T>();
   for (const chunk of chunks(serverIds)) {
-    const rows: Array<{ id: string; seq: number }> = await trx('servers').whereIn('id', chunk).select('id', 'seq');
-    for (const row of rows) seqs.set(row.id, row.seq);
+    const rows: Array<{ id: string; value: T }> = await trx('servers').whereIn('id', chunk).select('id', { value: column });
+    for (const row of rows) out.set(row.id, row.value);
   }
-  return seqs;
+  return out;
 }
 
 /** The rows of a batch of servers, table by table, in the column order of INSERTS. */
