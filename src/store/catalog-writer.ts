@@ -51,9 +51,10 @@ export interface CatalogWriter {
   saveSources(rows: ReadonlyArray<SourceRow & { recordJson: string; normalizedJson: string }>, now: string): Promise<void>;
   /**
    * Inserts new servers and replaces changed ones, with their remotes, packages, tools, categories
-   * and index rows. `entries` may be lazy: it is taken a batch at a time while the last is written.
+   * and index rows. `entries` may be lazy: it is taken a batch at a time (of `batchSize` servers,
+   * 2,000 by default) while the last is written.
    */
-  writeServers(entries: Iterable<ServerWrite>, now: string): Promise<void>;
+  writeServers(entries: Iterable<ServerWrite>, now: string, batchSize?: number): Promise<void>;
   /** Replaces the merge keys of these servers. */
   setMatchKeys(keysByServer: ReadonlyMap<string, readonly string[]>): Promise<void>;
   countTools(): Promise<number>;
@@ -194,7 +195,8 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
       await insertMany(trx, INSERTS.sources, rows.map((row) => [row.source, row.key, row.serverId, row.recordJson, row.normalizedJson, row.recordHash, now]));
     },
 
-    async writeServers(entries, now) {
+    async writeServers(entries, now, batchSize = WRITE_BATCH) {
+      if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
       let serverSeq = await nextSeq('servers');
       let toolSeq = await nextSeq('tools');
       const source = entries[Symbol.iterator]();
@@ -205,7 +207,7 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
         let writing: Promise<void> = Promise.resolve();
         try {
           for (;;) {
-            const batch = await takeBatch(source);
+            const batch = await takeBatch(source, batchSize);
             await writing;
             if (batch.length === 0) return;
             if (!widened) {
@@ -262,15 +264,15 @@ const WRITE_BATCH = 2_000;
 /** Entries taken between two turns of the event loop, so a batch being written moves on. */
 const TAKE_SLICE = 50;
 
-/** The next WRITE_BATCH entries (fewer at the end), taking a slice per turn of the event loop. */
-async function takeBatch(source: Iterator<ServerWrite>): Promise<ServerWrite[]> {
+/** The next `size` entries (fewer at the end), taking a slice per turn of the event loop. */
+async function takeBatch(source: Iterator<ServerWrite>, size: number): Promise<ServerWrite[]> {
   const batch: ServerWrite[] = [];
   for (;;) {
     for (let i = 0; i < TAKE_SLICE; i += 1) {
       const next = source.next();
       if (next.done) return batch;
       batch.push(next.value);
-      if (batch.length === WRITE_BATCH) return batch;
+      if (batch.length === size) return batch;
     }
     await new Promise<void>((resolve) => setImmediate(resolve));
   }

@@ -4,6 +4,7 @@ import { ingest } from '../../src/ingest/ingest-service.js';
 import { IngestError } from '../../src/ingest/upstream.js';
 import type { IngestInput } from '../../src/ingest/detect.js';
 import { openDatabase, rowsOf } from '../../src/store/db.js';
+import type { ServerWrite, Store } from '../../src/store/index.js';
 import { CANARIES } from '../support/canaries.js';
 import { TEST_DIALECT } from '../support/database.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
@@ -105,11 +106,13 @@ describe('ingest', () => {
   });
 
   it('writes and rewrites a catalog larger than one write batch, and rolls back a failure while a batch is being written', async () => {
-    // The writer takes 2,000 servers per batch: 4,500 make three. Edition 2 changes every third
-    // server (in every batch), edition 3 all of them.
+    // Batches of 150 servers here (2,000 in production): 450 make three. Edition 2 changes every
+    // third server (in every batch), edition 3 all of them.
+    const BATCH = 150;
+    const SERVERS = 3 * BATCH;
     const document = (edition: number): IngestInput => {
       const changes = (i: number): boolean => edition > 1 && (edition === 3 || i % 3 === 0);
-      const servers = Array.from({ length: 4_500 }, (_, i) => officialRecord({
+      const servers = Array.from({ length: SERVERS }, (_, i) => officialRecord({
         name: `com.example/batch-${i}`,
         description: `Batch server ${i}${changes(i) ? ` edition ${edition}` : ''}`,
         packages: [{ registryType: 'npm', identifier: `@example/batch-${i}`, version: '1.0.0', transport: { type: 'stdio' } }],
@@ -126,40 +129,39 @@ describe('ingest', () => {
       edition2: (await h.request('/api/v1/tools/search?q=edition2&limit=1')).body.total,
       writeDown: (await h.request('/api/v1/tools/search?q=write_down&limit=1')).body.total,
     });
+    const store = h.service.store;
+    /** The store, its writer taking `take` (the entries as ingest gives them) in batches of BATCH. */
+    const batched = (take: (entries: Iterable<ServerWrite>) => Iterable<ServerWrite> = (entries) => entries): Store => ({
+      ...store,
+      withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
+        store.withCatalogWriter(async (writer) => work({ ...writer, writeServers: (entries, now) => writer.writeServers(take(entries), now, BATCH) })),
+    });
 
-    expect(await ingest(h.service.store, [document(1)])).to.include({ added: 4_500, updated: 0, servers: 4_500, tools: 9_000 });
-    expect(await counts()).to.deep.equal({ servers: 4_500, tools: 9_000, edition2: 0, writeDown: 4_500 });
-    const { body: first } = await h.request('/api/v1/servers/com.example~batch-4497');
-    expect(first.description).to.equal('Batch server 4497');
+    expect(await ingest(batched(), [document(1)])).to.include({ added: 450, updated: 0, servers: 450, tools: 900 });
+    expect(await counts()).to.deep.equal({ servers: 450, tools: 900, edition2: 0, writeDown: 450 });
+    const { body: first } = await h.request('/api/v1/servers/com.example~batch-447');
+    expect(first.description).to.equal('Batch server 447');
     expect(first.tools.map((t: { name: string }) => t.name)).to.deep.equal(['look_up', 'write_down']);
 
     // A third of the servers change, in every batch; the other two thirds are left as they are.
-    expect(await ingest(h.service.store, [document(2)])).to.include({ added: 0, updated: 1_500, unchanged: 3_000, servers: 4_500, tools: 7_500 });
-    expect(await counts()).to.deep.equal({ servers: 4_500, tools: 7_500, edition2: 1_500, writeDown: 3_000 });
-    const { body: second } = await h.request('/api/v1/servers/com.example~batch-4497');
-    expect(second.description).to.equal('Batch server 4497 edition 2');
+    expect(await ingest(batched(), [document(2)])).to.include({ added: 0, updated: 150, unchanged: 300, servers: 450, tools: 750 });
+    expect(await counts()).to.deep.equal({ servers: 450, tools: 750, edition2: 150, writeDown: 300 });
+    const { body: second } = await h.request('/api/v1/servers/com.example~batch-447');
+    expect(second.description).to.equal('Batch server 447 edition 2');
     expect(second.tools.map((t: { name: string }) => t.name)).to.deep.equal(['look_up']);
-    expect((await h.request('/api/v1/servers/com.example~batch-4498')).body.tools).to.have.length(2);
+    expect((await h.request('/api/v1/servers/com.example~batch-448')).body.tools).to.have.length(2);
 
-    // Taking the next batch fails while the first is being written: nothing of the run stays.
+    // Taking the second batch fails while the first is being written: nothing of the run stays.
     const before = await snapshot(h);
     const beforeCounts = await counts();
-    const store = h.service.store;
-    const failing = {
-      ...store,
-      withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
-        store.withCatalogWriter(async (writer) => work({
-          ...writer,
-          writeServers: (entries, now) => writer.writeServers((function* () {
-            let taken = 0;
-            for (const entry of entries) {
-              taken += 1;
-              if (taken > 2_500) throw new Error('disk on fire');
-              yield entry;
-            }
-          })(), now),
-        })),
-    };
+    const failing = batched(function* (entries) {
+      let taken = 0;
+      for (const entry of entries) {
+        taken += 1;
+        if (taken > BATCH + 100) throw new Error('disk on fire');
+        yield entry;
+      }
+    });
     const failure = await ingest(failing, [document(3)]).catch((err: unknown) => err);
     expect((failure as Error).message).to.equal('disk on fire');
     expect(await snapshot(h)).to.deep.equal(before);
