@@ -267,7 +267,10 @@ export class TextIndex {
   private readonly stamp: Int32Array;
   private readonly touched: Int32Array;
   private serial = 0;
-  /** Each survivor's position in the last match's `docs`, valid where `stamp` holds that match's serial. */
+  /**
+   * Each survivor's position in the last match's `docs`, valid where `stamp` holds that match's
+   * serial. It is `touched`'s memory: a match is done with `touched` before it writes positions.
+   */
   private readonly positions: Int32Array;
   /** The last match's documents and scores (views of these are returned: no allocation per query). */
   private readonly matched: Int32Array;
@@ -292,7 +295,7 @@ export class TextIndex {
     this.count = new Uint8Array(docs);
     this.stamp = new Int32Array(docs);
     this.touched = new Int32Array(docs);
-    this.positions = new Int32Array(docs);
+    this.positions = this.touched;
     this.matched = new Int32Array(docs);
     this.matchedScores = new Float64Array(docs);
   }
@@ -303,7 +306,7 @@ export class TextIndex {
 
   /** Bytes held: postings, per-document arrays and query scratch (typed arrays only). */
   get bytes(): number {
-    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.count, this.stamp, this.touched, this.positions, this.matched, this.matchedScores];
+    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.count, this.stamp, this.touched, this.matched, this.matchedScores];
     return arrays.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
