@@ -4,7 +4,7 @@
  * and the bare node:http baseline. Both are pinned to the server core.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, spawnTracked, stopProcess, waitReady, type Tracked } from './processes.js';
 
@@ -13,6 +13,8 @@ export interface Runtime {
   readonly kind: 'dist' | 'tsx';
   /** Node arguments before the subcommand. */
   readonly args: readonly string[];
+  /** Node's own flags for `serve`, as `npm start` passes them. */
+  readonly serveFlags: readonly string[];
   readonly buildError: string | null;
 }
 
@@ -27,6 +29,7 @@ export function prepareRuntime(root: string, log: (line: string) => void): Runti
   const build = join(root, 'bench', '.build');
   rmSync(build, { recursive: true, force: true });
   mkdirSync(build, { recursive: true });
+  const serveFlags = serveNodeFlags(root);
   log('building src/ (tsc -p tsconfig.build.json) into bench/.build/dist');
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', join(build, 'dist')], {
     cwd: root,
@@ -34,11 +37,22 @@ export function prepareRuntime(root: string, log: (line: string) => void): Runti
   });
   if (tsc.status === 0) {
     copyFileSync(join(root, 'openapi.yaml'), join(build, 'openapi.yaml'));
-    return { kind: 'dist', args: [join(build, 'dist', 'main.js')], buildError: null };
+    return { kind: 'dist', args: [join(build, 'dist', 'main.js')], serveFlags, buildError: null };
   }
   const error = `${tsc.stdout}${tsc.stderr}`.trim().split('\n').slice(0, 20).join('\n');
   log(`build failed; serving src/ through tsx instead:\n${error}`);
-  return { kind: 'tsx', args: ['--import', 'tsx', join(root, 'src', 'main.ts')], buildError: error };
+  return { kind: 'tsx', args: ['--import', 'tsx', join(root, 'src', 'main.ts')], serveFlags, buildError: error };
+}
+
+/**
+ * The Node flags `npm start` gives `serve` (package.json's start script, `… node <flags>
+ * dist/main.js serve`): the server under test runs as an operator runs it.
+ */
+export function serveNodeFlags(root: string): string[] {
+  const start: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts?.start;
+  const match = typeof start === 'string' ? /\bnode((?:\s+--[a-z0-9-]+(?:=\S+)?)*)\s+dist\/main\.js\s+serve\b/.exec(start) : null;
+  if (!match) throw new Error(`package.json's start script does not run "node [flags] dist/main.js serve": ${String(start)}`);
+  return (match[1] ?? '').trim().split(/\s+/).filter(Boolean);
 }
 
 /** The environment of the server under test: nothing inherited but PATH and HOME. */
@@ -67,17 +81,20 @@ export interface SextantOptions {
   readonly cpuProfDir?: string;
 }
 
+/** How long `serve` may take to be ready: it builds its search index first (30 s at 100k on a good day, over 100 s on a slow one). */
+const READY_TIMEOUT_MS = 600_000;
+
 /** Starts `sextant serve` on a free port and waits for /readyz. */
 export async function startSextant(options: SextantOptions): Promise<Running> {
   const port = await freePort();
   const profile = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
-  const proc = spawnTracked(options.cores, process.execPath, [...profile, ...options.runtime.args, 'serve'], {
+  const proc = spawnTracked(options.cores, process.execPath, [...options.runtime.serveFlags, ...profile, ...options.runtime.args, 'serve'], {
     cwd: options.root,
     env: serverEnv(options.databaseFile, port),
   });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitReady(`${url}/readyz`, proc, 120_000);
+    await waitReady(`${url}/readyz`, proc, READY_TIMEOUT_MS);
   } catch (err) {
     await stopProcess(proc, 1000, 'SIGKILL');
     throw err;
