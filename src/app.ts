@@ -44,7 +44,8 @@ const DISCOVERY = /^\/(api(?!\/v1\/assessments)(\/|$)|mcp\/?$)/;
 const PROXY = /^\/api\/v1\/proxy\//;
 /** Where the body stays raw text: JSON-RPC answers a parse error itself. */
 const RAW_BODY = /^\/mcp\/?$/;
-const BODY_LIMIT = '256kb';
+/** Bytes of a request body at most. A number: the body readers would parse a string such as '256kb' on every request. */
+const BODY_LIMIT = 256 * 1024;
 /** Reads answered from the catalog and their path and query alone: their responses are kept per catalog generation. */
 const CATALOG_READS: readonly OperationId[] = ['searchServers', 'getServer', 'searchTools', 'getTool', 'getInstall', 'listCategories', 'legacySearch', 'legacyListCategories', 'legacyGetServerByDomain'];
 
@@ -113,7 +114,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
 /** Errors from the body parser (http-errors from co-body) as AppErrors. */
 function bodyError(err: Error): AppError {
   const status = 'status' in err ? Number(err.status) : 400;
-  if (status === 413) return new AppError('payload_too_large', `The request body is larger than ${BODY_LIMIT}.`);
+  if (status === 413) return new AppError('payload_too_large', `The request body is larger than ${BODY_LIMIT / 1024} KiB.`);
   if (status === 415) return new AppError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
   return new AppError('malformed_json', 'The request body is not valid JSON.');
 }
