@@ -267,11 +267,6 @@ export class TextIndex {
   private readonly stamp: Int32Array;
   private readonly touched: Int32Array;
   private serial = 0;
-  /**
-   * Each survivor's position in the last match's `docs`, valid where `stamp` holds that match's
-   * serial. It is `touched`'s memory: a match is done with `touched` before it writes positions.
-   */
-  private readonly positions: Int32Array;
   /** The last match's documents and scores (views of these are returned: no allocation per query). */
   private readonly matched: Int32Array;
   private readonly matchedScores: Float64Array;
@@ -295,7 +290,6 @@ export class TextIndex {
     this.count = new Uint8Array(docs);
     this.stamp = new Int32Array(docs);
     this.touched = new Int32Array(docs);
-    this.positions = this.touched;
     this.matched = new Int32Array(docs);
     this.matchedScores = new Float64Array(docs);
   }
@@ -385,7 +379,9 @@ export class TextIndex {
     const scores = this.matchedScores.subarray(0, kept);
     this.serial += 1;
     const serial = this.serial;
-    const { positions } = this;
+    // Each survivor's position in `docsOut`, valid where `stamp` holds this match's serial, goes
+    // in `touched`: the terms are done with it.
+    const positions = touched;
     for (let k = 0; k < kept; k += 1) {
       const doc = docsOut[k] as number;
       scores[k] = score[doc] as number;
