@@ -11,7 +11,7 @@ import { AppError } from './errors.js';
 import { createHandlers } from './http/handlers/index.js';
 import { createDispatcher, loadContract, type OpenApiDocument } from './http/openapi.js';
 import { sendProblem } from './http/problem.js';
-import { createResponseCache, sentBytes } from './http/response-cache.js';
+import { createResponseCache } from './http/response-cache.js';
 import { rateLimit } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
 import { createMcpServer } from './mcp/server.js';
@@ -53,10 +53,10 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
   // Kept REST bodies and MCP call results share one byte budget.
   const kept = createKeptResponses(deps.store.generation);
-  const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version, kept: kept.space('mcp', (call: Buffer) => call.length) });
+  const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version, kept });
   const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins };
   const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments });
-  const responses = createResponseCache({ kept: kept.space('rest', sentBytes), operations: CATALOG_READS });
+  const responses = createResponseCache({ kept, operations: CATALOG_READS });
   // A repeated MCP catalog read is answered from its kept bytes before routing, as kept REST reads are.
   const early = async (ctx: Koa.Context): Promise<readonly Buffer[] | null> => {
     const { origin, 'mcp-protocol-version': version } = ctx.headers;

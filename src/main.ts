@@ -75,6 +75,8 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   // the heap stays near 135 MB (RSS 410 MB) at the same throughput: the extra collections are
   // mostly concurrent marking of a small live heap.
   setFlagsFromString('--heap-growing-percent=30');
+  // The young generation's size (--max-semi-space-size) is read only when Node starts: it is on
+  // the start script's command line (package.json), with --expose-gc for the collection below.
   const service = await createService(config, logger, { workers: true });
   if (config.demoCatalog === 'auto') {
     const summary = await loadDemoCatalogIfEmpty(service.store);

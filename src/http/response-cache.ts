@@ -11,7 +11,7 @@
  * RateLimit) are set by the middlewares in front, hit or miss.
  */
 import type Koa from 'koa';
-import type { KeptSpace } from '../registry/read-cache.js';
+import type { KeptResponses } from '../registry/read-cache.js';
 import type { OperationId } from '../types.js';
 
 /** What the dispatcher sent: status, the handler's own headers, and the JSON bytes (none for an empty body). */
@@ -31,17 +31,17 @@ export interface ResponseCache {
 }
 
 export interface ResponseCacheOptions {
-  /** Where responses are kept (per catalog generation, within a byte budget): a space of `createKeptResponses`. */
-  readonly kept: KeptSpace<SentResponse>;
+  /** The budget responses are kept in (per catalog generation), in a space of their own named `rest`. */
+  readonly kept: KeptResponses;
   readonly operations: readonly OperationId[];
 }
 
 /** What a kept response weighs beside its key: its body's bytes. */
-export const sentBytes = (response: SentResponse): number => response.body?.length ?? 0;
+const sentBytes = (response: SentResponse): number => response.body?.length ?? 0;
 
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const operations = new Set(options.operations);
-  const { kept } = options;
+  const kept = options.kept.space('rest', sentBytes);
   const { generation } = kept;
   /** The generation each pending request was looked up in. */
   const pending = new WeakMap<Koa.Context, string>();

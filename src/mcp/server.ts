@@ -6,7 +6,7 @@ import type { components } from '../../generated/openapi.js';
 import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
 import { asObject } from '../json.js';
-import type { KeptSpace } from '../registry/read-cache.js';
+import type { KeptResponses, KeptSpace } from '../registry/read-cache.js';
 import { scrubbedWithJson } from '../registry/secrets.js';
 import { createAjv, type OpenApiDocument } from '../http/openapi.js';
 import type { Logger } from '../logger.js';
@@ -26,8 +26,8 @@ export interface McpServerDeps {
   readonly version: string;
   /** Tools per tools/list page. */
   readonly pageSize?: number;
-  /** Where calls of catalog reads are kept, per catalog generation (none kept without it): a space of `createKeptResponses`. */
-  readonly kept?: KeptSpace<Buffer>;
+  /** The budget calls of catalog reads are kept in, per catalog generation, in a space named `mcp` (none kept without it). */
+  readonly kept?: KeptResponses;
 }
 
 /** Per-request context: the protocol version the client speaks (from its header). */
@@ -86,7 +86,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   });
 
   const results = createResultMemo();
-  const calls = createCallMemo(deps.kept);
+  const calls = createCallMemo(deps.kept?.space('mcp', (call: Buffer) => call.length));
   server.addMethod('tools/call', async (params: unknown, context): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = asObject(params);
     if (typeof name !== 'string') throw invalidParams('tools/call needs params.name (a string)');

@@ -236,7 +236,7 @@ describe('MCP endpoint over HTTP', () => {
         },
       });
       let generation = 'g1';
-      const kept = createKeptResponses(async () => generation).space('mcp', (call: Buffer) => call.length);
+      const kept = createKeptResponses(async () => generation);
       const server = createMcpServer({ registry, document: loadContract(), logger: silentLogger, version: '1.0.0', kept });
       const call = async (name: string, args: object, id = 1) => {
         const reply = await handleMcpPost(server, { allowedOrigins: [] }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });

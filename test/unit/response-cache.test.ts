@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import Koa from 'koa';
-import { createResponseCache, sentBytes, writeResponse, type SentResponse } from '../../src/http/response-cache.js';
+import { createResponseCache, writeResponse, type SentResponse } from '../../src/http/response-cache.js';
 import { createKeptResponses } from '../../src/registry/read-cache.js';
 import type { OperationId } from '../../src/types.js';
 
@@ -15,7 +15,7 @@ describe('response cache', () => {
   let computed = 0;
   /** Runs while a response is computed (to change the generation meanwhile). */
   let during: () => void = () => undefined;
-  const cache = createResponseCache({ kept: createKeptResponses(async () => generation).space('rest', sentBytes), operations: ['searchServers'] });
+  const cache = createResponseCache({ kept: createKeptResponses(async () => generation), operations: ['searchServers'] });
 
   before(async () => {
     const app = new Koa();
@@ -78,7 +78,7 @@ describe('response cache', () => {
   });
 
   it('steps aside while the generation cannot be read', async () => {
-    const failing = createResponseCache({ kept: createKeptResponses(async () => Promise.reject(new Error('database is gone'))).space('rest', sentBytes), operations: ['searchServers'] });
+    const failing = createResponseCache({ kept: createKeptResponses(async () => Promise.reject(new Error('database is gone'))), operations: ['searchServers'] });
     const app = new Koa();
     let answered = 0;
     app.use(async (ctx) => {
