@@ -169,7 +169,9 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
     console.error('ingest needs at least one file');
     return 2;
   }
-  const inputs = await Promise.all(files.map(async (file) => ({ file, text: await readFile(file, 'utf8') })));
+  // Decoded in one piece: readFile(file, 'utf8') decodes chunk by chunk into a string of pieces,
+  // which JSON.parse first copies whole (twice the size where the text is not Latin-1).
+  const inputs = await Promise.all(files.map(async (file) => ({ file, text: (await readFile(file)).toString('utf8') })));
   const store = createStore(config.databaseUrl);
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'ingest [{bar}] {percentage}% {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
   try {

@@ -7,7 +7,7 @@ import type { SourceName } from '../types.js';
 import { slugOf, uniqueId } from '../registry/ids.js';
 import { sourceKey, type CatalogIndex, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import { readDocument, type IngestInput } from './detect.js';
-import { hashOf, hashOfJson, byPrecedence, materialize } from './materialize.js';
+import { hashOf, hashOfJson, materialize, precedenceOf } from './materialize.js';
 import { matchKeysOf } from './merge-keys.js';
 import { isObject } from './json.js';
 import { fitTools, type IngestRecord, type UpstreamServer, type UpstreamTool } from './upstream.js';
@@ -32,8 +32,8 @@ export interface IngestOptions {
 /** Reads every input first (a bad one aborts before anything is written), then applies them. */
 export async function ingest(store: Store, inputs: readonly IngestInput[], options: IngestOptions = {}): Promise<IngestSummary> {
   const started = performance.now();
-  // Each document's scrubbed records become their JSON as soon as it is read: only that is stored.
-  const records = dedupe(inputs.flatMap((input) => readDocument(input).map(asRead))).sort((a, b) => byPrecedence(a.server, b.server));
+  // Each document's records become JSON text and their identity as soon as it is read (see ReadRecord).
+  const records = dedupe(inputs.flatMap((input) => readDocument(input).map(asRead))).sort(byPrecedence);
   const now = (options.now ?? (() => new Date()))().toISOString();
   const progress = options.onProgress ?? (() => undefined);
 
@@ -47,14 +47,14 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     const changed = placed.changed.map((p) => withKnownVersions(p, previous.get(p.serverId)));
     const touched = [...new Set(changed.map((p) => p.serverId))];
     const hashes = await writer.contentHashes(existingIds(touched));
-    const fresh = new Map<string, UpstreamServer[]>();
-    for (const p of changed) fresh.set(p.serverId, [...(fresh.get(p.serverId) ?? []), p.server]);
+    const fresh = new Map<string, Placement[]>();
+    for (const p of changed) fresh.set(p.serverId, [...(fresh.get(p.serverId) ?? []), p]);
     let added = 0;
     let updated = 0;
     // Materialized as the writer takes them, so the writer's last batch is written meanwhile.
     function* writes(): Generator<ServerWrite> {
       for (const id of touched) {
-        const incoming = fresh.get(id) ?? [];
+        const incoming = (fresh.get(id) ?? []).map(serverOf);
         const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));
         const kept = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key))).map((s) => s.normalized).filter(isUpstreamServer);
         const entry = materialize(id, [...incoming, ...kept]);
@@ -67,7 +67,7 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     }
     progress(2, 3);
     await writer.writeServers(writes(), now);
-    await writer.saveSources(changed.map((p) => ({ source: p.server.source, key: p.server.key, serverId: p.serverId, recordHash: p.recordHash, recordJson: p.rawJson, normalizedJson: p.serverJson })), now);
+    await writer.saveSources(changed.map((p) => ({ source: p.source, key: p.key, serverId: p.serverId, recordHash: p.recordHash, recordJson: p.rawJson, normalizedJson: p.serverJson })), now);
     await writer.setMatchKeys(keysOf(index, new Set(touched)));
     return { added, updated, unchanged: placed.inRun.size - added - updated, servers: index.servers.size, tools: await writer.countTools() };
   });
@@ -75,26 +75,44 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
   return {
     records: records.length,
     ...result,
-    sources: [...new Set(records.map((r) => r.server.source))],
+    sources: [...new Set(records.map((r) => r.source))],
     seconds: Math.round((performance.now() - started) / 10) / 100,
   };
 }
 
-/** A record as ingest keeps it once read: the normalized server, and its upstream document as JSON. */
+/**
+ * A record as ingest keeps it once read: what placement needs, and the rest as JSON text. A run
+ * holds every record until it is written; as text, a record is a few strings the garbage
+ * collector never looks into, where the parsed server was hundreds of objects it traced on
+ * every full collection. The server is parsed again when it is materialized (`serverOf`).
+ */
 interface ReadRecord {
-  readonly server: UpstreamServer;
+  readonly source: SourceName;
+  readonly key: string;
+  readonly name: string;
+  readonly matchKeys: readonly string[];
+  /** The normalized server, as stored in `sources.normalized`. */
+  readonly serverJson: string;
   /** The scrubbed upstream document, as stored in `sources.record`. */
   readonly rawJson: string;
 }
 
-function asRead(record: IngestRecord): ReadRecord {
+function asRead({ server, raw }: IngestRecord): ReadRecord {
+  const { source, key, name } = server;
   // JSON.stringify([server, raw]) writes an undefined raw as null: so does this.
-  return { server: record.server, rawJson: JSON.stringify(record.raw) ?? 'null' };
+  return { source, key, name, matchKeys: matchKeysOf(server), serverJson: JSON.stringify(server), rawJson: JSON.stringify(raw) ?? 'null' };
+}
+
+/** The normalized server of a record, parsed from its JSON. */
+function serverOf(record: ReadRecord): UpstreamServer {
+  return JSON.parse(record.serverJson) as UpstreamServer;
+}
+
+function byPrecedence(a: ReadRecord, b: ReadRecord): number {
+  return precedenceOf(a.source) - precedenceOf(b.source);
 }
 
 interface Placement extends ReadRecord {
-  /** The server as stored in `sources.normalized`. */
-  readonly serverJson: string;
   readonly serverId: string;
   /** Hash of the record as it arrived, to tell an unchanged record on the next run. */
   readonly recordHash: string;
@@ -113,25 +131,23 @@ function place(records: readonly ReadRecord[], index: CatalogIndex): { changed: 
   const created = new Set<string>();
   const inRun = new Set<string>();
   for (const record of records) {
-    const { server } = record;
-    const keys = matchKeysOf(server).filter((key) => !ambiguous.has(key));
-    const existing = index.sources.get(sourceKey(server.source, server.key));
-    const free = (id: string | undefined): id is string => id !== undefined && !owners.get(id)?.has(server.source);
-    let serverId = existing?.serverId ?? keys.map((key) => index.keys.get(key)).find(free) ?? [names.get(server.name)].find(free);
+    const keys = record.matchKeys.filter((key) => !ambiguous.has(key));
+    const existing = index.sources.get(sourceKey(record.source, record.key));
+    const free = (id: string | undefined): id is string => id !== undefined && !owners.get(id)?.has(record.source);
+    let serverId = existing?.serverId ?? keys.map((key) => index.keys.get(key)).find(free) ?? [names.get(record.name)].find(free);
     if (serverId === undefined) {
-      serverId = uniqueId(slugOf(server.name), (id) => index.servers.has(id));
-      const name = uniqueId(server.name, (candidate) => names.has(candidate));
+      serverId = uniqueId(slugOf(record.name), (id) => index.servers.has(id));
+      const name = uniqueId(record.name, (candidate) => names.has(candidate));
       index.servers.set(serverId, name);
       names.set(name, serverId);
       created.add(serverId);
     }
     inRun.add(serverId);
-    owners.set(serverId, new Set([...(owners.get(serverId) ?? []), server.source]));
+    owners.set(serverId, new Set([...(owners.get(serverId) ?? []), record.source]));
     for (const key of keys) if (!index.keys.has(key)) index.keys.set(key, serverId);
     // The hash of [server, raw] (hashOf) from the JSON both are stored as.
-    const serverJson = JSON.stringify(server);
-    const recordHash = hashOfJson(`[${serverJson},${record.rawJson}]`);
-    if (existing?.recordHash !== recordHash) changed.push({ ...record, serverJson, serverId, recordHash });
+    const recordHash = hashOfJson(`[${record.serverJson},${record.rawJson}]`);
+    if (existing?.recordHash !== recordHash) changed.push({ ...record, serverId, recordHash });
   }
   return { changed, created, inRun };
 }
@@ -169,21 +185,22 @@ export async function attachEndpointTools(store: Store, serverId: string, url: s
 
 /** The record with the versions its stored form already knew (newest first). */
 function withKnownVersions(record: Placement, stored: readonly StoredSource[] | undefined): Placement {
-  const previous = stored?.find((s) => s.source === record.server.source && s.key === record.server.key)?.normalized;
-  if (!isUpstreamServer(previous) || previous.versions.length === 0 || record.server.versions.length === 0) return record;
-  const known = new Set(record.server.versions.map((v) => v.version));
+  const previous = stored?.find((s) => s.source === record.source && s.key === record.key)?.normalized;
+  if (!isUpstreamServer(previous) || previous.versions.length === 0) return record;
+  const current = serverOf(record);
+  if (current.versions.length === 0) return record;
+  const known = new Set(current.versions.map((v) => v.version));
   const older = previous.versions.filter((v) => !known.has(v.version)).map((v) => ({ ...v, isLatest: false }));
   if (older.length === 0) return record;
-  const versions = [...record.server.versions, ...older].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
+  const versions = [...current.versions, ...older].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
   const dates = versions.map((v) => v.publishedAt).filter((d): d is string => d !== null).sort();
-  const server = { ...record.server, versions, publishedAt: dates[0] ?? record.server.publishedAt };
-  return { ...record, server, serverJson: JSON.stringify(server) };
+  return { ...record, serverJson: JSON.stringify({ ...current, versions, publishedAt: dates[0] ?? current.publishedAt }) };
 }
 
 /** The same (source, key) twice: the later one wins. */
 function dedupe(records: readonly ReadRecord[]): ReadRecord[] {
   const byKey = new Map<string, ReadRecord>();
-  for (const record of records) byKey.set(sourceKey(record.server.source, record.server.key), record);
+  for (const record of records) byKey.set(sourceKey(record.source, record.key), record);
   return [...byKey.values()];
 }
 
@@ -194,12 +211,12 @@ function dedupe(records: readonly ReadRecord[]): ReadRecord[] {
 function ambiguousKeys(records: readonly ReadRecord[]): Set<string> {
   const seen = new Map<string, string>();
   const ambiguous = new Set<string>();
-  for (const { server } of records) {
-    for (const key of matchKeysOf(server)) {
-      const scoped = `${server.source}\u0000${key}`;
+  for (const record of records) {
+    for (const key of record.matchKeys) {
+      const scoped = `${record.source}\u0000${key}`;
       const owner = seen.get(scoped);
-      if (owner !== undefined && owner !== server.key) ambiguous.add(key);
-      seen.set(scoped, server.key);
+      if (owner !== undefined && owner !== record.key) ambiguous.add(key);
+      seen.set(scoped, record.key);
     }
   }
   return ambiguous;

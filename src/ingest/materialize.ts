@@ -12,9 +12,14 @@ import type { UpstreamServer, UpstreamTool } from './upstream.js';
 
 const SOURCE_ORDER: readonly SourceName[] = ['demo', 'official', 'docker', 'toolsdk', 'monitor'];
 
+/** Where a source stands in precedence: lower comes first. */
+export function precedenceOf(source: SourceName): number {
+  return SOURCE_ORDER.indexOf(source);
+}
+
 /** Sorts source records by precedence. */
 export function byPrecedence(a: UpstreamServer, b: UpstreamServer): number {
-  return SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source);
+  return precedenceOf(a.source) - precedenceOf(b.source);
 }
 
 export function materialize(id: string, records: readonly UpstreamServer[]): CatalogEntry {
