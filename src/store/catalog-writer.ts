@@ -11,6 +11,7 @@ import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk
 import { dialectOf, type Db } from './db.js';
 import { FTS_TABLES, type FtsTable } from './fts.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
+import { withFirstLoadJournal } from './first-load.js';
 
 export interface SourceRow {
   readonly source: SourceName;
@@ -70,16 +71,19 @@ const CATALOG_WRITER_LOCK = 0x5e_7a_47;
 /** Ids per `IN (…)` list of a lookup or delete. */
 const CHUNK = 400;
 
-/** Runs `work` in one transaction with a writer bound to it; the catalog's generation moves with it. */
+/**
+ * Runs `work` in one transaction with a writer bound to it; the catalog's generation moves with it.
+ * A write into an empty SQLite catalog runs with a rollback journal (see first-load.ts).
+ */
 export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter) => Promise<T>): Promise<T> {
-  return db.transaction(async (trx) => {
+  return withFirstLoadJournal(db, () => db.transaction(async (trx) => {
     // One catalog writer at a time across instances (SQLite has a single writer by design): the
     // writer allocates row numbers from max(seq), which two concurrent writers would both take.
     if (dialectOf(trx) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?)', [CATALOG_WRITER_LOCK]);
     const result = await work(createWriter(trx));
     await bumpGeneration(trx, 'content');
     return result;
-  });
+  }));
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Ingest: idempotence, all-or-nothing failure, merges across sources, no secret stored or served. */
+import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { IngestError } from '../../src/ingest/upstream.js';
@@ -187,6 +188,72 @@ describe('ingest', () => {
     } finally {
       await db.destroy();
     }
+  });
+
+  describe(`the journal of a first ingest${TEST_DIALECT === 'sqlite' ? '' : ' (skipped: SQLite only)'}`, () => {
+    /** Which of the files beside the database exist once a run has written its servers and sources. */
+    function watched(store: Store, file: string): { store: Store; seen: Array<{ journal: boolean; wal: boolean }> } {
+      const seen: Array<{ journal: boolean; wal: boolean }> = [];
+      const watching = {
+        ...store,
+        withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
+          store.withCatalogWriter(async (writer) =>
+            work({
+              ...writer,
+              saveSources: async (...args) => {
+                await writer.saveSources(...args);
+                seen.push({ journal: existsSync(`${file}-journal`), wal: existsSync(`${file}-wal`) });
+              },
+            }),
+          ),
+      };
+      return { store: watching, seen };
+    }
+    /** Bytes 18 and 19 of an SQLite file say its journal: 1 for a rollback journal, 2 for WAL. */
+    const headerMode = (file: string): 'wal' | 'rollback' => (readFileSync(file)[18] === 2 ? 'wal' : 'rollback');
+    const fileOf = (url: string): string => url.replace(/^sqlite:/, '');
+
+    beforeEach(function () {
+      if (TEST_DIALECT !== 'sqlite') this.skip();
+    });
+
+    it('writes into an empty catalog with a rollback journal, then returns to WAL, also after a failure', async () => {
+      const file = fileOf(h.database.url);
+      const { store, seen } = watched(h.service.store, file);
+      const failing = {
+        ...store,
+        withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
+          store.withCatalogWriter(async (writer) => work({ ...writer, setMatchKeys: async () => { throw new Error('disk on fire'); } })),
+      };
+      expect(((await ingest(failing, FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
+      expect(seen).to.deep.equal([{ journal: true, wal: false }]);
+      expect(headerMode(file)).to.equal('wal');
+      expect((await h.request('/api/v1/servers/search')).body.total).to.equal(0);
+
+      const first = await ingest(store, FIXTURES.map(fixture));
+      expect(seen[1]).to.deep.equal({ journal: true, wal: false });
+      expect(headerMode(file)).to.equal('wal');
+      expect((await h.request('/api/v1/servers/search?limit=100')).body.total).to.equal(first.servers);
+
+      // The catalog is not empty now: a later write stays in WAL mode.
+      await ingest(store, [fixture('official-small.json'), fixture('toolsdk-small.json')]);
+      expect(seen[2]).to.deep.equal({ journal: false, wal: true });
+    });
+
+    it('stays in WAL mode when another connection has the database open, with the same catalog', async () => {
+      const file = fileOf(h.database.url);
+      const other = openDatabase(h.database.url);
+      try {
+        await other.raw('SELECT count(*) FROM servers');
+        const { store, seen } = watched(h.service.store, file);
+        const summary = await ingest(store, FIXTURES.map(fixture));
+        expect(seen).to.deep.equal([{ journal: false, wal: true }]);
+        expect(headerMode(file)).to.equal('wal');
+        expect(rowsOf<{ n: number }>(await other.raw('SELECT count(*) AS n FROM servers'))[0]?.n).to.equal(summary.servers);
+      } finally {
+        await other.destroy();
+      }
+    });
   });
 
   it('drops control characters from upstream text (PostgreSQL cannot store NUL), keeping tabs and newlines', async () => {

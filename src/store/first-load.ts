@@ -1,0 +1,55 @@
+/**
+ * A write into an empty SQLite catalog (a first ingest) creates every page of the database.
+ * In WAL mode each page goes to the log, pages the cache spills are looked up again through the
+ * log's hash tables, and the checkpoint after the commit copies the whole log into the database
+ * file (10-16 s of a 100k-server ingest). A rollback journal keeps nothing for pages past the
+ * file's original end (a rollback truncates the file), so such a load writes each page once and
+ * still rolls back completely on a failure or a crash.
+ *
+ * So the connection leaves WAL mode for such a write and returns to it afterwards. SQLite refuses
+ * to leave WAL mode while another connection has the database open (it answers SQLITE_BUSY at
+ * once); the write then runs in WAL mode, as every other write does.
+ */
+import { dialectOf, rowsOf, type Db } from './db.js';
+
+/** How often, and how far apart, the return to WAL mode is tried while a reader holds a lock. */
+const RETURN_TRIES = 50;
+const RETURN_INTERVAL_MS = 100;
+
+/** Runs `work` (which opens its own transaction) with a rollback journal if the catalog is empty. */
+export async function withFirstLoadJournal<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== 'sqlite' || !(await catalogIsEmpty(db)) || (await setJournalMode(db, 'delete')) !== 'delete') return work();
+  try {
+    return await work();
+  } finally {
+    await returnToWal(db);
+  }
+}
+
+async function catalogIsEmpty(db: Db): Promise<boolean> {
+  return rowsOf(await db.raw('SELECT 1 FROM servers LIMIT 1')).length === 0;
+}
+
+/** The journal mode after asking for `mode`: the old one when SQLite refuses (another connection is open). */
+async function setJournalMode(db: Db, mode: 'delete' | 'wal'): Promise<string | null> {
+  try {
+    const [row] = rowsOf<{ journal_mode: string }>(await db.raw(`PRAGMA journal_mode = ${mode.toUpperCase()}`));
+    return row?.journal_mode.toLowerCase() ?? null;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') return null;
+    throw err;
+  }
+}
+
+/**
+ * Back to WAL mode, which needs a moment without readers: one that opened the database during the
+ * load reads in rollback mode, holding a lock while it reads. Every connection this service opens
+ * asks for WAL mode anyway (see openDatabase), so a database left in rollback mode by a process
+ * that stopped here is in WAL mode again with its next connection.
+ */
+async function returnToWal(db: Db): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    if ((await setJournalMode(db, 'wal')) === 'wal' || attempt === RETURN_TRIES) return;
+    await new Promise((resolve) => setTimeout(resolve, RETURN_INTERVAL_MS));
+  }
+}
