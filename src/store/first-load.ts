@@ -30,7 +30,7 @@ async function catalogIsEmpty(db: Db): Promise<boolean> {
   return rowsOf(await db.raw('SELECT 1 FROM servers LIMIT 1')).length === 0;
 }
 
-/** The journal mode after asking for `mode`: the old one when SQLite refuses (another connection is open). */
+/** The journal mode after asking for `mode`, or null when SQLite refuses because another connection is open. */
 async function setJournalMode(db: Db, mode: 'delete' | 'wal'): Promise<string | null> {
   try {
     const [row] = rowsOf<{ journal_mode: string }>(await db.raw(`PRAGMA journal_mode = ${mode.toUpperCase()}`));
