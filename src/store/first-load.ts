@@ -8,7 +8,9 @@
  *
  * So the connection leaves WAL mode for such a write and returns to it afterwards. SQLite refuses
  * to leave WAL mode while another connection has the database open (it answers SQLITE_BUSY at
- * once); the write then runs in WAL mode, as every other write does.
+ * once); the write then runs in WAL mode, as every other write does. Either way the write is the
+ * same transaction: a connection opened in between (which asks for WAL mode itself) or a catalog
+ * filled in between only costs the speed, never correctness.
  */
 import { dialectOf, rowsOf, type Db } from './db.js';
 
