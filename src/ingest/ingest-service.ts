@@ -7,7 +7,7 @@ import type { SourceName } from '../types.js';
 import { slugOf, uniqueId } from '../registry/ids.js';
 import { sourceKey, type CatalogIndex, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import { readDocument, type IngestInput } from './detect.js';
-import { hashOf, hashOfJson, materialize, precedenceOf } from './materialize.js';
+import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js';
 import { matchKeysOf } from './merge-keys.js';
 import { isObject } from './json.js';
 import { fitTools, type IngestRecord, type UpstreamServer, type UpstreamTool } from './upstream.js';
@@ -106,10 +106,6 @@ function asRead({ server, raw }: IngestRecord): ReadRecord {
 /** The normalized server of a record, parsed from its JSON. */
 function serverOf(record: ReadRecord): UpstreamServer {
   return JSON.parse(record.serverJson) as UpstreamServer;
-}
-
-function byPrecedence(a: ReadRecord, b: ReadRecord): number {
-  return precedenceOf(a.source) - precedenceOf(b.source);
 }
 
 interface Placement extends ReadRecord {

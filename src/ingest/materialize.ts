@@ -12,14 +12,9 @@ import type { UpstreamServer, UpstreamTool } from './upstream.js';
 
 const SOURCE_ORDER: readonly SourceName[] = ['demo', 'official', 'docker', 'toolsdk', 'monitor'];
 
-/** Where a source stands in precedence: lower comes first. */
-export function precedenceOf(source: SourceName): number {
-  return SOURCE_ORDER.indexOf(source);
-}
-
-/** Sorts source records by precedence. */
-export function byPrecedence(a: UpstreamServer, b: UpstreamServer): number {
-  return precedenceOf(a.source) - precedenceOf(b.source);
+/** Sorts source records (a normalized server, or ingest's record of one) by precedence. */
+export function byPrecedence(a: { readonly source: SourceName }, b: { readonly source: SourceName }): number {
+  return SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source);
 }
 
 export function materialize(id: string, records: readonly UpstreamServer[]): CatalogEntry {

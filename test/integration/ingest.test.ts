@@ -5,7 +5,7 @@ import { ingest } from '../../src/ingest/ingest-service.js';
 import { IngestError } from '../../src/ingest/upstream.js';
 import type { IngestInput } from '../../src/ingest/detect.js';
 import { openDatabase, rowsOf } from '../../src/store/db.js';
-import type { ServerWrite, Store } from '../../src/store/index.js';
+import type { CatalogWriter, ServerWrite, Store } from '../../src/store/index.js';
 import { CANARIES } from '../support/canaries.js';
 import { TEST_DIALECT } from '../support/database.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
@@ -27,6 +27,16 @@ function officialRecord(server: Record<string, unknown>): unknown {
     server: { $schema: 'https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json', version: '1.0.0', ...server },
     _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-05-01T00:00:00Z', updatedAt: '2025-05-01T00:00:00Z', isLatest: true } },
   };
+}
+
+/** The store with its catalog writer altered by `alter` (a failure planted, a write watched or batched). */
+function withWriter(store: Store, alter: (writer: CatalogWriter) => Partial<CatalogWriter>): Store {
+  return { ...store, withCatalogWriter: (work) => store.withCatalogWriter((writer) => work({ ...writer, ...alter(writer) })) };
+}
+
+/** The store with one method of its catalog writer failing. */
+function failingAt(store: Store, method: 'countTools' | 'setMatchKeys'): Store {
+  return withWriter(store, () => ({ [method]: async () => { throw new Error('disk on fire'); } }));
 }
 
 describe('ingest', () => {
@@ -95,13 +105,7 @@ describe('ingest', () => {
   it('rolls back a failure inside the write transaction too', async () => {
     await ingest(h.service.store, [fixture('official-small.json')]);
     const before = await snapshot(h);
-    const store = h.service.store;
-    const failing = {
-      ...store,
-      withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
-        store.withCatalogWriter(async (writer) => work({ ...writer, countTools: async () => { throw new Error('disk on fire'); } })),
-    };
-    const failure = await ingest(failing, FIXTURES.map(fixture)).catch((err: unknown) => err);
+    const failure = await ingest(failingAt(h.service.store, 'countTools'), FIXTURES.map(fixture)).catch((err: unknown) => err);
     expect((failure as Error).message).to.equal('disk on fire');
     expect(await snapshot(h)).to.deep.equal(before);
   });
@@ -132,11 +136,8 @@ describe('ingest', () => {
     });
     const store = h.service.store;
     /** The store, its writer taking `take` (the entries as ingest gives them) in batches of BATCH. */
-    const batched = (take: (entries: Iterable<ServerWrite>) => Iterable<ServerWrite> = (entries) => entries): Store => ({
-      ...store,
-      withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
-        store.withCatalogWriter(async (writer) => work({ ...writer, writeServers: (entries, now) => writer.writeServers(take(entries), now, BATCH) })),
-    });
+    const batched = (take: (entries: Iterable<ServerWrite>) => Iterable<ServerWrite> = (entries) => entries): Store =>
+      withWriter(store, (writer) => ({ writeServers: (entries, now) => writer.writeServers(take(entries), now, BATCH) }));
 
     expect(await ingest(batched(), [document(1)])).to.include({ added: 450, updated: 0, servers: 450, tools: 900 });
     expect(await counts()).to.deep.equal({ servers: 450, tools: 900, edition2: 0, writeDown: 450 });
@@ -176,12 +177,7 @@ describe('ingest', () => {
     try {
       const before = await schema();
       const store = h.service.store;
-      const failing = {
-        ...store,
-        withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
-          store.withCatalogWriter(async (writer) => work({ ...writer, setMatchKeys: async () => { throw new Error('disk on fire'); } })),
-      };
-      expect(((await ingest(failing, FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
+      expect(((await ingest(failingAt(store, 'setMatchKeys'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
       expect(await schema()).to.deep.equal(before);
       await ingest(store, FIXTURES.map(fixture));
       expect(await schema()).to.deep.equal(before);
@@ -194,19 +190,12 @@ describe('ingest', () => {
     /** Which of the files beside the database exist once a run has written its servers and sources. */
     function watched(store: Store, file: string): { store: Store; seen: Array<{ journal: boolean; wal: boolean }> } {
       const seen: Array<{ journal: boolean; wal: boolean }> = [];
-      const watching = {
-        ...store,
-        withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
-          store.withCatalogWriter(async (writer) =>
-            work({
-              ...writer,
-              saveSources: async (...args) => {
-                await writer.saveSources(...args);
-                seen.push({ journal: existsSync(`${file}-journal`), wal: existsSync(`${file}-wal`) });
-              },
-            }),
-          ),
-      };
+      const watching = withWriter(store, (writer) => ({
+        saveSources: async (...args) => {
+          await writer.saveSources(...args);
+          seen.push({ journal: existsSync(`${file}-journal`), wal: existsSync(`${file}-wal`) });
+        },
+      }));
       return { store: watching, seen };
     }
     /** Bytes 18 and 19 of an SQLite file say its journal: 1 for a rollback journal, 2 for WAL. */
@@ -220,12 +209,7 @@ describe('ingest', () => {
     it('writes into an empty catalog with a rollback journal, then returns to WAL, also after a failure', async () => {
       const file = fileOf(h.database.url);
       const { store, seen } = watched(h.service.store, file);
-      const failing = {
-        ...store,
-        withCatalogWriter: <T>(work: Parameters<typeof store.withCatalogWriter<T>>[0]) =>
-          store.withCatalogWriter(async (writer) => work({ ...writer, setMatchKeys: async () => { throw new Error('disk on fire'); } })),
-      };
-      expect(((await ingest(failing, FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
+      expect(((await ingest(failingAt(store, 'setMatchKeys'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
       expect(seen).to.deep.equal([{ journal: true, wal: false }]);
       expect(headerMode(file)).to.equal('wal');
       expect((await h.request('/api/v1/servers/search')).body.total).to.equal(0);
