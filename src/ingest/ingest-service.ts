@@ -6,10 +6,10 @@
 import type { SourceName } from '../types.js';
 import { slugOf, uniqueId } from '../registry/ids.js';
 import { sourceKey, type CatalogIndex, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
-import { readDocument, type IngestInput } from './detect.js';
+import type { IngestInput } from './detect.js';
 import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js';
-import { matchKeysOf } from './merge-keys.js';
 import { isObject } from './json.js';
+import { readInputs, serverOf, type ReadOptions, type ReadRecord } from './read.js';
 import { fitTools, type IngestRecord, type UpstreamServer, type UpstreamTool } from './upstream.js';
 
 export interface IngestSummary {
@@ -27,13 +27,15 @@ export interface IngestOptions {
   readonly now?: () => Date;
   /** Called as records are placed and servers written: (done, total). */
   readonly onProgress?: (done: number, total: number) => void;
+  /** How the documents are read (on how many threads). */
+  readonly read?: ReadOptions;
 }
 
 /** Reads every input first (a bad one aborts before anything is written), then applies them. */
 export async function ingest(store: Store, inputs: readonly IngestInput[], options: IngestOptions = {}): Promise<IngestSummary> {
   const started = performance.now();
   // Each document's records become JSON text and their identity as soon as it is read (see ReadRecord).
-  const records = dedupe(inputs.flatMap((input) => readDocument(input).map(asRead))).sort(byPrecedence);
+  const records = dedupe(await readInputs(inputs, options.read)).sort(byPrecedence);
   const now = (options.now ?? (() => new Date()))().toISOString();
   const progress = options.onProgress ?? (() => undefined);
 
@@ -78,34 +80,6 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     sources: [...new Set(records.map((r) => r.source))],
     seconds: Math.round((performance.now() - started) / 10) / 100,
   };
-}
-
-/**
- * A record as ingest keeps it once read: what placement needs, and the rest as JSON text. A run
- * holds every record until it is written; as text, a record is a few strings the garbage
- * collector never looks into, where the parsed server was hundreds of objects it traced on
- * every full collection. The server is parsed again when it is materialized (`serverOf`).
- */
-interface ReadRecord {
-  readonly source: SourceName;
-  readonly key: string;
-  readonly name: string;
-  readonly matchKeys: readonly string[];
-  /** The normalized server, as stored in `sources.normalized`. */
-  readonly serverJson: string;
-  /** The scrubbed upstream document, as stored in `sources.record`. */
-  readonly rawJson: string;
-}
-
-function asRead({ server, raw }: IngestRecord): ReadRecord {
-  const { source, key, name } = server;
-  // JSON.stringify([server, raw]) writes an undefined raw as null: so does this.
-  return { source, key, name, matchKeys: matchKeysOf(server), serverJson: JSON.stringify(server), rawJson: JSON.stringify(raw) ?? 'null' };
-}
-
-/** The normalized server of a record, parsed from its JSON. */
-function serverOf(record: ReadRecord): UpstreamServer {
-  return JSON.parse(record.serverJson) as UpstreamServer;
 }
 
 interface Placement extends ReadRecord {

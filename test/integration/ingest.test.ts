@@ -55,6 +55,14 @@ describe('ingest', () => {
     expect(await snapshot(h)).to.deep.equal(before);
   });
 
+  it('finds nothing changed when the same files are read again on worker threads', async () => {
+    const first = await ingest(h.service.store, FIXTURES.map(fixture));
+    const before = await snapshot(h);
+    const parallel = await ingest(h.service.store, FIXTURES.map(fixture), { read: { parallelFromBytes: 0, threads: 3 } });
+    expect(parallel).to.include({ added: 0, updated: 0, unchanged: 6, servers: 6, records: first.records });
+    expect(await snapshot(h)).to.deep.equal(before);
+  });
+
   it('keeps ids stable when the same data arrives in another order and file split', async () => {
     await ingest(h.service.store, [fixture('toolsdk-small.json')]);
     await ingest(h.service.store, [fixture('docker-small.json')]);
