@@ -10,7 +10,7 @@ import type { IngestInput } from './detect.js';
 import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js';
 import { isObject } from './json.js';
 import { readInputs, serverOf, type ReadOptions, type ReadRecord } from './read.js';
-import { fitTools, type IngestRecord, type UpstreamServer, type UpstreamTool } from './upstream.js';
+import { fitTools, type UpstreamServer, type UpstreamTool } from './upstream.js';
 
 export interface IngestSummary {
   readonly records: number;
