@@ -91,9 +91,10 @@ export async function readInputs(inputs: readonly IngestInput[], options: ReadOp
   const bytes = inputs.reduce((sum, input) => sum + input.text.length, 0);
   const threads = bytes < (options.parallelFromBytes ?? PARALLEL_FROM_BYTES) ? 1 : Math.min(options.threads ?? availableParallelism(), MAX_THREADS, inputs.length);
   const groups = shareBySize(inputs, threads);
+  const inputsOf = (group: readonly number[] = []): IngestInput[] => group.map((i) => inputs[i] as IngestInput);
   // The workers start first, then the main thread reads its own share.
-  const others = groups.slice(1).map((group) => readOnWorker(group.map((i) => inputs[i] as IngestInput)));
-  const own = readGroup((groups[0] ?? []).map((i) => inputs[i] as IngestInput));
+  const others = groups.slice(1).map((group) => readOnWorker(inputsOf(group)));
+  const own = readGroup(inputsOf(groups[0]));
   const reads = [own, ...(await Promise.all(others))];
 
   const perInput: ReadRecord[][] = [];

@@ -9,6 +9,7 @@ import { fixture } from '../support/harness.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 const REAL = ['official-registry-v0.1-snapshot-2025-12.json', 'docker-mcp-catalog-servers.json', 'toolsdk-mcp-registry-servers.json'];
+const realAvailable = REAL.every((file) => existsSync(`${DATA}${file}`));
 
 /** Workers whatever the size of the text. */
 const PARALLEL = { parallelFromBytes: 0, threads: 3 };
@@ -34,8 +35,8 @@ describe('ingest reading documents on worker threads', function () {
     expect(await readInputs([], PARALLEL)).to.deep.equal([]);
   });
 
-  it(`reads the real upstream files alike on one thread and on three${REAL.every((f) => existsSync(`${DATA}${f}`)) ? '' : ' (skipped: ../shared/data not found)'}`, async function () {
-    if (!REAL.every((f) => existsSync(`${DATA}${f}`))) this.skip();
+  it(`reads the real upstream files alike on one thread and on three${realAvailable ? '' : ' (skipped: ../shared/data not found)'}`, async function () {
+    if (!realAvailable) this.skip();
     const inputs: IngestInput[] = REAL.map((file) => ({ file, text: readFileSync(`${DATA}${file}`, 'utf8') }));
     const parallel = await readInputs(inputs, PARALLEL);
     expect(parallel).to.have.length(964 + 328 + 4548);
