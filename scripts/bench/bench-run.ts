@@ -16,6 +16,7 @@ import { buildScenarios, preflight, type Scenario } from './scenarios.js';
 import { cpuProbe, ServerHandle, type CpuShare } from './server-handle.js';
 import { startBaseline, type Runtime } from './servers.js';
 import type { Settings } from './settings.js';
+import { measureStorageFloor, removeDatabase } from './storage-floor.js';
 
 export interface RunContext {
   readonly root: string;
@@ -65,8 +66,9 @@ export async function runAll(ctx: RunContext): Promise<number> {
     console.log(`\n${profile.scenario} at ${profile.size} servers: ${formatProfile(profile)}`);
     if (cpu) console.log(`server CPU during the profiled pass: ${cpu.serverPercent}% = main thread ${cpu.serverMainThreadPercent}% + other threads (libuv pool with SQLite, V8 helpers) ${cpu.serverOtherThreadsPercent}%`);
   }
-  const file = join(ctx.root, 'bench', 'results', `${startedAt.toISOString().slice(0, 10)}${resultSuffix(ctx.settings)}.json`);
-  await mkdir(join(ctx.root, 'bench', 'results'), { recursive: true });
+  const folder = join(ctx.root, 'bench', 'results');
+  await mkdir(folder, { recursive: true });
+  const file = await resultFile(folder, startedAt, resultSuffix(ctx.settings));
   const record = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
@@ -83,6 +85,20 @@ export async function runAll(ctx: RunContext): Promise<number> {
   await writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
   console.log(`\nwritten ${file}`);
   return 0;
+}
+
+/**
+ * `<date><suffix>.json`. A partial or quick run replaces the last one of its day; a second full run
+ * of the day gets its own file (`<date>-2.json`, …) instead of replacing the first.
+ */
+async function resultFile(folder: string, startedAt: Date, suffix: string): Promise<string> {
+  const day = startedAt.toISOString().slice(0, 10);
+  if (suffix !== '') return join(folder, `${day}${suffix}.json`);
+  const taken = new Set(await readdir(folder));
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? `${day}.json` : `${day}-${n}.json`;
+    if (!taken.has(name)) return join(folder, name);
+  }
 }
 
 /** '' for a full run with the default settings; a partial run does not overwrite the day's full results. */
@@ -120,6 +136,7 @@ function derived(sizes: readonly SizeResult[]): Record<string, unknown> {
     })),
     ingestServersPerSecond: Object.fromEntries(sizes.map((s) => [String(s.size), s.ingest.serversPerSecond])),
     ingestToolsPerSecond: Object.fromEntries(sizes.map((s) => [String(s.size), s.ingest.toolsPerSecond])),
+    storageFloorServersPerSecond: Object.fromEntries(sizes.map((s) => [String(s.size), s.storageFloor?.serversPerSecond ?? null])),
   };
 }
 
@@ -134,7 +151,14 @@ async function runSize(ctx: RunContext, size: number, last: boolean, state: { ba
     ? `ingest ${size}: ${ingest.servers} servers, ${ingest.tools} tools in ${ingest.seconds} s = ${ingest.serversPerSecond} servers/s, ${ingest.toolsPerSecond} tools/s`
     : `ingest ${size} did not finish: ${ingest.error}`);
   const memory = { afterRunMb: null, peakUnderLoadMb: null, hwmMb: null };
-  if (!ingest.ok) return { size, corpus, ingest, scenarios: [], memory, serverStarts: 0 };
+  if (!ingest.ok) return { size, corpus, ingest, storageFloor: null, scenarios: [], memory, serverStarts: 0 };
+  const copyFile = join(ctx.work, `floor-${size}.sqlite`);
+  log(`storage floor ${size}: SQLite alone copies the catalog just ingested into a fresh database`);
+  const storageFloor = await measureStorageFloor(databaseFile, copyFile, ingest.servers);
+  await removeDatabase(copyFile);
+  log(storageFloor.ok
+    ? `storage floor ${size}: ${storageFloor.seconds} s = ${storageFloor.serversPerSecond} servers/s (ingest ${Math.round((100 * ingest.seconds) / storageFloor.seconds) / 100}× that)`
+    : `storage floor ${size} not measured: ${storageFloor.error}`);
 
   const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, cores: ctx.pinning?.server ?? null, drainTimeoutSeconds: settings.drainTimeoutSeconds, log });
   let scenarios: Scenario[] = [];
@@ -157,6 +181,7 @@ async function runSize(ctx: RunContext, size: number, last: boolean, state: { ba
     size,
     corpus,
     ingest,
+    storageFloor,
     scenarios: results,
     memory: { afterRunMb: ends.length > 0 ? Math.max(...ends) : null, peakUnderLoadMb: handle.peakUnderLoadMb, hwmMb: handle.hwmMb },
     serverStarts: handle.starts,

@@ -4,6 +4,7 @@
  */
 import type { LoadResult } from './load.js';
 import type { Preflight } from './scenarios.js';
+import type { StorageFloor } from './storage-floor.js';
 
 export interface IngestResult {
   readonly ok: boolean;
@@ -45,6 +46,8 @@ export interface SizeResult {
   readonly size: number;
   readonly corpus: { readonly servers: number; readonly tools: number; readonly entries: number; readonly megabytes: number; readonly files: number };
   readonly ingest: IngestResult;
+  /** SQLite alone writing the same catalog (null when the ingest did not finish). */
+  readonly storageFloor: StorageFloor | null;
   readonly scenarios: readonly ScenarioResult[];
   /** afterRunMb: the highest VmRSS at the end of a scenario (each scenario runs on a fresh server). */
   readonly memory: { readonly afterRunMb: number | null; readonly peakUnderLoadMb: number | null; readonly hwmMb: number | null };
@@ -89,7 +92,8 @@ export function checkTargets(sizes: readonly SizeResult[]): Target[] {
   const small = scenarioAt(sizes, 10_000, 'search-q')?.load;
   const big = scenarioAt(sizes, TARGET_SIZE, 'search-q')?.load;
   const ingestAt = sizes.filter((s) => s.ingest.ok).at(-1) ?? sizes.at(-1);
-  const ingestNote = ingestAt && ingestAt.size !== TARGET_SIZE ? ` (at ${ingestAt.size} servers)` : '';
+  const floor = ingestAt?.storageFloor?.ok ? ingestAt.storageFloor : null;
+  const ingestNote = `${ingestAt && ingestAt.size !== TARGET_SIZE ? ` (at ${ingestAt.size} servers)` : ''}${floor ? `; SQLite alone ${fmt(floor.serversPerSecond, 0)} servers/s` : ''}`;
   const memory = sizes.find((s) => s.size === largest)?.memory.peakUnderLoadMb;
   const faults = sizes.flatMap((s) => s.scenarios.flatMap((x) => {
     const l = x.load;
@@ -114,6 +118,14 @@ export function checkTargets(sizes: readonly SizeResult[]): Target[] {
       note: [...faults, ...(unmeasured.length > 0 ? [`not run: ${unmeasured.join(', ')}`] : [])].join('; '),
     },
   ];
+}
+
+/** The storage floor against the ingest: SQLite's own share of an ingest's time. */
+function floorText(floor: StorageFloor | null, ingest: IngestResult): string {
+  if (floor === null) return 'not measured (the ingest did not finish)';
+  if (!floor.ok) return `not measured (${floor.error ?? '?'})`;
+  return `SQLite alone writes the same catalog in ${fmt(floor.seconds, 1)} s (${fmt(floor.serversPerSecond, 0)} servers/s), copying it from the finished database`
+    + ` into a fresh one with no JavaScript; the ingest takes ${fmt(ingest.seconds / floor.seconds, 2)}× that`;
 }
 
 function cpuText(percent: number | null, main: number | null): string {
@@ -168,6 +180,7 @@ export function formatReport(baseline: LoadResult | null, baselineBytes: number,
       `${size.size} servers: ingest ${i.ok ? '' : `DID NOT FINISH (${i.error ?? '?'}) `}${fmt(i.seconds, 1)} s in ingest() (${fmt(i.wallSeconds, 1)} s process), `
         + `${fmt(i.serversPerSecond, 0)} servers/s, ${fmt(i.toolsPerSecond, 0)} tools/s, ${i.tools} tools, DB ${fmt(i.databaseMb, 0)} MB, ingest peak RSS ${fmt(i.maxRssMb, 0)} MB; `
         + `server RSS at the end of a scenario ≤ ${fmt(size.memory.afterRunMb, 0)} MB, peak under load ${fmt(size.memory.peakUnderLoadMb, 0)} MB (VmHWM ${fmt(size.memory.hwmMb, 0)} MB), ${size.serverStarts} server start(s)`,
+      `  storage floor: ${floorText(size.storageFloor, i)}`,
     );
   }
   lines.push('', 'Targets (issue 7):');

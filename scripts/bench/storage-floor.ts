@@ -1,0 +1,102 @@
+/**
+ * The ingest's own baseline, measured in the same run as the ingest: SQLite alone writing the
+ * catalog that ingest has just written. Every table of the finished database is copied into a
+ * fresh one with `INSERT … SELECT` (same schema, same full-text settings, the non-unique indexes
+ * built after the rows as a first ingest builds them, one transaction, the pragmas and rollback
+ * journal the ingest uses), so nothing is read, parsed, merged, bound or run in JavaScript. An
+ * ingest of these rows can be no faster: its rate over this one says how much of its time is the
+ * service's own work, and whether a target is within reach of this storage at all.
+ */
+import { rm } from 'node:fs/promises';
+import sqlite3 from 'sqlite3';
+
+export interface StorageFloor {
+  readonly ok: boolean;
+  /** From BEGIN to the end of COMMIT. */
+  readonly seconds: number;
+  readonly serversPerSecond: number;
+  /** Seconds per table (its INSERT … SELECT), and for `indexes` and `commit`. */
+  readonly steps: Readonly<Record<string, number>>;
+  readonly error: string | null;
+}
+
+/** What the CLI's connection sets (src/store/db.ts `openDatabase`), with the first load's rollback journal (src/store/first-load.ts). */
+const PRAGMAS = ['PRAGMA journal_mode = DELETE', 'PRAGMA foreign_keys = ON', 'PRAGMA synchronous = NORMAL', 'PRAGMA cache_size = -65536', 'PRAGMA temp_store = MEMORY'];
+/** The tables FTS5 makes for each full-text table: created with it, filled through it. */
+const FTS_SHADOWS = ['data', 'idx', 'content', 'docsize', 'config'];
+
+interface SchemaRow {
+  readonly type: string;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Copies `catalogFile` (a finished ingest of `servers` servers) into `copyFile` (overwritten; the caller removes it) and times it. */
+export async function measureStorageFloor(catalogFile: string, copyFile: string, servers: number): Promise<StorageFloor> {
+  await removeDatabase(copyFile);
+  const db = new sqlite3.Database(copyFile);
+  const steps: Record<string, number> = {};
+  try {
+    for (const pragma of PRAGMAS) await run(db, pragma);
+    await run(db, 'ATTACH DATABASE ? AS done', [catalogFile]);
+    const schema = await all<SchemaRow>(db, 'SELECT type, name, sql FROM done.sqlite_master WHERE sql IS NOT NULL ORDER BY rowid');
+    const fts = schema.filter((s) => s.type === 'table' && /^CREATE VIRTUAL TABLE/i.test(s.sql)).map((s) => s.name);
+    const shadows = new Set(fts.flatMap((table) => FTS_SHADOWS.map((suffix) => `${table}_${suffix}`)));
+    const tables = schema.filter((s) => s.type === 'table' && !shadows.has(s.name) && !s.name.startsWith('sqlite_'));
+    if (!tables.some((s) => s.name === 'servers')) throw new Error(`${catalogFile} holds no catalog`);
+    const indexes = schema.filter((s) => s.type === 'index');
+    const later = indexes.filter((s) => !/^CREATE UNIQUE INDEX/i.test(s.sql));
+    for (const s of [...tables, ...indexes.filter((i) => !later.includes(i))]) await run(db, s.sql);
+    // The ingest's full-text settings (the writer's `hashsize`) are stored with each table.
+    for (const table of fts) {
+      for (const { k, v } of await all<{ k: string; v: unknown }>(db, `SELECT k, v FROM done.${quote(`${table}_config`)} WHERE k <> 'version'`)) {
+        await run(db, `INSERT INTO main.${quote(table)} (${quote(table)}, rank) VALUES (?, ?)`, [k, v]);
+      }
+    }
+    const started = performance.now();
+    await run(db, 'BEGIN');
+    for (const table of tables) {
+      const columns = fts.includes(table.name)
+        ? ['rowid', ...(await all<{ name: string }>(db, `SELECT name FROM pragma_table_info(?)`, [table.name])).map((c) => c.name)].map(quote).join(', ')
+        : '*';
+      steps[table.name] = await timed(() => run(db, `INSERT INTO main.${quote(table.name)} ${columns === '*' ? '' : `(${columns})`} SELECT ${columns} FROM done.${quote(table.name)}`));
+    }
+    steps.indexes = await timed(async () => {
+      for (const index of later) await run(db, index.sql);
+    });
+    steps.commit = await timed(() => run(db, 'COMMIT'));
+    const seconds = round((performance.now() - started) / 1000);
+    return { ok: true, seconds, serversPerSecond: Math.round(servers / seconds), steps, error: null };
+  } catch (err) {
+    return { ok: false, seconds: Number.NaN, serversPerSecond: Number.NaN, steps, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    await new Promise<void>((resolve) => db.close(() => resolve()));
+  }
+}
+
+async function timed(step: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await step();
+  return round((performance.now() - started) / 1000);
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 100) / 100;
+}
+
+function run(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<void> {
+  return new Promise((resolve, reject) => db.run(sql, params, (err) => (err ? reject(err) : resolve())));
+}
+
+function all<T>(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<T[]> {
+  return new Promise((resolve, reject) => db.all<T>(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))));
+}
+
+function quote(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+/** A SQLite database file with its journals. */
+export async function removeDatabase(file: string): Promise<void> {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true });
+}

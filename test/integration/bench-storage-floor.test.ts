@@ -1,0 +1,71 @@
+/** The bench's storage floor (scripts/bench/storage-floor.ts): a faithful copy of an ingested catalog, timed. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import sqlite3 from 'sqlite3';
+import { ingest } from '../../src/ingest/ingest-service.js';
+import { createStore } from '../../src/store/index.js';
+import { measureStorageFloor } from '../../scripts/bench/storage-floor.js';
+import { fixture } from '../support/harness.js';
+
+function query<T>(file: string, sql: string): Promise<T[]> {
+  const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY);
+  return new Promise<T[]>((resolve, reject) => db.all<T>(sql, (err, rows) => (err ? reject(err) : resolve(rows)))).finally(
+    () => new Promise<void>((resolve) => db.close(() => resolve())),
+  );
+}
+
+/** Every table's rows (full-text shadow tables included), the schema, a full-text query and the full-text settings. */
+async function contentOf(file: string): Promise<unknown> {
+  const schema = await query<{ type: string; name: string; sql: string | null }>(file, "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name");
+  const counts: Record<string, number> = {};
+  for (const { name } of schema.filter((s) => s.type === 'table')) counts[name] = (await query<{ n: number }>(file, `SELECT count(*) AS n FROM "${name}"`))[0]?.n ?? -1;
+  return {
+    schema,
+    counts,
+    servers: await query(file, 'SELECT * FROM servers ORDER BY seq'),
+    tools: await query(file, 'SELECT * FROM tools ORDER BY seq'),
+    matches: await query(file, "SELECT rowid FROM tools_fts WHERE tools_fts MATCH 'search OR file' ORDER BY rank, rowid"),
+    settings: await query(file, 'SELECT * FROM servers_fts_config UNION ALL SELECT * FROM tools_fts_config'),
+  };
+}
+
+describe('bench storage floor', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let catalog: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sextant-floor-'));
+    catalog = join(dir, 'catalog.sqlite');
+    const store = createStore(`sqlite:${catalog}`, { searchIndex: false });
+    try {
+      await store.migrate();
+      await ingest(store, ['official-small.json', 'docker-small.json', 'toolsdk-small.json'].map(fixture));
+    } finally {
+      await store.close();
+    }
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('copies every table, index and full-text setting of an ingested catalog, and times each step', async () => {
+    const copy = join(dir, 'copy.sqlite');
+    const floor = await measureStorageFloor(catalog, copy, 7);
+    expect(floor.error).to.equal(null);
+    expect(floor.ok).to.equal(true);
+    expect(floor.seconds).to.be.greaterThan(0);
+    expect(floor.serversPerSecond).to.equal(Math.round(7 / floor.seconds));
+    expect(floor.steps).to.include.keys('servers', 'tools', 'sources', 'servers_fts', 'tools_fts', 'indexes', 'commit');
+    const original = await contentOf(catalog);
+    expect((original as { tools: unknown[] }).tools).to.not.be.empty;
+    expect((original as { matches: unknown[] }).matches).to.not.be.empty;
+    expect(await contentOf(copy)).to.deep.equal(original);
+  });
+
+  it('reports a file that holds no catalog as a failed measurement', async () => {
+    const floor = await measureStorageFloor(join(dir, 'nothing.sqlite'), join(dir, 'copy-2.sqlite'), 7);
+    expect(floor.ok).to.equal(false);
+    expect(floor.error).to.match(/holds no catalog/);
+    expect(floor.seconds).to.be.NaN;
+  });
+});
