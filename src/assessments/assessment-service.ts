@@ -4,6 +4,7 @@
  * background. Observations only: nothing here scores, rates or decides about a business.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
 import type { Assessment, AssessmentStore, Observation, RateLimiterSpec } from '../store/index.js';
@@ -93,7 +94,7 @@ export function createAssessmentService(deps: AssessmentServiceDeps): Assessment
       for (;;) {
         const assessment = await get(id);
         if (TERMINAL.has(assessment.status) || Date.now() >= deadline) return assessment;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))));
+        await sleep(Math.min(100, Math.max(0, deadline - Date.now())));
       }
     },
   };

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { attachEndpointTools } from '../ingest/ingest-service.js';
 import type { Logger } from '../logger.js';
 import type { NetClient } from '../net/index.js';
@@ -55,7 +56,7 @@ export async function runMonitorPass(store: Store, net: NetClient, logger: Logge
 
   const checkOne = async (endpoint: RemoteEndpoint): Promise<void> => {
     const wait = (lastByHost.get(endpoint.host) ?? -Infinity) + spacing - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0) await sleep(wait);
     lastByHost.set(endpoint.host, Date.now());
     const { check, tools } = await checkEndpoint(net, endpoint, { timeoutMs: options.timeoutMs ?? 10_000, clientVersion: options.clientVersion, now });
     // `unknown` means not checked (a transport we do not probe): nothing to record.

@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import knexFactory, { type Knex } from 'knex';
 import { migrationSource } from './migrations/index.js';
 
@@ -207,7 +208,7 @@ export async function migrate(db: Db): Promise<void> {
       return;
     } catch (err) {
       if (!isMigrationRace(err) || Date.now() > deadline) throw err;
-      await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+      await sleep(250);
     }
   }
 }

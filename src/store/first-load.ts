@@ -12,6 +12,7 @@
  * same transaction: a connection opened in between (which asks for WAL mode itself) or a catalog
  * filled in between only costs the speed, never correctness.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { dialectOf, rowsOf, type Db } from './db.js';
 
 /** How often, and how far apart, the return to WAL mode is tried while a reader holds a lock. */
@@ -52,6 +53,6 @@ async function setJournalMode(db: Db, mode: 'delete' | 'wal'): Promise<string | 
 async function returnToWal(db: Db): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     if ((await setJournalMode(db, 'wal')) === 'wal' || attempt === RETURN_TRIES) return;
-    await new Promise((resolve) => setTimeout(resolve, RETURN_INTERVAL_MS));
+    await sleep(RETURN_INTERVAL_MS);
   }
 }
