@@ -8,6 +8,7 @@
  * service's own work, and whether a target is within reach of this storage at all.
  */
 import { rm } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
 
 export interface StorageFloor {
@@ -34,11 +35,12 @@ interface SchemaRow {
 /** Copies `catalogFile` (a finished ingest of `servers` servers) into `copyFile` (overwritten; the caller removes it) and times it. */
 export async function measureStorageFloor(catalogFile: string, copyFile: string, servers: number): Promise<StorageFloor> {
   await removeDatabase(copyFile);
-  const db = new sqlite3.Database(copyFile);
+  // URI names on, so the catalog is attached read-only: measuring it can neither change nor create it.
+  const db = new sqlite3.Database(copyFile, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_URI);
   const steps: Record<string, number> = {};
   try {
     for (const pragma of PRAGMAS) await run(db, pragma);
-    await run(db, 'ATTACH DATABASE ? AS done', [catalogFile]);
+    await run(db, 'ATTACH DATABASE ? AS done', [`${pathToFileURL(catalogFile).href}?mode=ro`]);
     const schema = await all<SchemaRow>(db, 'SELECT type, name, sql FROM done.sqlite_master WHERE sql IS NOT NULL ORDER BY rowid');
     const fts = schema.filter((s) => s.type === 'table' && /^CREATE VIRTUAL TABLE/i.test(s.sql)).map((s) => s.name);
     const shadows = new Set(fts.flatMap((table) => FTS_SHADOWS.map((suffix) => `${table}_${suffix}`)));

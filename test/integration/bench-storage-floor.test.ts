@@ -1,5 +1,5 @@
 /** The bench's storage floor (scripts/bench/storage-floor.ts): a faithful copy of an ingested catalog, timed. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -16,7 +16,7 @@ function query<T>(file: string, sql: string): Promise<T[]> {
   );
 }
 
-/** Every table's rows (full-text shadow tables included), the schema, a full-text query and the full-text settings. */
+/** The schema, every table's row count (full-text shadow tables included), servers and tools in full, a full-text query and the full-text settings. */
 async function contentOf(file: string): Promise<unknown> {
   const schema = await query<{ type: string; name: string; sql: string | null }>(file, "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name");
   const counts: Record<string, number> = {};
@@ -62,10 +62,20 @@ describe('bench storage floor', function () {
     expect(await contentOf(copy)).to.deep.equal(original);
   });
 
-  it('reports a file that holds no catalog as a failed measurement', async () => {
-    const floor = await measureStorageFloor(join(dir, 'nothing.sqlite'), join(dir, 'copy-2.sqlite'), 7);
-    expect(floor.ok).to.equal(false);
-    expect(floor.error).to.match(/holds no catalog/);
-    expect(floor.seconds).to.be.NaN;
+  it('reports a database without a catalog, or no database, as a failed measurement and creates nothing there', async () => {
+    const empty = join(dir, 'empty.sqlite');
+    const db = new sqlite3.Database(empty);
+    await new Promise<void>((resolve, reject) => db.exec('CREATE TABLE other (x)', (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve) => db.close(() => resolve()));
+    const noCatalog = await measureStorageFloor(empty, join(dir, 'copy-2.sqlite'), 7);
+    expect(noCatalog.ok).to.equal(false);
+    expect(noCatalog.error).to.match(/holds no catalog/);
+    expect(noCatalog.seconds).to.be.NaN;
+
+    const missing = join(dir, 'missing.sqlite');
+    const none = await measureStorageFloor(missing, join(dir, 'copy-3.sqlite'), 7);
+    expect(none.ok).to.equal(false);
+    expect(none.error).to.match(/unable to open/);
+    expect(existsSync(missing)).to.equal(false);
   });
 });
