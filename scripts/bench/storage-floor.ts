@@ -10,6 +10,7 @@
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
+import { sqlitePragmas } from '../../src/store/db.js';
 
 export interface StorageFloor {
   readonly ok: boolean;
@@ -21,8 +22,8 @@ export interface StorageFloor {
   readonly error: string | null;
 }
 
-/** What the CLI's connection sets (src/store/db.ts `openDatabase`), with the first load's rollback journal (src/store/first-load.ts). */
-const PRAGMAS = ['PRAGMA journal_mode = DELETE', 'PRAGMA foreign_keys = ON', 'PRAGMA synchronous = NORMAL', 'PRAGMA cache_size = -65536', 'PRAGMA temp_store = MEMORY'];
+/** What the CLI's connection runs (its default page cache), then the rollback journal a first load writes in (src/store/first-load.ts). */
+const PRAGMAS = [...sqlitePragmas(), 'PRAGMA journal_mode = DELETE'];
 /** The tables FTS5 makes for each full-text table: created with it, filled through it. */
 const FTS_SHADOWS = ['data', 'idx', 'content', 'docsize', 'config'];
 

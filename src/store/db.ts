@@ -54,6 +54,17 @@ export interface OpenOptions {
   readonly pageCacheMb?: number;
 }
 
+/**
+ * What every SQLite connection of the store runs when it opens (a first load then leaves the WAL
+ * for its write: first-load.ts). `pageCacheMb` is SQLite's page cache, 64 MiB unless told.
+ */
+export function sqlitePragmas(pageCacheMb = 64): string[] {
+  return [
+    'PRAGMA journal_mode = WAL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL',
+    `PRAGMA cache_size = ${-1024 * Math.max(1, Math.round(pageCacheMb))}`, 'PRAGMA temp_store = MEMORY',
+  ];
+}
+
 /** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
 export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db {
   if (POSTGRES_URL.test(databaseUrl)) {
@@ -73,10 +84,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       min: 1,
       max: 1,
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: SqliteConnection) => void) {
-        const pragmas = [
-          'PRAGMA journal_mode = WAL', 'PRAGMA foreign_keys = ON', 'PRAGMA busy_timeout = 5000', 'PRAGMA synchronous = NORMAL',
-          `PRAGMA cache_size = ${-1024 * Math.max(1, Math.round(options.pageCacheMb ?? 64))}`, 'PRAGMA temp_store = MEMORY',
-        ];
+        const pragmas = sqlitePragmas(options.pageCacheMb);
         const next = (index: number): void => {
           const sql = pragmas[index];
           if (sql === undefined) return done(null, conn);
