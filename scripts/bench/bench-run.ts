@@ -1,17 +1,18 @@
 /**
  * One benchmark run: for each catalog size, the corpus, a timed ingest into a fresh database,
- * the server, the baseline (once, with the body size of a typical search page), every
- * scenario, the memory; then targets, the table and the JSON record.
+ * the server, the baseline (with the body size of a typical search page, found once), every
+ * scenario each followed by a baseline run of its own, the memory; then targets, the table and
+ * the JSON record.
  */
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { ensureCorpus, type CorpusManifest } from './corpus.js';
 import { runIngest } from './ingest-run.js';
-import { runLoad, type LoadOptions, type LoadResult } from './load.js';
+import { runLoad, type LoadOptions } from './load.js';
 import { HAS_TASKSET } from './processes.js';
 import { formatProfile, summarizeProfile, type ProfileSummary } from './profile.js';
-import { checkTargets, formatReport, type ScenarioResult, type SizeResult } from './report.js';
+import { checkTargets, formatReport, type BaselineRun, type ScenarioResult, type SizeResult } from './report.js';
 import { buildScenarios, preflight, type Scenario } from './scenarios.js';
 import { cpuProbe, ServerHandle, type CpuShare } from './server-handle.js';
 import { startBaseline, type Runtime } from './servers.js';
@@ -28,18 +29,13 @@ export interface RunContext {
   readonly log: (line: string) => void;
 }
 
-interface BaselineRun {
-  readonly when: 'start' | 'end';
-  readonly load: LoadResult;
-  readonly cpu: CpuShare;
-}
-
-/** Measured at the start and again at the end of the run; the faster run is the reference (the limit is the best seen). */
+/**
+ * The bare server's body size (a typical search page) and its run at the start. Each scenario
+ * is compared with a run of its own, made right after it (ScenarioResult.baseline).
+ */
 interface Baseline {
   readonly bytes: number;
-  readonly load: LoadResult;
-  readonly cpu: CpuShare;
-  readonly runs: readonly BaselineRun[];
+  readonly start: BaselineRun;
 }
 
 /** Runs everything; returns the exit code (0 once results are written, whatever the targets say). */
@@ -48,19 +44,8 @@ export async function runAll(ctx: RunContext): Promise<number> {
   const sizes: SizeResult[] = [];
   const state: { baseline: Baseline | null; profiles: Profile[] } = { baseline: null, profiles: [] };
   for (const size of ctx.settings.sizes) sizes.push(await runSize(ctx, size, size === ctx.settings.sizes.at(-1), state));
-  if (state.baseline) {
-    const again = await baselineRun(ctx, state.baseline.bytes, 'end');
-    const runs = [...state.baseline.runs, again];
-    const best = runs.reduce((a, b) => (b.load.rps > a.load.rps ? b : a));
-    state.baseline = { ...state.baseline, load: best.load, cpu: best.cpu, runs };
-  }
-  const baseRps = state.baseline?.load.rps ?? null;
-  const withRatios = sizes.map((s) => ({
-    ...s,
-    scenarios: s.scenarios.map((x) => ({ ...x, ratio: x.load && baseRps ? Math.round((1000 * x.load.rps) / baseRps) / 1000 : null })),
-  }));
-  const targets = checkTargets(withRatios);
-  console.log(`\n${formatReport(state.baseline?.load ?? null, state.baseline?.bytes ?? 0, state.baseline?.cpu ?? null, state.baseline?.runs.map((r) => r.load.rps) ?? [], withRatios, targets)}`);
+  const targets = checkTargets(sizes);
+  console.log(`\n${formatReport(state.baseline?.start ?? null, state.baseline?.bytes ?? 0, sizes, targets)}`);
   for (const profile of state.profiles) {
     const cpu = profile.cpu;
     console.log(`\n${profile.scenario} at ${profile.size} servers: ${formatProfile(profile)}`);
@@ -77,8 +62,8 @@ export async function runAll(ctx: RunContext): Promise<number> {
     settings: ctx.settings,
     server: { runtime: ctx.runtime.kind, buildError: ctx.runtime.buildError },
     baseline: state.baseline,
-    sizes: withRatios,
-    derived: derived(withRatios),
+    sizes,
+    derived: derived(sizes),
     targets,
     profiles: state.profiles,
   };
@@ -125,6 +110,7 @@ function machineFacts(ctx: RunContext): Record<string, unknown> {
 
 function derived(sizes: readonly SizeResult[]): Record<string, unknown> {
   const rps = (s: SizeResult, name: string): number | null => s.scenarios.find((x) => x.name === name)?.load?.rps ?? null;
+  const ratio = (s: SizeResult, name: string): number | null => s.scenarios.find((x) => x.name === name)?.ratio ?? null;
   const p50 = (size: number): number | null => sizes.find((s) => s.size === size)?.scenarios.find((x) => x.name === 'search-q')?.load?.p50 ?? null;
   const small = p50(10_000);
   const big = p50(100_000);
@@ -132,6 +118,11 @@ function derived(sizes: readonly SizeResult[]): Record<string, unknown> {
     searchP50Ratio100kTo10k: small && big ? Math.round((100 * big) / small) / 100 : null,
     mcpToRestSearch: Object.fromEntries(sizes.map((s) => {
       const [mcp, rest] = [rps(s, 'mcp-search'), rps(s, 'search-q')];
+      return [String(s.size), mcp !== null && rest ? Math.round((100 * mcp) / rest) / 100 : null];
+    })),
+    /** The same, each against the baseline run beside it (the machine's drift between the two passes taken out). */
+    mcpToRestSearchBesideBaselines: Object.fromEntries(sizes.map((s) => {
+      const [mcp, rest] = [ratio(s, 'mcp-search'), ratio(s, 'search-q')];
       return [String(s.size), mcp !== null && rest ? Math.round((100 * mcp) / rest) / 100 : null];
     })),
     ingestServersPerSecond: Object.fromEntries(sizes.map((s) => [String(s.size), s.ingest.serversPerSecond])),
@@ -171,7 +162,7 @@ async function runSize(ctx: RunContext, size: number, last: boolean, state: { ba
     await handle.stop();
   }
   const results: ScenarioResult[] = [];
-  for (const s of scenarios) results.push(await runScenario(ctx, handle, s));
+  for (const s of scenarios) results.push(await runScenario(ctx, handle, s, state.baseline?.bytes ?? null));
   for (const s of last ? scenarios.filter((x) => settings.profile.includes(x.name)) : []) {
     const profile = await profileScenario(ctx, databaseFile, manifest, s);
     if (profile) state.profiles.push(profile);
@@ -198,13 +189,12 @@ async function measureBaseline(ctx: RunContext, handle: ServerHandle, scenarios:
   const sample = search ? await preflight(handle.url, search, 40, 10_000, 30_000) : null;
   const bytes = sample && Number.isFinite(sample.medianBytes) ? sample.medianBytes : 15_000;
   await handle.stop();
-  const run = await baselineRun(ctx, bytes, 'start');
-  return { bytes, load: run.load, cpu: run.cpu, runs: [run] };
+  ctx.log(`baseline: bare node:http, ${bytes} B JSON body, at the start and after each scenario`);
+  return { bytes, start: await baselineRun(ctx, bytes, 'start') };
 }
 
 /** The bare node:http server with a `bytes` body, alone on the server core. */
-async function baselineRun(ctx: RunContext, bytes: number, when: BaselineRun['when']): Promise<BaselineRun> {
-  ctx.log(`baseline (${when}): bare node:http, ${bytes} B JSON body`);
+async function baselineRun(ctx: RunContext, bytes: number, when: string): Promise<BaselineRun> {
   const bare = await startBaseline(ctx.root, bytes, ctx.pinning?.server ?? null);
   try {
     const probe = cpuProbe(() => bare.proc.pid);
@@ -220,10 +210,18 @@ async function baselineRun(ctx: RunContext, bytes: number, when: BaselineRun['wh
 
 /**
  * One scenario on a fresh server (so no scenario inherits another's caches or backlog):
- * preflight, restart if the preflight left it busy, warm-up, measured pass, memory.
+ * preflight, restart if the preflight left it busy, warm-up, measured pass, memory; then,
+ * with the server stopped, the bare server's run it is compared with.
  */
-async function runScenario(ctx: RunContext, handle: ServerHandle, s: Scenario): Promise<ScenarioResult> {
-  const base = { name: s.name, label: s.label, distinctRequests: new Set(s.requests.map((r) => `${r.path} ${r.body ?? ''}`)).size, ratio: null };
+async function runScenario(ctx: RunContext, handle: ServerHandle, s: Scenario, baselineBytes: number | null): Promise<ScenarioResult> {
+  const measured = await measureScenario(ctx, handle, s);
+  if (measured.load === null || baselineBytes === null) return measured;
+  const baseline = await baselineRun(ctx, baselineBytes, `beside ${s.name}`);
+  return { ...measured, baseline, ratio: Math.round((1000 * measured.load.rps) / Math.max(baseline.load.rps, 1e-9)) / 1000 };
+}
+
+async function measureScenario(ctx: RunContext, handle: ServerHandle, s: Scenario): Promise<ScenarioResult> {
+  const base = { name: s.name, label: s.label, distinctRequests: new Set(s.requests.map((r) => `${r.path} ${r.body ?? ''}`)).size, baseline: null, ratio: null };
   try {
     await handle.start();
     const check = await preflight(handle.url, s, s.name === 'search-q' ? 48 : 20, 10_000, 20_000);
