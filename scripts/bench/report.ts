@@ -100,7 +100,6 @@ export function checkTargets(sizes: readonly SizeResult[]): Target[] {
   const at = largest === TARGET_SIZE ? '' : ` (at ${largest ?? '?'} servers; the target is at ${TARGET_SIZE})`;
   const ratio = (name: string): number | null | undefined => scenarioAt(sizes, largest, name)?.ratio;
   const search = scenarioAt(sizes, largest, 'search-q')?.load;
-  const mcp = scenarioAt(sizes, largest, 'mcp-search')?.load;
   const small = scenarioAt(sizes, 10_000, 'search-q')?.load;
   const big = scenarioAt(sizes, TARGET_SIZE, 'search-q')?.load;
   const ingestAt = sizes.filter((s) => s.ingest.ok).at(-1) ?? sizes.at(-1);
@@ -151,16 +150,20 @@ function floorText(floor: StorageFloor | null, ingest: IngestResult): string {
     + ` into a fresh one with no JavaScript; the ingest takes ${fmt(ingest.seconds / floor.seconds, 2)}× that`;
 }
 
+/** Every run of the bare server: the one at the start, then the one beside each scenario. */
+function baselineRuns(start: BaselineRun | null, sizes: readonly SizeResult[]): BaselineRun[] {
+  return [start, ...sizes.flatMap((s) => s.scenarios.map((x) => x.baseline))].filter((run): run is BaselineRun => run !== null);
+}
+
 /** How far the bare server's req/s moved over the run: the machine's drift, which the ratios beside each scenario take out. */
-function baselineRange(start: BaselineRun | null, sizes: readonly SizeResult[]): string {
-  const all = [start, ...sizes.flatMap((s) => s.scenarios.map((x) => x.baseline))].flatMap((run) => (run ? [run.load.rps] : []));
+function baselineRange(runs: readonly BaselineRun[]): string {
+  const all = runs.map((run) => run.load.rps);
   if (all.length < 2) return '';
   return `Over this run the bare server gave ${fmt(Math.min(...all), 0)} to ${fmt(Math.max(...all), 0)} req/s in ${all.length} runs: this machine's speed varies.`;
 }
 
 /** A warning when the bare server was not the bound: its ratios then flatter the service. */
-function saturationNote(start: BaselineRun | null, sizes: readonly SizeResult[]): string[] {
-  const runs = [start, ...sizes.flatMap((s) => s.scenarios.map((x) => x.baseline))].filter((run): run is BaselineRun => run !== null);
+function saturationNote(runs: readonly BaselineRun[]): string[] {
   const short = runs.filter((run) => (run.cpu.serverPercent ?? 100) < 90);
   if (short.length === 0) return [];
   const percents = short.map((run) => run.cpu.serverPercent ?? 0);
@@ -209,8 +212,8 @@ export function formatReport(start: BaselineRun | null, baselineBytes: number, s
     'main (JavaScript) thread, the rest being other threads (the libuv pool where the sqlite3 driver runs queries, V8 helpers);',
     '* the server was still busy with the preflight\'s requests and was restarted before the load.',
     '"base req/s": the bare node:http server (same core, same body, same load) run right after the scenario; "× base" is req/s over it.',
-    `† its run at the start of the run. ${baselineRange(start, sizes)}`,
-    ...saturationNote(start, sizes),
+    `† its run at the start of the run. ${baselineRange(baselineRuns(start, sizes))}`,
+    ...saturationNote(baselineRuns(start, sizes)),
     '',
   );
   for (const size of sizes) {
