@@ -68,7 +68,9 @@ export async function measureStorageFloor(catalogFile: string, copyFile: string,
       for (const index of later) await run(db, index.sql);
     });
     steps.commit = await timed(() => run(db, 'COMMIT'));
-    const seconds = round((performance.now() - started) / 1000);
+    // To the millisecond and at least one: a small catalog copies in a few, which rounding to
+    // hundredths made 0 s and an infinite rate.
+    const seconds = Math.max(0.001, Math.round(performance.now() - started) / 1000);
     return { ok: true, seconds, serversPerSecond: Math.round(servers / seconds), steps, error: null };
   } catch (err) {
     return { ok: false, seconds: Number.NaN, serversPerSecond: Number.NaN, steps, error: err instanceof Error ? err.message : String(err) };
