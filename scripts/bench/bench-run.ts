@@ -4,6 +4,7 @@
  * scenario each followed by a baseline run of its own, the memory; then targets, the table and
  * the JSON record.
  */
+import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
@@ -41,6 +42,8 @@ interface Baseline {
 /** Runs everything; returns the exit code (0 once results are written, whatever the targets say). */
 export async function runAll(ctx: RunContext): Promise<number> {
   const startedAt = new Date();
+  const source = sourceOf(ctx.root);
+  ctx.log(source ? `source: ${source.commit}${source.modified ? ' with uncommitted changes to tracked files' : ''}` : 'source: not a git checkout');
   const sizes: SizeResult[] = [];
   const state: { baseline: Baseline | null; profiles: Profile[] } = { baseline: null, profiles: [] };
   for (const size of ctx.settings.sizes) sizes.push(await runSize(ctx, size, size === ctx.settings.sizes.at(-1), state));
@@ -58,6 +61,7 @@ export async function runAll(ctx: RunContext): Promise<number> {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     command: 'npm run bench',
+    source,
     machine: machineFacts(ctx),
     settings: ctx.settings,
     server: { runtime: ctx.runtime.kind, buildError: ctx.runtime.buildError },
@@ -91,6 +95,15 @@ function resultSuffix(settings: Settings): string {
   if (settings.quick) return '-quick';
   const full = settings.scenarios === null && settings.seconds === 10 && settings.connections === 32 && settings.sizes.join(',') === '10000,100000';
   return full ? '' : '-partial';
+}
+
+/** The commit the run measures, and whether tracked files differed from it (null outside a git checkout). */
+function sourceOf(root: string): { commit: string; modified: boolean } | null {
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  const head = git('rev-parse', 'HEAD');
+  if (head.status !== 0) return null;
+  const status = git('status', '--porcelain', '--untracked-files=no');
+  return { commit: head.stdout.trim(), modified: status.status !== 0 || status.stdout.trim() !== '' };
 }
 
 function machineFacts(ctx: RunContext): Record<string, unknown> {
