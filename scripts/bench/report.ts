@@ -4,6 +4,7 @@
  */
 import type { LoadResult } from './load.js';
 import type { Preflight } from './scenarios.js';
+import type { CpuShare } from './server-handle.js';
 import type { StorageFloor } from './storage-floor.js';
 
 export interface IngestResult {
@@ -36,12 +37,7 @@ export interface ScenarioResult {
   readonly ratio: number | null;
   /** Whether the server was restarted after the preflight because it was still busy (a backlog of slow requests). */
   readonly restarted: boolean;
-  readonly cpu: {
-    readonly serverPercent: number | null;
-    readonly serverMainThreadPercent: number | null;
-    readonly serverOtherThreadsPercent: number | null;
-    readonly loadGeneratorPercent: number;
-  } | null;
+  readonly cpu: CpuShare | null;
   /** The server's VmRSS at the end of the scenario, MB. */
   readonly rssAfterMb: number | null;
   readonly error: string | null;
@@ -63,7 +59,7 @@ export interface SizeResult {
 export interface BaselineRun {
   readonly when: string;
   readonly load: LoadResult;
-  readonly cpu: NonNullable<ScenarioResult['cpu']>;
+  readonly cpu: CpuShare;
 }
 
 export interface Target {
