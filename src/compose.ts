@@ -6,7 +6,7 @@ import { createAssessmentService, type AssessmentService } from './assessments/a
 import { rdapFromBootstrap, runProbes } from './assessments/probes/index.js';
 import { startWorkers, type ProbeRunner, type WorkerOptions, type Workers } from './assessments/worker.js';
 import type { Config } from './config.js';
-import { loadContract } from './http/openapi.js';
+import { loadContract } from './contract.js';
 import type { Logger } from './logger.js';
 import { createNetClient, type NetClient, type NetClientOptions } from './net/index.js';
 import { createProxyService, type ProxyService } from './proxy/proxy-service.js';

@@ -1,46 +1,17 @@
 /**
- * The contract at run time: `openapi.yaml` loaded once, served at /openapi.json, and used by
- * openapi-backend to route and validate every request (OpenAPI 3.1, so JSON Schema 2020-12).
+ * openapi-backend over the contract: it routes and validates every request (OpenAPI 3.1, so
+ * JSON Schema 2020-12) and dispatches to the typed handlers.
  */
-import { readFileSync } from 'node:fs';
 import type Koa from 'koa';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { LRUCache } from 'lru-cache';
 import { OpenAPIBackend, type Context, type Document, type Operation, type Request } from 'openapi-backend';
-import { parse } from 'yaml';
-import type { components } from '../../generated/openapi.js';
+import { createAjv, isContract, type OpenApiDocument } from '../contract.js';
 import { AppError } from '../errors.js';
-import { scrubValue } from '../registry/secrets.js';
+import { scrubValue } from '../catalog/secrets.js';
 import { clientAddress } from './client-address.js';
 import { writeJsonPieces, writeResponse, type ResponseCache } from './response-cache.js';
 import type { OperationId, ProblemFieldError } from '../types.js';
 import type { HandlerInput, HandlerMap, OperationHandler, Reply, UnvalidatedOperation } from './operation.js';
-
-export type OpenApiDocument = components['schemas']['OpenApiDocument'];
-
-const CONTRACT = new URL('../../openapi.yaml', import.meta.url);
-const addFormats = addFormatsModule.default;
-
-/** Reads and parses `openapi.yaml` from the package root. */
-export function loadContract(): OpenApiDocument {
-  const document: unknown = parse(readFileSync(CONTRACT, 'utf8'));
-  if (!isContract(document)) throw new Error(`${CONTRACT.pathname} is not an OpenAPI 3.1 document`);
-  return document;
-}
-
-function isContract(value: unknown): value is OpenApiDocument & Document {
-  if (typeof value !== 'object' || value === null) return false;
-  const doc: Record<string, unknown> = { ...value };
-  return typeof doc.openapi === 'string' && doc.openapi.startsWith('3.1') && typeof doc.paths === 'object' && typeof doc.info === 'object';
-}
-
-/** A JSON Schema 2020-12 validator with formats, as OpenAPI 3.1 needs. */
-export function createAjv(options: Record<string, unknown> = {}): Ajv2020 {
-  const ajv = new Ajv2020({ ...options, strict: false, allErrors: true });
-  addFormats(ajv);
-  return ajv;
-}
 
 /** Builds the openapi-backend router/validator and a Koa middleware that dispatches to `handlers`. */
 export async function createDispatcher(

@@ -3,14 +3,9 @@
  * validated query and path parameters and must return one of its declared JSON responses.
  */
 import type { operations } from '../../generated/openapi.js';
+import type { PathOf, QueryOf } from '../contract.js';
 import type { OperationId } from '../types.js';
 
-type Parameters<O extends OperationId> = operations[O]['parameters'];
-/** No parameters of a kind: an object with no keys. */
-type Nothing = Record<never, never>;
-type OrNothing<T> = [NonNullable<T>] extends [never] ? Nothing : NonNullable<T>;
-export type QueryOf<O extends OperationId> = Parameters<O> extends { query?: infer Q } ? OrNothing<Q> : Nothing;
-export type PathOf<O extends OperationId> = Parameters<O> extends { path?: infer P } ? OrNothing<P> : Nothing;
 
 type Responses<O extends OperationId> = operations[O]['responses'];
 /** Statuses a handler answers itself: JSON bodies and empty ones; problems come from thrown AppErrors. */

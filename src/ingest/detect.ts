@@ -1,6 +1,6 @@
 /** Reads one upstream document, detecting its format from the content (not the file name). */
 import type { SourceName } from '../types.js';
-import { scrubValue } from '../registry/secrets.js';
+import { scrubValue } from '../catalog/secrets.js';
 import { isDockerDocument, readDocker } from './docker.js';
 import { isOfficialDocument, readOfficial } from './official.js';
 import { isToolsdkDocument, readToolsdk } from './toolsdk.js';

@@ -1,6 +1,6 @@
 /** The Docker MCP catalog (`servers/<name>/server.yaml` converted to JSON, plus its tools.json). */
 import type { EnvironmentVariable, JsonSchemaObject, Package } from '../types.js';
-import { isSecretName } from '../registry/secrets.js';
+import { isSecretName } from '../catalog/secrets.js';
 import { annotations, asArray, asObject, httpUrl, isObject, objectSchema, remote, text } from './json.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 

@@ -4,7 +4,7 @@
  * an unchanged input changes nothing, and a failure leaves the previous catalog untouched.
  */
 import type { SourceName } from '../types.js';
-import { slugOf, uniqueId } from '../registry/ids.js';
+import { slugOf, uniqueId } from '../catalog/ids.js';
 import { sourceKey, type CatalogIndex, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import type { IngestInput } from './detect.js';
 import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js';

@@ -4,7 +4,7 @@
  * clean by construction.
  */
 import type { JsonSchemaObject, Remote, RemoteHeader, ToolAnnotations } from '../types.js';
-import { scrubString, scrubUrl, scrubValue } from '../registry/secrets.js';
+import { scrubString, scrubUrl, scrubValue } from '../catalog/secrets.js';
 
 import { asObject, isObject } from '../json.js';
 

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Authentication, Package, Remote, SourceName, Tool, Transport } from '../types.js';
-import type { CatalogEntry } from '../registry/catalog-entry.js';
-import { toolIdOf, uniqueId } from '../registry/ids.js';
-import { categorize, TAXONOMY } from '../registry/taxonomy.js';
+import type { CatalogEntry } from '../catalog/catalog-entry.js';
+import { toolIdOf, uniqueId } from '../catalog/ids.js';
+import { categorize, TAXONOMY } from '../catalog/taxonomy.js';
 import type { UpstreamServer, UpstreamTool } from './upstream.js';
 
 const SOURCE_ORDER: readonly SourceName[] = ['demo', 'official', 'docker', 'toolsdk', 'monitor'];

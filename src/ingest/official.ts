@@ -3,7 +3,7 @@
  * documents. Several versions of one name become one record at the latest version.
  */
 import type { EnvironmentVariable, Package, PackageArgument, Remote, RemoteHeader, ServerVersion, SourceName, Transport } from '../types.js';
-import { isSecretName } from '../registry/secrets.js';
+import { isSecretName } from '../catalog/secrets.js';
 import { annotations, asArray, asObject, flag, httpUrl, isObject, objectSchema, remote, text, timestamp, type JsonObject } from './json.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 

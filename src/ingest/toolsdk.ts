@@ -1,6 +1,6 @@
 /** The toolsdk registry export: package files joined with the index's category and tools. */
 import type { EnvironmentVariable, Package } from '../types.js';
-import { isSecretName } from '../registry/secrets.js';
+import { isSecretName } from '../catalog/secrets.js';
 import { asArray, asObject, httpUrl, isObject, remote, text } from './json.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 

@@ -3,7 +3,7 @@
  * a tool's input schema is its operation's parameters, its output schema the operation's 200
  * body, each standalone (JSON Schema 2020-12 with the components it needs under `$defs`).
  */
-import type { OpenApiDocument } from '../http/openapi.js';
+import type { OpenApiDocument } from '../contract.js';
 import { asArray, asObject, type JsonObject } from '../json.js';
 import type { JsonSchemaObject, OperationId } from '../types.js';
 

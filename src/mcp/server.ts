@@ -7,8 +7,8 @@ import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type 
 import { AppError } from '../errors.js';
 import { asObject } from '../json.js';
 import type { KeptResponses, KeptSpace } from '../registry/read-cache.js';
-import { scrubbedWithJson } from '../registry/secrets.js';
-import { createAjv, type OpenApiDocument } from '../http/openapi.js';
+import { scrubbedWithJson } from '../catalog/secrets.js';
+import { createAjv, type OpenApiDocument } from '../contract.js';
 import type { Logger } from '../logger.js';
 import type { RegistryService } from '../registry/registry-service.js';
 import { LATEST_PROTOCOL_VERSION, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';

@@ -4,8 +4,8 @@
  */
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
-import type { OpenApiDocument } from '../http/openapi.js';
-import type { PathOf, QueryOf } from '../http/operation.js';
+import type { OpenApiDocument } from '../contract.js';
+import type { PathOf, QueryOf } from '../contract.js';
 import type { RegistryService } from '../registry/registry-service.js';
 import type { JsonSchemaObject, OperationId } from '../types.js';
 import { operationSchemas } from './schemas.js';

@@ -5,7 +5,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
-import { scrubValue } from '../registry/secrets.js';
+import { scrubValue } from '../catalog/secrets.js';
 import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';
 import type { McpServer } from './server.js';
 

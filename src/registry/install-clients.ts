@@ -5,7 +5,7 @@
  */
 import type { components } from '../../generated/openapi.js';
 import type { Server } from '../types.js';
-import { slugOf } from './ids.js';
+import { slugOf } from '../catalog/ids.js';
 import { packageLaunch, placeholderFor, remoteLaunch, type InstallInput, type PackageLaunch, type RemoteLaunch } from './install-launch.js';
 
 export type InstallClient = components['schemas']['InstallClient'];

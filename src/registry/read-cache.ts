@@ -5,7 +5,7 @@
  * free (scrubValue skips what it produced).
  */
 import { LRUCache } from 'lru-cache';
-import { scrubValue } from './secrets.js';
+import { scrubValue } from '../catalog/secrets.js';
 
 /** Looks `key` up, or computes, scrubs and keeps the value. */
 export type CachedRead<T> = (key: string, compute: () => Promise<T>) => Promise<T>;

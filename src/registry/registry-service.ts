@@ -9,7 +9,7 @@ import { INSTALL_CLIENTS, installFor } from './install-clients.js';
 import { summarize, trustReport } from './trust.js';
 import { STATUS_HISTORY, primaryState, statusReport } from './status.js';
 import { createCacheFactory } from './read-cache.js';
-import { TAXONOMY } from './taxonomy.js';
+import { TAXONOMY } from '../catalog/taxonomy.js';
 
 /** What every search takes: text, a sort of its own kind, and a page. */
 interface SearchInput<Sort> {

@@ -4,8 +4,8 @@
  * so a large catalog ingests in seconds.
  */
 import type { Knex } from 'knex';
-import type { CatalogEntry } from '../registry/catalog-entry.js';
-import { TAXONOMY } from '../registry/taxonomy.js';
+import type { CatalogEntry } from '../catalog/catalog-entry.js';
+import { TAXONOMY } from '../catalog/taxonomy.js';
 import type { SourceName } from '../types.js';
 import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk-insert.js';
 import { dialectOf, type Db } from './db.js';

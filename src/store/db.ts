@@ -6,10 +6,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import knexFactory, { type Knex } from 'knex';
+import { dialectOf, type Dialect } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
 
 export type Db = Knex;
-export type Dialect = 'sqlite' | 'postgres';
+export { dialectOf, type Dialect } from './dialect.js';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
@@ -18,10 +19,6 @@ export function dialectOfUrl(databaseUrl: string): Dialect {
   return POSTGRES_URL.test(databaseUrl) ? 'postgres' : 'sqlite';
 }
 
-/** Which database a knex instance talks to: where SQL differs, the store branches on this. */
-export function dialectOf(db: Knex): Dialect {
-  return db.client.config.client === 'pg' ? 'postgres' : 'sqlite';
-}
 
 /** Rows of a `db.raw` result: SQLite's driver returns the rows, pg a result object holding them. */
 export function rowsOf<T>(result: unknown): T[] {

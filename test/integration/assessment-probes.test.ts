@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ValidateFunction } from 'ajv';
 import { OBSERVATION_NAMES, rdapFromBootstrap, runProbes, type Observation, type ProbeContext } from '../../src/assessments/probes/index.js';
-import { createAjv, loadContract } from '../../src/http/openapi.js';
+import { createAjv, loadContract } from '../../src/contract.js';
 import { createNetClient, inspectTls, NetError, type NetClient, type NetClientOptions } from '../../src/net/index.js';
 import { createTestCa, type KeyAndCert } from '../support/probe-fixtures/certificates.js';
 import { DAY_MS, expectOutcome, pick, valueOf } from '../support/probe-fixtures/observations.js';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { TEST_DIALECT } from '../support/database.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
 import type { ServerItem } from '../support/types.js';
-import { loadContract } from '../../src/http/openapi.js';
+import { loadContract } from '../../src/contract.js';
 
 describe('discovery routes', () => {
   let h: Harness;

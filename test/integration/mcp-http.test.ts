@@ -1,6 +1,6 @@
 /** /mcp at the HTTP level: every Streamable HTTP and JSON-RPC rule, contract-checked. */
 import { expect } from 'chai';
-import { loadContract } from '../../src/http/openapi.js';
+import { loadContract } from '../../src/contract.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { createKeptResponses } from '../../src/registry/read-cache.js';
 import { handleMcpPost } from '../../src/mcp/transport.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createAjv } from '../../src/http/openapi.js';
+import { createAjv } from '../../src/contract.js';
 import { contractFetch, startHarness, type Harness } from '../support/harness.js';
 
 describe('MCP endpoint with the official SDK client', () => {

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { createStore, type Store, type ServerSearch, type ToolSearch } from '../../src/store/index.js';
 import { parseQuery } from '../../src/registry/registry-service.js';
-import { TAXONOMY } from '../../src/registry/taxonomy.js';
+import { TAXONOMY } from '../../src/catalog/taxonomy.js';
 import { freshSqliteFile, type TestDatabase } from '../support/database.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));

@@ -5,7 +5,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
-import { createAjv, loadContract } from '../../src/http/openapi.js';
+import { createAjv, loadContract } from '../../src/contract.js';
 
 export interface ObservedResponse {
   readonly method: string;

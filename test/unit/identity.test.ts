@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { slugOf, toolIdOf, uniqueId } from '../../src/registry/ids.js';
+import { slugOf, toolIdOf, uniqueId } from '../../src/catalog/ids.js';
 import { matchKeysOf, packageKey, repositoryKey, remoteKey } from '../../src/ingest/merge-keys.js';
 import { parseQuery } from '../../src/registry/registry-service.js';
 

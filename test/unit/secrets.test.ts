@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { REDACTED, isSecretName, scrubString, scrubUrl, scrubValue, scrubbedWithJson } from '../../src/registry/secrets.js';
+import { REDACTED, isSecretName, scrubString, scrubUrl, scrubValue, scrubbedWithJson } from '../../src/catalog/secrets.js';
 
 describe('secret scrubbing', () => {
   const shaped: Array<[string, string]> = [

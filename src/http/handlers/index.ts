@@ -5,7 +5,7 @@ import type { McpTransportOptions } from '../../mcp/transport.js';
 import type { ProxyService } from '../../proxy/proxy-service.js';
 import type { RegistryService } from '../../registry/registry-service.js';
 import type { Store } from '../../store/index.js';
-import type { OpenApiDocument } from '../openapi.js';
+import type { OpenApiDocument } from '../../contract.js';
 import type { HandlerMap } from '../operation.js';
 import { assessmentHandlers } from './assessments.js';
 import { categoryHandlers } from './categories.js';

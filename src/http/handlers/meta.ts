@@ -1,6 +1,6 @@
 /** Handlers of the `meta` tag: the contract itself, liveness and readiness. */
 import type { Store } from '../../store/index.js';
-import type { OpenApiDocument } from '../openapi.js';
+import type { OpenApiDocument } from '../../contract.js';
 import type { HandlerMap } from '../operation.js';
 
 export function metaHandlers(document: OpenApiDocument, store: Store): Pick<HandlerMap, 'getOpenApiDocument' | 'getHealth' | 'getReadiness'> {

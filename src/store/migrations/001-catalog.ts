@@ -6,7 +6,7 @@
  * of the same name and columns whose weighted tsvector is a generated column under a GIN index.
  */
 import type { Knex } from 'knex';
-import { dialectOf } from '../db.js';
+import { dialectOf } from '../dialect.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('servers', (t) => {

@@ -3,7 +3,7 @@
  * instead of sorting the whole catalog. (z-a reads the a-z index backwards.)
  */
 import type { Knex } from 'knex';
-import { dialectOf } from '../db.js';
+import { dialectOf } from '../dialect.js';
 
 function indexes(knex: Knex): Readonly<Record<string, string>> {
   // SQLite puts NULL last in a descending order by itself; PostgreSQL is told to.

@@ -7,7 +7,7 @@
  * - `rate_limits` (PostgreSQL): rate-limiter-flexible's counters, one table for every policy.
  */
 import type { Knex } from 'knex';
-import { dialectOf } from '../db.js';
+import { dialectOf } from '../dialect.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('catalog_generation', (t) => {

@@ -7,7 +7,7 @@
  * its rows and rowids as they were. PostgreSQL's search tables are untouched.
  */
 import type { Knex } from 'knex';
-import { dialectOf } from '../db.js';
+import { dialectOf } from '../dialect.js';
 
 /** The tables and columns as migration 001 made them (a migration keeps its own copy: it is history). */
 const TABLES = {
