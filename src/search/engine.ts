@@ -1,0 +1,50 @@
+/**
+ * One interface for every search engine (SQLite FTS5, PostgreSQL, in-memory). The read model
+ * (src/read) asks its engines in the order the composition root chose, and the first that can
+ * answer a query at the catalog's current content generation does. Every engine implements the
+ * ranking rules stated once in ./ranking.ts.
+ */
+import type { Authentication, ServerSort, ServerSummary, Tool, ToolSort } from '../types.js';
+
+/** A server search, parsed (./query.ts): words each matched as a prefix, the normalized text for name tiers. */
+export interface ServerQuery {
+  /** The query's words; null lists every server. */
+  readonly terms: readonly string[] | null;
+  /** The normalized query text; null without a query. */
+  readonly text: string | null;
+  readonly category: string | null;
+  readonly sort: ServerSort;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface ToolQuery {
+  readonly terms: readonly string[] | null;
+  readonly text: string | null;
+  readonly authentication: Authentication | null;
+  readonly sort: ToolSort;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** One page of results and the number of all matches. */
+export interface Page<T> {
+  readonly items: T[];
+  readonly total: number;
+}
+
+export type EngineName = 'fts5' | 'postgres' | 'memory';
+
+export interface SearchEngine {
+  readonly name: EngineName;
+  /**
+   * A page of servers, or null when this engine cannot answer this query at `generation` (the
+   * in-memory engine: not built for it yet, or not a relevance search with words): the next
+   * engine answers then. SQL engines always answer.
+   */
+  searchServers(query: ServerQuery, generation: string): Promise<Page<ServerSummary> | null>;
+  searchTools(query: ToolQuery, generation: string): Promise<Page<Tool> | null>;
+  /** Builds what the engine holds for the catalog as it is now (in-memory: its index); whether it is ready. */
+  warm?(): Promise<boolean>;
+  close?(): void;
+}
