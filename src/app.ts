@@ -12,22 +12,18 @@ import { createHandlers } from './http/handlers/index.js';
 import { loadContract, type OpenApiDocument } from './contract.js';
 import { createDispatcher } from './http/openapi.js';
 import { sendProblem } from './http/problem.js';
-import { createResponseCache } from './http/response-cache.js';
 import { rateLimit } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
 import { createMcpServer } from './mcp/server.js';
-import { keptMcpResponse } from './mcp/transport.js';
 import type { ProxyService } from './proxy/proxy-service.js';
 import type { AssessmentService } from './assessments/assessment-service.js';
-import { createKeptResponses } from './registry/read-cache.js';
-import type { RegistryService } from './registry/registry-service.js';
+import type { ReadModel } from './read/read-model.js';
 import type { Store } from './store/index.js';
-import type { OperationId } from './types.js';
 
 export interface AppDeps {
   readonly config: Pick<Config, 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
   readonly store: Store;
-  readonly registry: RegistryService;
+  readonly read: ReadModel;
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
   readonly logger: Logger;
@@ -47,25 +43,13 @@ const PROXY = /^\/api\/v1\/proxy\//;
 const RAW_BODY = /^\/mcp\/?$/;
 /** Bytes of a request body at most. A number: the body readers would parse a string such as '256kb' on every request. */
 const BODY_LIMIT = 256 * 1024;
-/** Reads answered from the catalog and their path and query alone: their responses are kept per catalog generation. */
-const CATALOG_READS: readonly OperationId[] = ['searchServers', 'getServer', 'searchTools', 'getTool', 'getInstall', 'listCategories', 'legacySearch', 'legacyListCategories', 'legacyGetServerByDomain'];
 
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
-  // Kept REST bodies and MCP call results share one byte budget.
-  const kept = createKeptResponses(deps.store.generation);
-  const mcp = createMcpServer({ registry: deps.registry, document, logger: deps.logger, version: document.info.version, kept });
+  const mcp = createMcpServer({ read: deps.read, document, logger: deps.logger, version: document.info.version });
   const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins };
-  const handlers = createHandlers({ registry: deps.registry, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments });
-  const responses = createResponseCache({ kept, operations: CATALOG_READS });
-  // A repeated MCP catalog read is answered from its kept bytes before routing, as kept REST reads are.
-  const early = async (ctx: Koa.Context): Promise<readonly Buffer[] | null> => {
-    const { origin, 'mcp-protocol-version': version } = ctx.headers;
-    // Anything unusual (a repeated header) goes the whole way, where the transport's rules answer it.
-    if (ctx.method !== 'POST' || !RAW_BODY.test(ctx.path) || typeof ctx.request.body !== 'string' || Array.isArray(origin) || Array.isArray(version)) return null;
-    return keptMcpResponse(mcp, mcpOptions, ctx.request.body, { origin, 'mcp-protocol-version': version });
-  };
-  const { middleware: dispatch } = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops, responses, early });
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments });
+  const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops });
   const app = new Koa<State>();
   app.proxy = deps.config.trustProxyHops > 0;
   app.silent = true;

@@ -10,7 +10,10 @@ import { loadContract } from './contract.js';
 import type { Logger } from './logger.js';
 import { createNetClient, type NetClient, type NetClientOptions } from './net/index.js';
 import { createProxyService, type ProxyService } from './proxy/proxy-service.js';
+import { searchThrough } from './read/engine-choice.js';
+import { createReadModel, followGeneration, type ReadModel } from './read/read-model.js';
 import { createRegistryService, type RegistryService } from './registry/registry-service.js';
+import type { SearchEngine } from './search/engine.js';
 import { createStore, type Store } from './store/index.js';
 
 export type ServiceConfig = Pick<
@@ -21,6 +24,7 @@ export type ServiceConfig = Pick<
 export interface Service {
   readonly store: Store;
   readonly registry: RegistryService;
+  readonly read: ReadModel;
   readonly net: NetClient;
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
@@ -57,7 +61,15 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     await store.migrate();
     const document = loadContract();
     const version = document.info.version;
-    const registry = createRegistryService({ catalog: store.catalog, monitor: store.monitor, generation: store.generation });
+    const generation = followGeneration(() => store.generation());
+    // TEMPORARY until the engines land: the store's own search.
+    const engines: SearchEngine[] = [{
+      name: 'fts5',
+      searchServers: (query) => store.catalog.searchServers(query),
+      searchTools: (query) => store.catalog.searchTools(query),
+    }];
+    const registry = createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
+    const read = createReadModel({ registry, generation });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
     const probe = options.probe ?? defaultProbe(client, config);
     if (options.workers) workers = startWorkers(store.assessments, probe, logger, options.workerOptions);
@@ -67,9 +79,9 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
       limits: { perClientPerHour: config.assessmentLimit, dailyCap: config.assessmentDailyCap },
       onQueued: () => workers?.kick(),
     });
-    const app = await createApp({ config, store, registry, proxy, assessments, logger, document });
+    const app = await createApp({ config, store, read, proxy, assessments, logger, document });
     return {
-      store, registry, net: client, proxy, assessments, app, version,
+      store, registry, read, net: client, proxy, assessments, app, version,
       async close() {
         await workers?.stop();
         await client.close();

@@ -4,6 +4,13 @@
  */
 import type { ErrorCode, ProblemFieldError } from './types.js';
 
+/** Things a caller looks up by id. */
+export type Lookup = 'server' | 'tool';
+
+/**
+ * A field error's location is the field's name in the operation's input (`category`,
+ * `headers.X-Key`): each edge says where that field is in its own protocol (`query.category`).
+ */
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -11,6 +18,8 @@ export class AppError extends Error {
     readonly errors: readonly ProblemFieldError[] = [],
     /** Extra response headers, e.g. `Retry-After` or `Allow`. */
     readonly headers: Readonly<Record<string, string>> = {},
+    /** What a not-found caller was looking for: each edge says in its own terms how to find one. */
+    readonly lookup?: Lookup,
   ) {
     super(detail);
     this.name = 'AppError';

@@ -78,7 +78,7 @@ export function createAssessmentService(deps: AssessmentServiceDeps): Assessment
     async create(input, client) {
       const checked = checkBusinessDomain(input.domain);
       if (!checked.ok) {
-        throw new AppError('invalid_domain', checked.message, [{ location: 'body.domain', message: checked.message, reason: checked.reason }]);
+        throw new AppError('invalid_domain', checked.message, [{ location: 'domain', message: checked.message, reason: checked.reason }]);
       }
       const quota = await consume(client);
       const id = randomUUID();

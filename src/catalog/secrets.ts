@@ -1,6 +1,7 @@
 /**
  * Credential scrubbing, in one place (DESIGN.md "Trust"): applied to upstream records at
- * ingest, so no secret value is ever stored where a route can return it.
+ * ingest, so no secret value is ever stored where a route can return it, and again to what
+ * leaves the service (as answers enter the read model; every other body at the edge).
  */
 
 export const REDACTED = '[redacted]';
@@ -87,57 +88,22 @@ export function scrubUrl(raw: string): string {
   return changed ? url.toString() : raw;
 }
 
-/** Values scrubValue produced: scrubbing them again changes nothing, so it is skipped. */
-const scrubbed = new WeakSet<object>();
-
-/** Whether `value` is one scrubValue produced (and so, by contract, never changed since). */
-export function isScrubbed(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && scrubbed.has(value);
-}
-
 /**
  * Deep copy of a JSON value with every credential removed: values under secret-named keys,
  * the value fields of entries marked secret, named like secrets or stored under a secret-named
  * key (a schema property `api_key` with a `default`), and secret-shaped strings anywhere.
  * Typed as returning its input's type: the copy has the same shape, only some strings differ.
+ * Applied at ingest, as answers enter the read model, and to every other body the edges send.
  */
 export function scrubValue<T>(value: T): T;
 export function scrubValue(value: unknown, underSecretKey?: boolean): unknown;
 export function scrubValue(value: unknown, underSecretKey = false): unknown {
-  if (typeof value === 'object' && value !== null && scrubbed.has(value)) return value;
-  const result = scrubDeep(value, underSecretKey);
-  if (typeof result === 'object' && result !== null) scrubbed.add(result);
-  return result;
+  return scrubDeep(value, underSecretKey);
 }
-
-/**
- * The JSON text of `value` (scrubbed first unless scrubValue made it), and scrubValue of what
- * `wrap` builds around that text, leaving the text as it is. The text holds the value's strings,
- * already scrubbed, joined by JSON's punctuation: a second scrub could only remove what the
- * scrubbed value itself still shows (every shape is one run of characters that a quote or a
- * backslash ends; a URL ends at a quote, though not at an escaped newline inside one string),
- * and it costs a pass of every pattern over the whole text. An MCP result carries its page as
- * structured content and again as this text.
- */
-export function scrubbedWithJson<T>(value: unknown, wrap: (json: string, scrubbed: unknown) => T): { readonly json: string; readonly wrapped: T } {
-  const scrubbed = scrubValue(value);
-  const json = JSON.stringify(scrubbed);
-  verbatim = json;
-  try {
-    return { json, wrapped: scrubValue(wrap(json, scrubbed)) };
-  } finally {
-    verbatim = null;
-  }
-}
-
-/** The one string scrubDeep leaves as it is while scrubbedWithJson runs (synchronously). */
-let verbatim: string | null = null;
 
 function scrubDeep(value: unknown, underSecretKey: boolean): unknown {
-  if (typeof value === 'string') return value === verbatim && !underSecretKey ? value : scrubString(value);
+  if (typeof value === 'string') return scrubString(value);
   if (value === null || typeof value !== 'object') return value;
-  // Nested in a new value (a JSON-RPC envelope around a kept result): skipped too, unless a secret key now holds it.
-  if (!underSecretKey && scrubbed.has(value)) return value;
   if (Array.isArray(value)) return value.map((item) => scrubDeep(item, underSecretKey));
   const entries = Object.entries(value);
   const entryIsSecret = underSecretKey || entries.some(

@@ -4,6 +4,7 @@
  */
 import type { operations } from '../../generated/openapi.js';
 import type { PathOf, QueryOf } from '../contract.js';
+import type { Answer } from '../read/answer.js';
 import type { OperationId } from '../types.js';
 
 
@@ -15,16 +16,19 @@ type OwnStatus<O extends OperationId> = {
     : never;
 }[keyof Responses<O>];
 type Body<O extends OperationId, S extends keyof Responses<O>> = Responses<O>[S] extends { content: { 'application/json': infer B } }
-  ? { readonly body: B; readonly raw?: undefined } | { readonly body?: undefined; readonly raw: Buffer }
-  : { readonly body?: undefined; readonly raw?: undefined };
+  ?
+      | { readonly body: B; readonly answer?: undefined; readonly raw?: undefined }
+      | { readonly body?: undefined; readonly answer: Answer<B>; readonly raw?: undefined }
+      | { readonly body?: undefined; readonly answer?: undefined; readonly raw: readonly Buffer[] }
+  : { readonly body?: undefined; readonly answer?: undefined; readonly raw?: undefined };
 
 /**
- * One of the operation's JSON (or empty) responses. `json` is the body already serialized, for a
- * handler that has it: used only when the body is a value scrubValue made (nothing left to scrub).
- * `raw` instead of a body: bytes this service serialized and scrubbed before (a kept answer), sent as they are.
+ * One of the operation's JSON (or empty) responses: a `body` (scrubbed and serialized as it is
+ * sent), an `answer` of the read model (scrubbed and serialized already), or `raw` JSON bytes
+ * in pieces that an edge composed from such answers (an MCP envelope around a tool result).
  */
 export type Reply<O extends OperationId> = {
-  [S in OwnStatus<O>]: { readonly status: S; readonly headers?: Readonly<Record<string, string>>; readonly json?: string } & Body<O, S>;
+  [S in OwnStatus<O>]: { readonly status: S; readonly headers?: Readonly<Record<string, string>> } & Body<O, S>;
 }[OwnStatus<O>];
 
 /** Operations whose input is not validated against the contract (they answer in their own protocol). */

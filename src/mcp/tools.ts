@@ -1,12 +1,14 @@
 /**
  * The MCP tools: each mirrors one REST operation, calls the same service function, and takes
- * its input and output schemas from that operation in the contract.
+ * its input and output schemas from that operation in the contract, and reads through the
+ * read model as the REST handler does.
  */
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import type { OpenApiDocument } from '../contract.js';
 import type { PathOf, QueryOf } from '../contract.js';
-import type { RegistryService } from '../registry/registry-service.js';
+import type { Answer } from '../read/answer.js';
+import type { ReadModel } from '../read/read-model.js';
 import type { JsonSchemaObject, OperationId } from '../types.js';
 import { operationSchemas } from './schemas.js';
 
@@ -20,14 +22,14 @@ export interface McpToolDefinition {
 }
 
 export type ToolOutcome =
-  | { readonly kind: 'result'; readonly value: unknown }
+  | { readonly kind: 'result'; readonly answer: Answer<object> }
   | { readonly kind: 'invalid'; readonly errors: readonly string[] };
 
 export interface McpTool {
   readonly definition: McpToolDefinition;
   /** What a model should try when the tool reports that something was not found. */
   readonly notFoundHint: string;
-  call(registry: RegistryService, args: unknown): Promise<ToolOutcome>;
+  call(read: ReadModel, args: unknown): Promise<ToolOutcome>;
 }
 
 type Args<O extends OperationId> = QueryOf<O> & PathOf<O>;
@@ -38,7 +40,7 @@ interface ToolSpec<O extends OperationId> {
   readonly title: string;
   readonly description: string;
   readonly notFoundHint: string;
-  readonly run: (registry: RegistryService, args: Args<O>) => Promise<unknown>;
+  readonly run: (read: ReadModel, args: Args<O>) => Promise<Answer<object>>;
 }
 
 const FIND_SERVER = 'Call search_servers with a few words from the server\'s name or purpose, then use an id from its results.';
@@ -58,9 +60,9 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
         annotations: { title: spec.title, readOnlyHint: true, openWorldHint: false },
       },
       notFoundHint: spec.notFoundHint,
-      async call(registry, args) {
+      async call(read, args) {
         if (!validate(args)) return { kind: 'invalid', errors: describe(validate.errors ?? []) };
-        return { kind: 'result', value: await spec.run(registry, args) };
+        return { kind: 'result', answer: await spec.run(read, args) };
       },
     };
   };
@@ -71,7 +73,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       title: 'Search MCP servers',
       description: 'Full-text search of the MCP server catalog by name, purpose, category or tool. Returns a page of server summaries with ids for get_server. Sort: relevance (default with q), a-z (default without), z-a, newest, oldest, tools, endpoints.',
       notFoundHint: FIND_SERVER,
-      run: (registry, args) => registry.searchServers(args),
+      run: (read, args) => read.searchServers(args),
     }),
     define({
       name: 'search_tools',
@@ -79,7 +81,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       title: 'Search MCP tools',
       description: 'Full-text search of the tools that catalogued MCP servers offer, optionally only those needing a given kind of authentication (none, api_key, oauth, unknown). Returns tools with their input schemas and ids for get_tool.',
       notFoundHint: FIND_TOOL,
-      run: (registry, args) => registry.searchTools(args),
+      run: (read, args) => read.searchTools(args),
     }),
     define({
       name: 'get_server',
@@ -87,7 +89,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       title: 'Get an MCP server',
       description: 'One MCP server by id (from search_servers) or canonical name: description, packages, remote endpoints, tools, versions and sources.',
       notFoundHint: FIND_SERVER,
-      run: (registry, args) => registry.getServer(args.id),
+      run: (read, args) => read.getServer(args.id),
     }),
     define({
       name: 'get_tool',
@@ -95,7 +97,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       title: 'Get an MCP tool',
       description: 'One tool by id (from search_tools or get_server): its description, input schema, annotations and the authentication its server needs.',
       notFoundHint: FIND_TOOL,
-      run: (registry, args) => registry.getTool(args.id),
+      run: (read, args) => read.getTool(args.id),
     }),
     define({
       name: 'get_install',
@@ -103,7 +105,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       title: 'Get install instructions',
       description: 'How to add a server (id from search_servers) to an MCP client: configuration file, the JSON to merge, CLI command and install link, and the inputs the user must supply. Without client, every supported client.',
       notFoundHint: FIND_SERVER,
-      run: (registry, args) => registry.getInstall(args.id, args.client),
+      run: (read, args) => read.getInstall(args.id, args.client),
     }),
     define({
       name: 'get_trust',
@@ -111,7 +113,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       title: 'Get trust evidence',
       description: 'Evidence about a server (id from search_servers): checks such as namespace ownership, repository, licence, pinned packages, HTTPS endpoints, declared secrets and tool annotations, each pass/fail/unknown with its evidence, plus each source\'s record. Observations, not a verdict.',
       notFoundHint: FIND_SERVER,
-      run: (registry, args) => registry.getTrust(args.id),
+      run: (read, args) => read.getTrust(args.id),
     }),
     define({
       name: 'get_status',
@@ -119,7 +121,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       title: 'Get endpoint status',
       description: 'How a server\'s remote endpoints answered the status monitor: state (up, auth_required, not_mcp, down, blocked, unknown), latency, protocol version, tool count, recent history and uptime. Probes nothing itself.',
       notFoundHint: FIND_SERVER,
-      run: (registry, args) => registry.getStatus(args.id),
+      run: (read, args) => read.getStatus(args.id),
     }),
     define({
       name: 'compare_servers',
@@ -127,7 +129,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       title: 'Compare servers',
       description: 'Two to ten servers (ids from search_servers) side by side: transports, endpoints, tools, authentication, licence, categories, trust outcomes, and the tools they share or alone offer.',
       notFoundHint: FIND_SERVER,
-      run: (registry, args) => registry.compareServers(args.ids),
+      run: (read, args) => read.compareServers(args.ids),
     }),
     define({
       name: 'list_categories',
@@ -135,7 +137,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       title: 'List categories',
       description: 'The category taxonomy with the number of servers in each; pass a slug as category to search_servers.',
       notFoundHint: FIND_SERVER,
-      run: (registry) => registry.listCategories(),
+      run: (read) => read.listCategories(),
     }),
   ];
 }

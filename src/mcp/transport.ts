@@ -7,14 +7,14 @@ import type { JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
 import { scrubValue } from '../catalog/secrets.js';
 import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';
-import type { McpServer } from './server.js';
+import { AnsweredCall, type McpServer } from './server.js';
 
 type RpcErrorResponse = components['schemas']['JsonRpcErrorResponse'];
 type RpcResponse = components['schemas']['JsonRpcResponse'];
 
 export type McpHttpReply =
-  | { readonly status: 200; readonly body: RpcResponse; readonly json?: string }
-  | { readonly status: 200; readonly raw: Buffer }
+  | { readonly status: 200; readonly body: RpcResponse }
+  | { readonly status: 200; readonly raw: readonly Buffer[] }
   | { readonly status: 202 }
   | { readonly status: 400; readonly body: RpcErrorResponse };
 
@@ -59,56 +59,19 @@ function readMcpPost(options: McpTransportOptions, text: string, headers: Readon
   return { kind: 'message', protocolVersion, method: fields.method, fields, id };
 }
 
-/**
- * The response to a kept tools/call result, in pieces: the envelope with the caller's id
- * (scrubbed as the edge would), the kept bytes themselves, and the envelope's end; or null.
- */
-async function keptReply(server: McpServer, read: Extract<Read, { kind: 'message' }>): Promise<readonly Buffer[] | null> {
-  if (read.method !== 'tools/call' || read.id === null) return null;
-  const kept = await server.keptCall(read.fields.params, { protocolVersion: read.protocolVersion });
-  // The result's bytes were scrubbed when kept.
-  return kept ? [Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(scrubValue(read.id))},"result":`), kept, CLOSE] : null;
-}
-
-/**
- * A POST /mcp answered from a kept tools/call result before routing (as kept REST reads are),
- * or null for anything else: the dispatcher then handles it, errors included.
- */
-export async function keptMcpResponse(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Promise<readonly Buffer[] | null> {
-  let read: Read;
-  try {
-    read = readMcpPost(options, text, headers);
-  } catch {
-    return null;
-  }
-  return read.kind === 'message' ? keptReply(server, read) : null;
-}
-
 /** Handles one POST /mcp: `text` is the raw body, `headers` have lower-case names. */
 export async function handleMcpPost(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Promise<McpHttpReply> {
   const read = readMcpPost(options, text, headers);
   if (read.kind === 'reply') return read.reply;
   const { method, fields, id, protocolVersion } = read;
-  const kept = await keptReply(server, read);
-  if (kept) return { status: 200, raw: Buffer.concat(kept) };
   const request = { jsonrpc: '2.0' as const, method, params: fields.params, ...(id === null ? {} : { id }) };
   const response = await server.receive(request, { protocolVersion });
   if (fields.id === undefined || response === null) return { status: 202 };
-  const reply = toContract(response);
-  return withKeptResult(reply, 'result' in reply ? server.resultJson(reply.result) : undefined);
-}
-
-/**
- * A response around a result the server keeps, with its JSON made from the result's kept JSON
- * (a tools/call page is serialized once, not per call). The envelope is scrubbed here as the
- * edge would scrub it: the kept result is skipped, being scrubbed already, the id is not.
- */
-function withKeptResult(response: RpcResponse, resultJson: string | undefined): McpHttpReply {
-  if (resultJson === undefined || !('result' in response)) return { status: 200, body: response };
-  const body = scrubValue(response);
-  if (!('result' in body) || body.result !== response.result) return { status: 200, body };
-  // Exactly JSON.stringify(body): the same members in the same order.
-  return { status: 200, body, json: `{"jsonrpc":${JSON.stringify(body.jsonrpc)},"id":${JSON.stringify(body.id)},"result":${resultJson}}` };
+  if (response.result instanceof AnsweredCall) {
+    // The result's bytes are an answer's, scrubbed as it entered the read model; the id is the caller's.
+    return { status: 200, raw: [Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(scrubValue(response.id))},"result":`), response.result.json, CLOSE] };
+  }
+  return { status: 200, body: toContract(response) };
 }
 
 const CLOSE = Buffer.from('}');

@@ -80,7 +80,7 @@ function endpointOf(server: Server, endpoint: string | undefined): Remote {
     : server.remotes.find((r) => normalize(r.url) === wanted);
   if (!remote) throw new AppError('endpoint_not_found', `"${endpoint}" is not a catalogued endpoint of "${server.id}"; use one of: ${server.remotes.map((r) => r.url).join(', ')}.`);
   if (remote.transport !== 'streamable-http') {
-    throw new AppError('validation_failed', `${remote.url} uses the legacy HTTP+SSE transport; the proxy speaks Streamable HTTP.`, [{ location: 'body.endpoint', message: 'is not a Streamable HTTP endpoint' }]);
+    throw new AppError('validation_failed', `${remote.url} uses the legacy HTTP+SSE transport; the proxy speaks Streamable HTTP.`, [{ location: 'endpoint', message: 'is not a Streamable HTTP endpoint' }]);
   }
   return remote;
 }
@@ -101,9 +101,9 @@ function allowedHeaders(remote: Remote, headers: Readonly<Record<string, string>
     const canonical = declared.get(name.toLowerCase());
     if (!canonical) {
       const allowed = remote.headers.map((h) => h.name).join(', ') || 'none';
-      throw new AppError('header_not_allowed', `Header "${name}" is not declared by this endpoint's record; allowed: ${allowed}.`, [{ location: `body.headers.${name}`, message: 'is not declared for this endpoint' }]);
+      throw new AppError('header_not_allowed', `Header "${name}" is not declared by this endpoint's record; allowed: ${allowed}.`, [{ location: `headers.${name}`, message: 'is not declared for this endpoint' }]);
     }
-    if (/[\r\n\0]/.test(value)) throw new AppError('validation_failed', `Header "${name}" has a control character.`, [{ location: `body.headers.${name}`, message: 'must not contain CR, LF or NUL' }]);
+    if (/[\r\n\0]/.test(value)) throw new AppError('validation_failed', `Header "${name}" has a control character.`, [{ location: `headers.${name}`, message: 'must not contain CR, LF or NUL' }]);
     passed[canonical] = value;
   }
   return passed;

@@ -1,14 +1,15 @@
 /**
- * Area B read services: search, lookups and categories. Plain arguments in, contract shapes
- * out; the REST handlers and (later) the MCP tools both call these.
+ * Area B read services: search, lookups, categories, install, trust, status and comparison.
+ * Plain arguments in, contract shapes out, in the domain's terms (field names, not request
+ * locations or URLs). Every surface reaches them through the read model (src/read).
  */
 import { AppError } from '../errors.js';
+import type { CatalogSearch } from '../read/engine-choice.js';
 import type { CatalogReader, MonitorStore } from '../store/index.js';
 import type { Authentication, CategoryList, Comparison, StatusReport, InstallClient, InstallInstructions, Server, ServerPage, ServerSort, Tool, ToolPage, ToolSort, TrustReport } from '../types.js';
 import { INSTALL_CLIENTS, installFor } from './install-clients.js';
 import { summarize, trustReport } from './trust.js';
 import { STATUS_HISTORY, primaryState, statusReport } from './status.js';
-import { createCacheFactory } from './read-cache.js';
 import { TAXONOMY } from '../catalog/taxonomy.js';
 
 /** What every search takes: text, a sort of its own kind, and a page. */
@@ -79,52 +80,41 @@ function resolveSearch<Sort extends string>(input: SearchInput<Sort | 'relevance
 
 export interface RegistryDeps {
   readonly catalog: CatalogReader;
+  /** Searches, through the engine the read model chooses. */
+  readonly search: CatalogSearch;
   readonly monitor: Pick<MonitorStore, 'recentChecks'>;
-  /** The catalog's generation, for caching reads; without it nothing is cached. */
-  readonly generation?: () => Promise<string>;
   readonly now?: () => Date;
 }
 
-export function createRegistryService({ catalog, monitor, generation, now = () => new Date() }: RegistryDeps): RegistryService {
-  const cacheOf = createCacheFactory(generation ?? null);
-  const serverPages = cacheOf<ServerPage>();
-  const toolPages = cacheOf<ToolPage>();
-  const servers = cacheOf<Server>();
-  const tools = cacheOf<Tool>();
-  const categories = cacheOf<CategoryList>(1_000);
-  const findServer = async (idOrName: string): Promise<Server> =>
-    servers(idOrName, async () => {
-      const server = await catalog.findServer(idOrName);
-      if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}". Search with GET /api/v1/servers/search?q=…`);
-      return server;
-    });
+export function createRegistryService({ catalog, search, monitor, now = () => new Date() }: RegistryDeps): RegistryService {
+  const findServer = async (idOrName: string): Promise<Server> => {
+    const server = await catalog.findServer(idOrName);
+    if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}".`, [], {}, 'server');
+    return server;
+  };
 
   return {
     async searchServers(input) {
       const { query, sort, limit, offset } = resolveSearch<ServerSort>(input);
       const category = input.category ?? null;
-      return serverPages(JSON.stringify([query?.text ?? null, category, sort, limit, offset]), async () => {
-        if (category !== null && !CATEGORY_SLUGS.includes(category)) {
-          throw new AppError('validation_failed', `Unknown category "${category}".`, [
-            { location: 'query.category', message: `must be one of: ${CATEGORY_SLUGS.join(', ')}` },
-          ]);
-        }
-        const envelope = { limit, offset, sort, query: query?.text ?? null, category };
-        if (query && query.terms === null) return { items: [], total: 0, ...envelope };
-        const page = await catalog.searchServers({ terms: query?.terms ?? null, text: query?.text ?? null, category, sort, limit, offset });
-        return { items: page.items, total: page.total, ...envelope };
-      });
+      if (category !== null && !CATEGORY_SLUGS.includes(category)) {
+        throw new AppError('validation_failed', `Unknown category "${category}".`, [
+          { location: 'category', message: `must be one of: ${CATEGORY_SLUGS.join(', ')}` },
+        ]);
+      }
+      const envelope = { limit, offset, sort, query: query?.text ?? null, category };
+      if (query && query.terms === null) return { items: [], total: 0, ...envelope };
+      const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, sort, limit, offset });
+      return { items: page.items, total: page.total, ...envelope };
     },
 
     async searchTools(input) {
       const { query, sort, limit, offset } = resolveSearch<ToolSort>(input);
       const authentication = input.authentication ?? null;
-      return toolPages(JSON.stringify([query?.text ?? null, authentication, sort, limit, offset]), async () => {
-        const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
-        if (query && query.terms === null) return { items: [], total: 0, ...envelope };
-        const page = await catalog.searchTools({ terms: query?.terms ?? null, text: query?.text ?? null, authentication, sort, limit, offset });
-        return { items: page.items, total: page.total, ...envelope };
-      });
+      const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
+      if (query && query.terms === null) return { items: [], total: 0, ...envelope };
+      const page = await search.tools({ terms: query?.terms ?? null, text: query?.text ?? null, authentication, sort, limit, offset });
+      return { items: page.items, total: page.total, ...envelope };
     },
 
     getServer: findServer,
@@ -136,18 +126,16 @@ export function createRegistryService({ catalog, monitor, generation, now = () =
       return server;
     },
 
-    getTool: (id) =>
-      tools(id, async () => {
-        const tool = await catalog.findTool(id);
-        if (!tool) throw new AppError('not_found', `No tool has the id "${id}". Search with GET /api/v1/tools/search?q=…`);
-        return tool;
-      }),
+    async getTool(id) {
+      const tool = await catalog.findTool(id);
+      if (!tool) throw new AppError('not_found', `No tool has the id "${id}".`, [], {}, 'tool');
+      return tool;
+    },
 
-    listCategories: () =>
-      categories('all', async () => {
-        const items = await catalog.listCategories();
-        return { items, total: items.length };
-      }),
+    async listCategories() {
+      const items = await catalog.listCategories();
+      return { items, total: items.length };
+    },
 
     async getInstall(idOrName, client) {
       const server = await findServer(idOrName);
@@ -169,11 +157,11 @@ export function createRegistryService({ catalog, monitor, generation, now = () =
     async compareServers(ids) {
       const wanted = [...new Set(ids)];
       if (wanted.length < MIN_COMPARE || wanted.length > MAX_COMPARE) {
-        throw new AppError('validation_failed', `Compare takes ${MIN_COMPARE} to ${MAX_COMPARE} different server ids.`, [{ location: 'query.ids', message: `must name ${MIN_COMPARE} to ${MAX_COMPARE} different servers` }]);
+        throw new AppError('validation_failed', `Compare takes ${MIN_COMPARE} to ${MAX_COMPARE} different server ids.`, [{ location: 'ids', message: `must name ${MIN_COMPARE} to ${MAX_COMPARE} different servers` }]);
       }
       const found = await Promise.all(wanted.map((id) => catalog.findServer(id)));
       const missing = wanted.filter((_, i) => !found[i]);
-      if (missing.length > 0) throw new AppError('not_found', `No server has the id or name ${missing.map((m) => `"${m}"`).join(', ')}.`);
+      if (missing.length > 0) throw new AppError('not_found', `No server has the id or name ${missing.map((m) => `"${m}"`).join(', ')}.`, [], {}, 'server');
       const servers = found.filter((s): s is Server => s !== null);
       const at = now().toISOString();
       const compared = await Promise.all(servers.map(async (server) => {

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { loadContract } from '../../src/contract.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { createKeptResponses } from '../../src/registry/read-cache.js';
+import { createReadModel } from '../../src/read/read-model.js';
 import { handleMcpPost } from '../../src/mcp/transport.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { fixture, silentLogger, startHarness, type Harness } from '../support/harness.js';
@@ -148,7 +148,7 @@ describe('MCP endpoint over HTTP', () => {
 
     it('answers an internal failure with -32603 and no detail', async () => {
       const failing = createMcpServer({
-        registry: new Proxy({} as never, { get: () => async () => { throw new Error('db path /srv/x leaked'); } }),
+        read: new Proxy({} as never, { get: () => async () => { throw new Error('db path /srv/x leaked'); } }),
         document: loadContract(), logger: silentLogger, version: '1.0.0',
       });
       const response = await failing.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { protocolVersion: '2025-11-25' });
@@ -158,7 +158,7 @@ describe('MCP endpoint over HTTP', () => {
 
   describe('tools', () => {
     it('pages tools/list with an opaque cursor and refuses a forged one', async () => {
-      const server = createMcpServer({ registry: h.service.registry, document: loadContract(), logger: silentLogger, version: '1.0.0', pageSize: 2 });
+      const server = createMcpServer({ read: h.service.read, document: loadContract(), logger: silentLogger, version: '1.0.0', pageSize: 2 });
       const names: string[] = [];
       let cursor: string | undefined;
       do {
@@ -236,11 +236,11 @@ describe('MCP endpoint over HTTP', () => {
         },
       });
       let generation = 'g1';
-      const kept = createKeptResponses(async () => generation);
-      const server = createMcpServer({ registry, document: loadContract(), logger: silentLogger, version: '1.0.0', kept });
+      const read = createReadModel({ registry, generation: async () => generation });
+      const server = createMcpServer({ read, document: loadContract(), logger: silentLogger, version: '1.0.0' });
       const call = async (name: string, args: object, id = 1) => {
         const reply = await handleMcpPost(server, { allowedOrigins: [] }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });
-        return 'raw' in reply ? reply.raw.toString() : 'json' in reply ? reply.json : undefined;
+        return 'raw' in reply ? Buffer.concat(reply.raw).toString() : 'body' in reply ? JSON.stringify(reply.body) : undefined;
       };
       const first = await call('search_servers', { q: 'github' });
       expect(first).to.be.a('string');

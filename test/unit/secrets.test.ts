@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { REDACTED, isSecretName, scrubString, scrubUrl, scrubValue, scrubbedWithJson } from '../../src/catalog/secrets.js';
+import { REDACTED, isSecretName, scrubString, scrubUrl, scrubValue } from '../../src/catalog/secrets.js';
 
 describe('secret scrubbing', () => {
   const shaped: Array<[string, string]> = [
@@ -69,24 +69,21 @@ describe('secret scrubbing', () => {
 describe('scrubbing what was scrubbed', () => {
   const record = { name: 'svc', env: [{ name: 'API_KEY', default: 'plain-looking-value' }], url: 'https://u:p@x.example.com/mcp' };
 
-  it('returns a scrubbed value as it is, alone or nested in a new value', () => {
+  it('changes nothing more in a scrubbed value, alone or nested in a new value, and scrubs what is new', () => {
     const kept = scrubValue(record);
-    expect(scrubValue(kept)).to.equal(kept);
+    expect(scrubValue(kept)).to.deep.equal(kept);
     const envelope = scrubValue({ jsonrpc: '2.0', id: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', result: kept });
-    expect(envelope.result).to.equal(kept);
+    expect(envelope.result).to.deep.equal(kept);
     expect(envelope.id).to.equal(REDACTED);
   });
 
-  it('wraps the JSON of a scrubbed value with the value scrubbed, the text as it is and everything else scrubbed', () => {
+  it('leaves nothing of a secret in the JSON of a scrubbed value', () => {
     const page = { items: [{ description: 'see https://user:pw@example.com/x?token=abc and ghp_abcdefghijklmnopqrstuvwxyz0123' }] };
-    const { json, wrapped } = scrubbedWithJson(page, (text, scrubbed) => ({ text, structured: scrubbed, note: 'ghp_abcdefghijklmnopqrstuvwxyz0123' }));
-    expect(json).to.equal(JSON.stringify(scrubValue(page)));
+    const json = JSON.stringify(scrubValue(page));
     expect(json).not.to.match(/ghp_a|user:pw|token=abc/);
-    expect(wrapped.text).to.equal(json);
-    expect(JSON.stringify(wrapped.structured)).to.equal(json);
-    expect(wrapped.note).to.equal(REDACTED);
-    // The same text anywhere else is scrubbed as usual.
+    // The JSON text scrubbed again as a string is as it was.
     expect(scrubValue({ text: json })).to.deep.equal({ text: scrubString(json) });
+    expect(scrubString(json)).to.equal(json);
   });
 
   it('scrubs a scrubbed value again when a secret-named key now holds it', () => {

@@ -1,9 +1,9 @@
 /** Handlers of the `categories` tag: listCategories. */
-import type { RegistryService } from '../../registry/registry-service.js';
+import type { ReadModel } from '../../read/read-model.js';
 import type { HandlerMap } from '../operation.js';
 
-export function categoryHandlers(registry: RegistryService): Pick<HandlerMap, 'listCategories'> {
+export function categoryHandlers(read: ReadModel): Pick<HandlerMap, 'listCategories'> {
   return {
-    listCategories: async () => ({ status: 200, body: await registry.listCategories() }),
+    listCategories: async () => ({ status: 200, answer: await read.listCategories() }),
   };
 }

@@ -3,7 +3,7 @@ import type { AssessmentService } from '../../assessments/assessment-service.js'
 import type { McpServer } from '../../mcp/server.js';
 import type { McpTransportOptions } from '../../mcp/transport.js';
 import type { ProxyService } from '../../proxy/proxy-service.js';
-import type { RegistryService } from '../../registry/registry-service.js';
+import type { ReadModel } from '../../read/read-model.js';
 import type { Store } from '../../store/index.js';
 import type { OpenApiDocument } from '../../contract.js';
 import type { HandlerMap } from '../operation.js';
@@ -18,7 +18,7 @@ import { serverHandlers } from './servers.js';
 import { toolHandlers } from './tools.js';
 
 export interface HandlerDeps {
-  readonly registry: RegistryService;
+  readonly read: ReadModel;
   readonly store: Store;
   readonly document: OpenApiDocument;
   readonly mcp: McpServer;
@@ -29,11 +29,11 @@ export interface HandlerDeps {
 
 export function createHandlers(deps: HandlerDeps): HandlerMap {
   return {
-    ...serverHandlers(deps.registry),
-    ...toolHandlers(deps.registry),
-    ...evidenceHandlers(deps.registry),
-    ...categoryHandlers(deps.registry),
-    ...legacyHandlers(deps.registry),
+    ...serverHandlers(deps.read),
+    ...toolHandlers(deps.read),
+    ...evidenceHandlers(deps.read),
+    ...categoryHandlers(deps.read),
+    ...legacyHandlers(deps.read),
     ...metaHandlers(deps.document, deps.store),
     ...mcpHandlers(deps.mcp, deps.mcpOptions),
     ...proxyHandlers(deps.proxy),

@@ -2,7 +2,7 @@
  * The older unversioned routes (tag `legacy`): the same services as `/api/v1`, plus
  * `Deprecation` (RFC 9745) and `Link: <successor>; rel="successor-version"` headers.
  */
-import type { RegistryService } from '../../registry/registry-service.js';
+import type { ReadModel } from '../../read/read-model.js';
 import type { HandlerMap } from '../operation.js';
 
 /** 2026-01-01T00:00:00Z, when `/api/v1` became the preferred route set. */
@@ -12,21 +12,21 @@ function deprecation(successor: string): Record<string, string> {
   return { Deprecation: DEPRECATED_AT, Link: `<${successor}>; rel="successor-version"` };
 }
 
-export function legacyHandlers(registry: RegistryService): Pick<HandlerMap, 'legacySearch' | 'legacyListCategories' | 'legacyGetServerByDomain'> {
+export function legacyHandlers(read: ReadModel): Pick<HandlerMap, 'legacySearch' | 'legacyListCategories' | 'legacyGetServerByDomain'> {
   return {
     legacySearch: async ({ query }) => ({
       status: 200,
-      body: await registry.searchServers(query),
+      answer: await read.searchServers(query),
       headers: deprecation('/api/v1/servers/search'),
     }),
     legacyListCategories: async () => ({
       status: 200,
-      body: await registry.listCategories(),
+      answer: await read.listCategories(),
       headers: deprecation('/api/v1/categories'),
     }),
     legacyGetServerByDomain: async ({ path }) => {
-      const server = await registry.getServerByDomain(path.domain);
-      return { status: 200, body: server, headers: deprecation(`/api/v1/servers/${encodeURIComponent(server.id)}`) };
+      const server = await read.getServerByDomain(path.domain);
+      return { status: 200, answer: server, headers: deprecation(`/api/v1/servers/${encodeURIComponent(server.value.id)}`) };
     },
   };
 }

@@ -1,10 +1,10 @@
 /** Handlers of the `servers` tag: searchServers, getServer. */
-import type { RegistryService } from '../../registry/registry-service.js';
+import type { ReadModel } from '../../read/read-model.js';
 import type { HandlerMap } from '../operation.js';
 
-export function serverHandlers(registry: RegistryService): Pick<HandlerMap, 'searchServers' | 'getServer'> {
+export function serverHandlers(read: ReadModel): Pick<HandlerMap, 'searchServers' | 'getServer'> {
   return {
-    searchServers: async ({ query }) => ({ status: 200, body: await registry.searchServers(query) }),
-    getServer: async ({ path }) => ({ status: 200, body: await registry.getServer(path.id) }),
+    searchServers: async ({ query }) => ({ status: 200, answer: await read.searchServers(query) }),
+    getServer: async ({ path }) => ({ status: 200, answer: await read.getServer(path.id) }),
   };
 }

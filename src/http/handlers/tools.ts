@@ -1,10 +1,10 @@
 /** Handlers of the `tools` tag: searchTools, getTool. */
-import type { RegistryService } from '../../registry/registry-service.js';
+import type { ReadModel } from '../../read/read-model.js';
 import type { HandlerMap } from '../operation.js';
 
-export function toolHandlers(registry: RegistryService): Pick<HandlerMap, 'searchTools' | 'getTool'> {
+export function toolHandlers(read: ReadModel): Pick<HandlerMap, 'searchTools' | 'getTool'> {
   return {
-    searchTools: async ({ query }) => ({ status: 200, body: await registry.searchTools(query) }),
-    getTool: async ({ path }) => ({ status: 200, body: await registry.getTool(path.id) }),
+    searchTools: async ({ query }) => ({ status: 200, answer: await read.searchTools(query) }),
+    getTool: async ({ path }) => ({ status: 200, answer: await read.getTool(path.id) }),
   };
 }

@@ -1,0 +1,174 @@
+/**
+ * openapi-backend behind an adapter we own: it routes a request to its operation in the
+ * contract and validates and coerces its parameters and body, as `OpenAPIBackend.handleRequest`
+ * would (test/unit/contract-router.test.ts checks the two agree). openapi-backend rebuilds its
+ * list of operations with lodash several times per request and compiles a RegExp per path
+ * template to route one; here the list is read once, each template compiled once, and the
+ * outcome of a GET whose operation reads nothing but its path and query (the same target always
+ * routes and validates the same way) is remembered for a while. Handlers are ours to call.
+ */
+import { LRUCache } from 'lru-cache';
+import { OpenAPIBackend, type Document, type Operation, type Request, type ValidationResult } from 'openapi-backend';
+import { createAjv, type OpenApiDocument } from '../contract.js';
+import { AppError } from '../errors.js';
+import type { ProblemFieldError } from '../types.js';
+
+/** A request as the router reads it: lower-case header names, the raw query string. */
+export interface RouterRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+/** A routed, validated request: its operation and its coerced parameters. */
+export interface Routed {
+  readonly operation: Operation;
+  readonly operationId: string;
+  readonly path: Readonly<Record<string, unknown>>;
+  readonly query: Readonly<Record<string, unknown>>;
+}
+
+export interface ContractRouter {
+  /** Routes and validates `request`: 404, 405 and 400 are thrown as AppErrors. */
+  route(request: RouterRequest): Routed;
+  /** The operation with this id (for the edge's own checks). */
+  operation(operationId: string): Operation | undefined;
+}
+
+/** openapi-backend checks documents against the 3.0 meta-schema; ours is 3.1, linted by redocly in CI. */
+class ContractBackend extends OpenAPIBackend {
+  override validateDefinition(): Document {
+    return this.document;
+  }
+}
+
+/** How many request targets keep their routed outcome (paths carry ids, so they are many). */
+const REMEMBERED = 10_000;
+
+interface Template {
+  readonly operation: Operation;
+  readonly pattern: RegExp;
+  /** The template's length without its parameters: the more specific template wins. */
+  readonly specificity: number;
+}
+
+export async function createContractRouter(document: OpenApiDocument, options: { readonly unvalidated?: readonly string[] } = {}): Promise<ContractRouter> {
+  const unvalidated = new Set(options.unvalidated ?? []);
+  const api = new ContractBackend({
+    definition: documentOf(structuredClone(document)),
+    strict: true,
+    coerceTypes: true,
+    customizeAjv: (_original, ajvOpts) => createAjv({ ...ajvOpts }),
+  });
+  await api.init();
+  const operations = api.router.getOperations();
+  const templates: Template[] = operations
+    .map((operation) => ({ operation, pattern: patternOf(operation.path), specificity: operation.path.replace(/\{.*?\}/g, '').length }))
+    .sort((a, b) => b.specificity - a.specificity);
+  const byId = new Map(operations.map((operation) => [operation.operationId ?? '', operation]));
+  const targetOnly = new Set(operations.filter(readsTargetOnly).map((operation) => operation.operationId));
+  const remembered = new LRUCache<string, Routed | AppError>({ max: REMEMBERED });
+
+  const match = (method: string, path: string): Operation => {
+    const normalized = normalizePath(path);
+    const exact = operations.find((op) => op.path === normalized && op.method === method);
+    if (exact) return exact;
+    const matching = templates.filter((t) => t.pattern.test(normalized));
+    if (matching.length === 0) throw new AppError('route_not_found', `No route ${method.toUpperCase()} ${path}.`);
+    const found = matching.find((t) => t.operation.method === method);
+    if (found) return found.operation;
+    const allowed = [...new Set(matching.map((t) => t.operation.method.toUpperCase()))].join(', ');
+    throw new AppError('method_not_allowed', `${method.toUpperCase()} is not allowed on ${path}; use ${allowed}.`, [], { Allow: allowed });
+  };
+
+  const validate = (request: RouterRequest, operation: Operation): Routed => {
+    const req: Request = { method: request.method, path: request.path, query: request.query, headers: { ...request.headers }, body: asBody(request.body) };
+    const operationId = operation.operationId ?? '';
+    if (unvalidated.has(operationId)) {
+      const parsed = api.router.parseRequest(req, operation);
+      return { operation, operationId, path: parsed.params, query: parsed.query };
+    }
+    const validation: ValidationResult<Request> = api.validator.validateRequest(req, operation);
+    if (validation.errors) {
+      const errors = fieldErrors(validation);
+      throw new AppError('validation_failed', `The request has ${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}.`, errors);
+    }
+    const coerced = validation.coerced ?? req;
+    const parsed = api.router.parseRequest(coerced, operation);
+    const query: unknown = typeof coerced.query === 'object' ? coerced.query : parsed.query;
+    return { operation, operationId, path: parsed.params, query: isRecord(query) ? query : {} };
+  };
+
+  return {
+    route(request) {
+      const operation = match(request.method.toLowerCase(), request.path);
+      if (!targetOnly.has(operation.operationId)) return validate(request, operation);
+      const key = `${request.path}?${request.query}`;
+      let outcome = remembered.get(key);
+      if (outcome === undefined) {
+        try {
+          outcome = validate(request, operation);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          outcome = err;
+        }
+        remembered.set(key, outcome);
+      }
+      if (outcome instanceof AppError) throw outcome;
+      return outcome;
+    },
+    operation: (operationId) => byId.get(operationId),
+  };
+}
+
+/** Whether an operation's input is its path and query alone: a GET with no header, cookie or body parameter. */
+function readsTargetOnly(operation: Operation): boolean {
+  const parameters = operation.parameters ?? [];
+  return operation.method === 'get' && operation.requestBody === undefined && parameters.every((p) => 'in' in p && (p.in === 'path' || p.in === 'query'));
+}
+
+/** As openapi-backend normalizes a path for matching: a leading slash, no trailing ones. */
+function normalizePath(path: string): string {
+  let out = path.trim();
+  if (!out.startsWith('/')) out = `/${out}`;
+  while (out.length > 1 && out.endsWith('/')) out = out.slice(0, -1);
+  return out;
+}
+
+/** A path template as a RegExp: each `{parameter}` one segment. */
+function patternOf(template: string): RegExp {
+  const literal = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${literal.join('[^/]+')}$`);
+}
+
+/** The contract as openapi-backend types it. */
+function documentOf(value: unknown): Document {
+  if (typeof value !== 'object' || value === null || !('openapi' in value) || !('paths' in value)) throw new Error('not an OpenAPI document');
+  return value as Document;
+}
+
+/** The body as openapi-backend takes it: parsed JSON, the raw text, or none. */
+function asBody(body: unknown): Request['body'] {
+  if (body === undefined || body === null || typeof body === 'string' || typeof body === 'object') return body ?? undefined;
+  return String(body);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Ajv errors as `{ location: "query.limit", message }`. */
+function fieldErrors(validation: ValidationResult): ProblemFieldError[] {
+  return (validation.errors ?? []).map((error) => {
+    // openapi-backend names the body `requestBody`; callers know it as `body`.
+    const segments = error.instancePath.split('/').filter(Boolean).map((segment, i) => (i === 0 && segment === 'requestBody' ? 'body' : segment));
+    const missing = typeof error.params.missingProperty === 'string' ? error.params.missingProperty : null;
+    const unknown = typeof error.params.additionalProperty === 'string' ? error.params.additionalProperty : null;
+    if (missing ?? unknown) segments.push(missing ?? unknown ?? '');
+    const location = segments.join('.') || 'request';
+    const allowed = Array.isArray(error.params.allowedValues) ? `must be one of: ${error.params.allowedValues.join(', ')}` : null;
+    return { location, message: unknown ? 'is not a parameter of this operation' : (allowed ?? error.message ?? 'is invalid') };
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * An answer of the read model: a value scrubbed of credentials once, as it entered, with its
+ * JSON bytes (what REST sends) and any other rendition an edge makes of it (MCP's tool result),
+ * each made once however often the answer is sent.
+ */
+import { scrubValue } from '../catalog/secrets.js';
+
+export class Answer<T> {
+  /** The JSON of `value`. */
+  readonly json: Buffer;
+  private readonly renditions = new Map<string, Buffer>();
+
+  private constructor(readonly value: T) {
+    this.json = Buffer.from(JSON.stringify(value));
+  }
+
+  /** The answer to `value` once scrubbed: the only way an answer is made. */
+  static of<T>(value: T): Answer<T> {
+    return new Answer(scrubValue(value));
+  }
+
+  /** The bytes an edge sends for this answer, made by `render` the first time an edge asks. */
+  rendition(edge: string, render: (answer: Answer<T>) => Buffer): Buffer {
+    let bytes = this.renditions.get(edge);
+    if (bytes === undefined) this.renditions.set(edge, (bytes = render(this)));
+    return bytes;
+  }
+
+  /** What the answer holds in bytes: its JSON and every rendition made so far. */
+  get bytes(): number {
+    let bytes = this.json.length;
+    for (const rendition of this.renditions.values()) bytes += rendition.length;
+    return bytes;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The read model: the one door every surface (REST, MCP, and later the registry API and the web
+ * pages) reads the catalog through. It alone reads the catalog's content generation, keeps
+ * answers (scrubbed once as they enter, with the bytes each edge sends) and, through
+ * engine-choice.ts, picks the search engine. Reads of the catalog alone are kept until the
+ * content changes; reads that also depend on monitor checks or the clock (trust, status,
+ * compare) are made afresh each time, so a check never flushes a content answer.
+ */
+import type { RegistryService, ServerSearchInput, ToolSearchInput } from '../registry/registry-service.js';
+import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
+import { Answer } from './answer.js';
+import { createAnswerCache, type AnswerCache } from './answer-cache.js';
+
+export interface ReadModel {
+  searchServers(input: ServerSearchInput): Promise<Answer<ServerPage>>;
+  searchTools(input: ToolSearchInput): Promise<Answer<ToolPage>>;
+  getServer(idOrName: string): Promise<Answer<Server>>;
+  /** The server with a remote endpoint on `domain` (the older route set). */
+  getServerByDomain(domain: string): Promise<Answer<Server>>;
+  getTool(id: string): Promise<Answer<Tool>>;
+  listCategories(): Promise<Answer<CategoryList>>;
+  getInstall(idOrName: string, client?: InstallClient): Promise<Answer<InstallInstructions>>;
+  getTrust(idOrName: string): Promise<Answer<TrustReport>>;
+  getStatus(idOrName: string): Promise<Answer<StatusReport>>;
+  compareServers(ids: readonly string[]): Promise<Answer<Comparison>>;
+}
+
+export interface ReadModelDeps {
+  readonly registry: RegistryService;
+  /** The catalog's content generation; null when it cannot be read (nothing is kept or answered from the cache then). */
+  readonly generation: () => Promise<string | null>;
+  readonly cache?: AnswerCache;
+}
+
+export function createReadModel({ registry, generation, cache = createAnswerCache() }: ReadModelDeps): ReadModel {
+  /** The answer kept under `key`, or `compute`'s, kept if the content did not change meanwhile. */
+  const kept = async <T>(key: string, compute: () => Promise<T>): Promise<Answer<T>> => {
+    const before = await generation();
+    const hit = before === null ? undefined : cache.get(before, key);
+    // Kept under a key only this function sets, for a compute of the same T.
+    if (hit) return hit as Answer<T>;
+    const answer = Answer.of(await compute());
+    if (before !== null && (await generation()) === before) cache.set(before, key, answer);
+    return answer;
+  };
+  const fresh = async <T>(compute: () => Promise<T>): Promise<Answer<T>> => Answer.of(await compute());
+  const keyOf = (operation: string, ...args: unknown[]): string => `${operation}\n${JSON.stringify(args)}`;
+
+  return {
+    searchServers: (input) =>
+      kept(keyOf('searchServers', input.q, input.category, input.sort, input.limit, input.offset), () => registry.searchServers(input)),
+    searchTools: (input) =>
+      kept(keyOf('searchTools', input.q, input.authentication, input.sort, input.limit, input.offset), () => registry.searchTools(input)),
+    getServer: (idOrName) => kept(keyOf('getServer', idOrName), () => registry.getServer(idOrName)),
+    getServerByDomain: (domain) => kept(keyOf('getServerByDomain', domain), () => registry.getServerByDomain(domain)),
+    getTool: (id) => kept(keyOf('getTool', id), () => registry.getTool(id)),
+    listCategories: () => kept(keyOf('listCategories'), () => registry.listCategories()),
+    getInstall: (idOrName, client) => kept(keyOf('getInstall', idOrName, client), () => registry.getInstall(idOrName, client)),
+    getTrust: (idOrName) => fresh(() => registry.getTrust(idOrName)),
+    getStatus: (idOrName) => fresh(() => registry.getStatus(idOrName)),
+    compareServers: (ids) => fresh(() => registry.compareServers(ids)),
+  };
+}
+
+/** The content generation as the read model follows it: null, not a throw, when the store cannot tell. */
+export function followGeneration(read: () => Promise<string>): () => Promise<string | null> {
+  return async () => {
+    try {
+      return await read();
+    } catch {
+      return null;
+    }
+  };
+}
