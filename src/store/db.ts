@@ -6,11 +6,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import knexFactory, { type Knex } from 'knex';
-import { dialectOf, type Dialect } from './dialect.js';
+import type { Database } from 'sqlite3';
+import type { Dialect } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
+import { SqliteClient, type WriteStatement } from './sqlite-client.js';
 
 export type Db = Knex;
 export { dialectOf, type Dialect } from './dialect.js';
+export type { WriteStatement } from './sqlite-client.js';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
@@ -72,15 +75,15 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
   const target = match[1];
   const filename = target === ':memory:' ? ':memory:' : resolve(target);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  const db = knexFactory({
-    client: 'sqlite3',
+  return knexFactory({
+    client: SqliteClient,
     connection: { filename },
     useNullAsDefault: true,
     log: QUIET_ACQUIRE,
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: SqliteConnection) => void) {
+      afterCreate(conn: Database, done: (err: Error | null, conn: Database) => void) {
         const pragmas = sqlitePragmas(options.pageCacheMb);
         const next = (index: number): void => {
           const sql = pragmas[index];
@@ -91,31 +94,6 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       },
     },
   });
-  // SQLite will not close a connection that still has prepared statements.
-  const destroyRaw = db.client.destroyRawConnection.bind(db.client);
-  db.client.destroyRawConnection = async (connection: SqliteConnection) => {
-    await finalizePrepared(connection);
-    return destroyRaw(connection);
-  };
-  return db;
-}
-
-interface SqliteConnection {
-  run(sql: string, callback: (err: Error | null) => void): void;
-  prepare(sql: string, callback: (err: Error | null) => void): SqliteStatement;
-}
-
-interface SqliteStatement {
-  all(params: readonly unknown[], callback: (err: Error | null, rows: unknown[]) => void): void;
-  run(params: readonly unknown[], callback: (err: Error | null) => void): void;
-  finalize(callback: (err: Error | null) => void): void;
-}
-
-/** A write statement prepared once and run with one set of bindings after another. */
-export interface WriteStatement {
-  run(bindings: readonly (string | number | null)[]): Promise<void>;
-  /** Finalizes the statement and gives its connection back. */
-  close(): Promise<void>;
 }
 
 /**
@@ -124,78 +102,24 @@ export interface WriteStatement {
  * skips knex's formatting of every binding. On PostgreSQL each run is an ordinary raw query.
  */
 export async function openStatement(db: Db, sql: string): Promise<WriteStatement> {
-  if (dialectOf(db) !== 'sqlite') return { run: async (bindings) => void (await db.raw(sql, [...bindings])), close: async () => undefined };
-  const connection: SqliteConnection = await db.client.acquireConnection();
-  let statement: SqliteStatement;
-  try {
-    statement = await prepare(connection, sql);
-  } catch (err) {
-    db.client.releaseConnection(connection);
-    throw err;
-  }
-  return {
-    run: (bindings) => new Promise<void>((resolve, reject) => statement.run(bindings, (err) => (err ? reject(err) : resolve()))),
-    close: async () => {
-      await finalize(statement);
-      db.client.releaseConnection(connection);
-    },
-  };
+  const client: unknown = db.client;
+  if (client instanceof SqliteClient) return client.openStatement(sql);
+  return { run: async (bindings) => void (await db.raw(sql, [...bindings])), close: async () => undefined };
 }
-
-function prepare(connection: SqliteConnection, sql: string): Promise<SqliteStatement> {
-  return new Promise<SqliteStatement>((resolve, reject) => {
-    const made = connection.prepare(sql, (err) => (err ? reject(err) : resolve(made)));
-  });
-}
-
-/** Statements prepared on each SQLite connection, by SQL text, oldest first. */
-const preparedOf = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
-/** Statements kept per connection at most (the oldest is finalized to make room). */
-const MAX_PREPARED = 128;
 
 /**
  * A read that runs again and again with other values (a page of rows by seq), through a
- * statement prepared once per connection: through knex, sqlite3 prepares, runs and finalizes
- * one per query, and knex's formatting and queueing around it cost more than the read itself.
- * On PostgreSQL it is an ordinary raw query.
+ * statement prepared once per connection (sqlite-client.ts). On PostgreSQL it is an ordinary
+ * raw query.
  */
-export async function selectPrepared<T>(db: Db, sql: string, bindings: readonly (string | number)[]): Promise<T[]> {
-  if (dialectOf(db) !== 'sqlite') return rowsOf<T>(await db.raw(sql, [...bindings]));
-  const connection: SqliteConnection = await db.client.acquireConnection();
-  try {
-    const statement = await preparedStatement(connection, sql);
-    return await new Promise<T[]>((resolve, reject) => statement.all(bindings, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
-  } finally {
-    db.client.releaseConnection(connection);
-  }
+export function selectPrepared<T>(db: Db, sql: string, bindings: readonly (string | number)[]): Promise<T[]> {
+  const client: unknown = db.client;
+  if (client instanceof SqliteClient) return client.selectPrepared<T>(sql, bindings);
+  return selectRaw<T>(db, sql, bindings);
 }
 
-async function preparedStatement(connection: SqliteConnection, sql: string): Promise<SqliteStatement> {
-  let statements = preparedOf.get(connection);
-  if (!statements) preparedOf.set(connection, (statements = new Map()));
-  const known = statements.get(sql);
-  if (known) return known;
-  const statement = await prepare(connection, sql);
-  if (statements.size >= MAX_PREPARED) {
-    const [oldest] = statements;
-    if (oldest) {
-      statements.delete(oldest[0]);
-      await finalize(oldest[1]);
-    }
-  }
-  statements.set(sql, statement);
-  return statement;
-}
-
-async function finalizePrepared(connection: SqliteConnection): Promise<void> {
-  const statements = preparedOf.get(connection);
-  preparedOf.delete(connection);
-  for (const statement of statements?.values() ?? []) await finalize(statement);
-}
-
-function finalize(statement: SqliteStatement): Promise<void> {
-  // A statement that cannot be finalized is already gone: nothing to wait for.
-  return new Promise((resolve) => statement.finalize(() => resolve()));
+async function selectRaw<T>(db: Db, sql: string, bindings: readonly (string | number)[]): Promise<T[]> {
+  return rowsOf<T>(await db.raw(sql, [...bindings]));
 }
 
 /** How long `migrate` waits for another instance that holds the migration lock. */
