@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { slugOf, toolIdOf, uniqueId } from '../../src/catalog/ids.js';
 import { matchKeysOf, packageKey, repositoryKey, remoteKey } from '../../src/ingest/merge-keys.js';
-import { parseQuery } from '../../src/registry/registry-service.js';
+import { parseQuery } from '../../src/search/query.js';
 
 describe('identity', () => {
   const slugs: Array<[string, string]> = [
