@@ -9,7 +9,7 @@ import { TAXONOMY } from '../catalog/taxonomy.js';
 import type { SourceName } from '../types.js';
 import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk-insert.js';
 import { dialectOf, type Db } from './db.js';
-import { FTS_TABLES, type FtsTable } from './fts.js';
+import { FTS_COLUMNS, type FtsTable } from './fts.js';
 import { withIndexesDeferred } from './deferred-indexes.js';
 import { withFirstLoadJournal } from './first-load.js';
 
@@ -132,7 +132,7 @@ const SOURCE_COLUMNS = ['source', 'source_key', 'server_id', 'record', 'normaliz
 /** Every bulk write of the catalog: rows are value arrays in the order of `columns`. */
 const INSERTS = {
   servers: { table: 'servers', columns: [...SERVER_COLUMNS, 'seq', 'id', 'created_at'] },
-  serversFts: { table: 'servers_fts', columns: ['rowid', ...FTS_TABLES.servers_fts.columns] },
+  serversFts: { table: 'servers_fts', columns: ['rowid', ...FTS_COLUMNS.servers_fts] },
   categories: { table: 'server_categories', columns: ['slug', 'server_id'] },
   remotes: { table: 'remotes', columns: ['server_id', 'position', 'transport', 'url', 'host', 'headers'] },
   packages: {
@@ -143,7 +143,7 @@ const INSERTS = {
     table: 'tools',
     columns: ['seq', 'id', 'server_id', 'position', 'name', 'title', 'description', 'input_schema', 'annotations', 'authentication', 'sort_name'],
   },
-  toolsFts: { table: 'tools_fts', columns: ['rowid', ...FTS_TABLES.tools_fts.columns] },
+  toolsFts: { table: 'tools_fts', columns: ['rowid', ...FTS_COLUMNS.tools_fts] },
   sources: { table: 'sources', columns: SOURCE_COLUMNS, onConflict: mergeOn(['source', 'source_key'], SOURCE_COLUMNS) },
   matchKeys: { table: 'match_keys', columns: ['match_key', 'server_id'], onConflict: ignoreOn(['match_key']) },
 } satisfies Record<string, BulkInsert>;
@@ -158,7 +158,7 @@ const INSERTS = {
 const FTS_HASH_BYTES = 64 * 1024 * 1024;
 
 async function widenFtsBuffers(trx: Knex.Transaction): Promise<void> {
-  for (const table of Object.keys(FTS_TABLES) as FtsTable[]) await trx.raw(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ?)`, [FTS_HASH_BYTES]);
+  for (const table of Object.keys(FTS_COLUMNS) as FtsTable[]) await trx.raw(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ?)`, [FTS_HASH_BYTES]);
 }
 
 function createWriter(trx: Knex.Transaction): CatalogWriter {

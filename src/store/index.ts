@@ -1,11 +1,12 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
-import { createCatalogReader, type CatalogReader } from './catalog-reader.js';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { readGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter, type GenerationKind } from './catalog-writer.js';
 import { dialectOf, migrate, migrationsPending, openDatabase, type Db } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
-import { createSearchIndex, type SearchIndex, type SearchIndexEvents } from './search-index.js';
+import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
+import { createLegacySearch, type LegacySearch, type LegacySearchEvents } from './legacy-search.js';
+import { createSearchSource, type CatalogSearchSource } from './search-source.js';
 
 export interface RateLimiterSpec {
   /** Names the policy's counters (several policies share one table). */
@@ -15,8 +16,16 @@ export interface RateLimiterSpec {
   readonly duration: number;
 }
 
+/**
+ * The catalog's lookups, and (TEMPORARY, issue 21: legacy-search.ts) its searches until the
+ * registry service searches through the read model; then this becomes CatalogLookups.
+ */
+export type CatalogReader = CatalogLookups & LegacySearch;
+
 export interface Store {
   readonly catalog: CatalogReader;
+  /** What the search engines (src/search) read the catalog through. */
+  readonly searchSource: CatalogSearchSource;
   readonly monitor: MonitorStore;
   readonly assessments: AssessmentStore;
   /** Runs `work` in one transaction; a throw rolls everything back. */
@@ -24,15 +33,20 @@ export interface Store {
   /** Applies pending migrations and syncs the category taxonomy. */
   migrate(): Promise<void>;
   /**
-   * Changes whenever the catalog may have changed: at once after a write through this store, and
-   * within 250 ms after another process or instance committed one (the catalog_generation row).
-   * `fresh` reads the row now.
+   * Changes whenever the catalog's content may have changed (servers, tools, categories; not
+   * monitor checks): at once after a write through this store, and within 250 ms after another
+   * process or instance committed one (the catalog_generation row). `fresh` reads the row now.
+   */
+  contentGeneration(fresh?: boolean): Promise<string>;
+  /**
+   * As `contentGeneration`, but also changed by every monitor check.
+   * @deprecated Being replaced by `contentGeneration` (content) and no generation for status.
    */
   generation(fresh?: boolean): Promise<string>;
   /**
-   * Builds the in-memory search index for the catalog as it is (SQLite; nothing on PostgreSQL).
-   * Searches do not wait for it: until it is built they are answered by SQL. Resolves to whether
-   * an index for the catalog as it is now is ready.
+   * TEMPORARY (issue 21: legacy-search.ts): builds the in-memory search engine behind
+   * `catalog.searchServers` for the catalog as it is (SQLite; nothing on PostgreSQL); whether it
+   * is ready. The composition root warms its own engine once searches go through the read model.
    */
   warmSearchIndex(): Promise<boolean>;
   /**
@@ -50,9 +64,9 @@ export interface Store {
 const GENERATION_TTL_MS = 250;
 
 export interface StoreOptions {
-  /** Tells when the search index was built or failed to build. */
-  readonly searchIndexEvents?: Partial<SearchIndexEvents>;
-  /** Whether relevance searches may be answered from memory (SQLite only; default true). */
+  /** TEMPORARY (issue 21: legacy-search.ts): tells when the search index was built or failed to build. */
+  readonly searchIndexEvents?: Partial<LegacySearchEvents>;
+  /** TEMPORARY (issue 21: legacy-search.ts): whether `catalog.searchServers` may answer from memory (SQLite only; default true). */
   readonly searchIndex?: boolean;
   /** SQLite's page cache in MiB (default 64, for ingest). */
   readonly pageCacheMb?: number;
@@ -88,19 +102,19 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     };
   };
   const generation = generationOf('any');
+  const contentGeneration = generationOf('content');
   const monitor = createMonitorStore(db);
-  // PostgreSQL ranks with ts_rank, which the in-memory index does not reproduce. The index
-  // follows catalog content only: a monitor check does not make it stale.
-  const searchIndex: SearchIndex | null = dialect === 'sqlite' && options.searchIndex !== false ? createSearchIndex(db, generationOf('content'), options.searchIndexEvents) : null;
+  const searchSource = createSearchSource(db, contentGeneration);
+  const legacy = createLegacySearch(searchSource, options.searchIndex !== false, options.searchIndexEvents);
   return {
-    catalog: createCatalogReader(db, searchIndex),
+    catalog: { ...createCatalogLookups(db), ...legacy.search },
+    searchSource,
+    contentGeneration,
     monitor: { ...monitor, recordCheck: (check, keep) => wrote('any', monitor.recordCheck(check, keep)) },
     assessments: createAssessmentStore(db),
     withCatalogWriter: (work) => wrote('content', withCatalogWriter(db, work)),
     generation,
-    async warmSearchIndex() {
-      return (await searchIndex?.refresh()) != null;
-    },
+    warmSearchIndex: legacy.warm,
     rateLimiter(spec) {
       const memory = new RateLimiterMemory({ ...spec });
       if (dialect !== 'postgres') return memory;
@@ -123,13 +137,14 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
       }
     },
     async close() {
-      searchIndex?.close();
+      legacy.close();
       await db.destroy();
     },
   };
 }
 
-export type { CatalogReader, ServerSearch, ToolSearch, Page } from './catalog-reader.js';
+export type { CatalogLookups } from './catalog-lookups.js';
+export type { CatalogSearchSource } from './search-source.js';
 export type { CatalogWriter, CatalogIndex, ServerWrite, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
 export type { Assessment, AssessmentStatus, AssessmentStore, NewAssessment, Observation } from './assessment-store.js';

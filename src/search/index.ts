@@ -1,0 +1,24 @@
+/**
+ * The search engines, for the composition root: it builds the ones its database has, in the
+ * order the read model asks them (src/read/engine-choice.ts).
+ *  - SQLite: `createMemoryEngine(source)` first (warm it before serving), then `createFts5Engine(source)`.
+ *  - PostgreSQL: `createPostgresEngine(source)` alone.
+ * `source` is the store's `searchSource`.
+ */
+import { createFts5Engine } from './fts5-engine.js';
+import { createPostgresEngine } from './postgres-engine.js';
+import type { SearchSource } from './search-source.js';
+import type { SqlEngine } from './sql-search.js';
+
+/** The SQL engine of the source's database: FTS5 on SQLite, tsvector on PostgreSQL. */
+export function createSqlEngine(source: SearchSource): SqlEngine {
+  return source.sql.dialect === 'postgres' ? createPostgresEngine(source) : createFts5Engine(source);
+}
+
+export { createFts5Engine } from './fts5-engine.js';
+export { createPostgresEngine } from './postgres-engine.js';
+export { createMemoryEngine, type MemoryEngine, type MemoryEngineEvents } from './memory-engine.js';
+export type { SqlEngine } from './sql-search.js';
+export type { SearchSource, SqlRunner, CharacterClassifier } from './search-source.js';
+export type { EngineName, Page, SearchEngine, ServerQuery, ToolQuery } from './engine.js';
+export { parseQuery, type ParsedQuery } from './query.js';

@@ -1,0 +1,120 @@
+/**
+ * The in-memory search engine (SQLite catalogs). FTS5 has to score every match with bm25 before
+ * it can keep a page, which at 100k servers costs tens of milliseconds for a common word; this
+ * engine holds the same words and weights next to what the ranking rules read (memory-index.ts),
+ * so a search touches only the postings of its words, then reads the page's rows by seq.
+ *
+ * Its indexes are built for one catalog content generation and answer only at that generation,
+ * and only relevance searches with words: otherwise it answers null (the SQL engine answers),
+ * and a generation it was not built for starts a rebuild in the background. The FTS5 engine stays
+ * the reference: the parity suite checks both give the same pages.
+ */
+import type { ServerSummary, Tool } from '../types.js';
+import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/rows.js';
+import type { Page, SearchEngine } from './engine.js';
+import { buildServers, buildTools, type BuildSource } from './memory-build.js';
+import { heldBytes, indexesOf, type MemoryIndexes } from './memory-index.js';
+import type { IndexedPage } from './page-selection.js';
+import type { SearchSource, SqlRunner } from './search-source.js';
+import { Unicode61 } from './unicode61.js';
+
+export interface MemoryEngineEvents {
+  built(stats: { generation: string; servers: number; tools: number; milliseconds: number; megabytes: number }): void;
+  failed(err: unknown): void;
+}
+
+/** The in-memory engine, and what only it offers. */
+export interface MemoryEngine extends SearchEngine {
+  /** Builds its indexes for the catalog as it is now (at start, before serving); whether they are ready. */
+  warm(): Promise<boolean>;
+  close(): void;
+}
+
+/** Builds attempted in a row before giving up, when the catalog keeps changing under them. */
+const BUILD_ATTEMPTS = 3;
+
+/** The answer when this engine cannot answer (the next engine does). */
+const DECLINED: Promise<null> = Promise.resolve(null);
+
+const SERVERS_BY_SEQ = `SELECT ${SUMMARY_COLUMNS} FROM servers s WHERE s.seq IN `;
+const TOOLS_BY_SEQ = `SELECT ${['t.seq', ...TOOL_COLUMNS].join(', ')} FROM tools t JOIN servers s ON s.id = t.server_id WHERE t.seq IN `;
+
+export function createMemoryEngine(source: SearchSource, events: Partial<MemoryEngineEvents> = {}): MemoryEngine {
+  const tokenizer = new Unicode61();
+  let ready: MemoryIndexes | null = null;
+  let building: Promise<MemoryIndexes | null> | null = null;
+  let closed = false;
+
+  /** Builds until a build starts and ends at the same generation (a write during a build makes it moot). */
+  const build = async (): Promise<MemoryIndexes | null> => {
+    for (let attempt = 0; attempt < BUILD_ATTEMPTS && !closed; attempt += 1) {
+      const before = await source.contentGeneration(true);
+      if (ready?.generation === before) return ready;
+      // A stale index is never used again: let it go before the new one takes the memory.
+      ready = null;
+      const started = performance.now();
+      const from: BuildSource = { sql: source.sql, classify: source.classify, tokenizer, live: () => !closed };
+      const [servers, tools] = [await buildServers(from), await buildTools(from)];
+      const after = await source.contentGeneration(true);
+      if (after !== before || closed) continue;
+      ready = indexesOf(after, servers, tools);
+      const megabytes = Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6);
+      events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes });
+      return ready;
+    }
+    return null;
+  };
+
+  const start = (): Promise<MemoryIndexes | null> => {
+    building ??= build()
+      .catch((err: unknown) => {
+        if (!closed) events.failed?.(err);
+        return null;
+      })
+      .finally(() => (building = null));
+    return building;
+  };
+
+  /** The indexes if they were built for `generation`; otherwise null, and a rebuild starts. */
+  const at = (generation: string): MemoryIndexes | null => {
+    if (closed) return null;
+    if (ready?.generation === generation) return ready;
+    void start();
+    return null;
+  };
+
+  return {
+    name: 'memory',
+    searchServers(query, generation) {
+      const { terms, text } = query;
+      if (query.sort !== 'relevance' || terms === null || text === null) return DECLINED;
+      const page = at(generation)?.searchServers({ terms, text, category: query.category, limit: query.limit, offset: query.offset });
+      return page ? rowsOfPage<ServerRow, ServerSummary>(source.sql, page, SERVERS_BY_SEQ, toSummary) : DECLINED;
+    },
+    searchTools(query, generation) {
+      const { terms, text } = query;
+      if (query.sort !== 'relevance' || terms === null || text === null) return DECLINED;
+      const page = at(generation)?.searchTools({ terms, text, authentication: query.authentication, limit: query.limit, offset: query.offset });
+      return page ? rowsOfPage<ToolRow, Tool>(source.sql, page, TOOLS_BY_SEQ, toTool) : DECLINED;
+    },
+    warm: async () => !closed && (await start()) !== null,
+    close() {
+      closed = true;
+      ready = null;
+    },
+  };
+}
+
+/** The rows of an indexed page, in its order; null if one has gone since (SQL answers then). */
+async function rowsOfPage<Row extends { seq: number }, T>(sql: SqlRunner, page: IndexedPage, select: string, map: (row: Row) => T): Promise<Page<T> | null> {
+  if (page.seqs.length === 0) return { items: [], total: page.total };
+  const rows = await sql.prepared<Row>(`${select}(${page.seqs.map(() => '?').join(', ')})`, page.seqs);
+  const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
+  const items: T[] = [];
+  for (const seq of page.seqs) {
+    const row = bySeq.get(seq);
+    if (!row) return null;
+    items.push(map(row));
+  }
+  return { items, total: page.total };
+}

@@ -1,0 +1,149 @@
+/**
+ * The in-memory engine's indexes for one catalog generation, and their relevance searches: the
+ * text index (words and bm25, text-index.ts) next to what the ranking rules read (name tiers,
+ * source counts, name lengths, id order) and the filters (categories, authentication), so a
+ * search touches only the postings of its words. Built by memory-docs.ts.
+ */
+import type { Authentication } from '../types.js';
+import { byScore, pageOf, type IndexedPage, type Tiers } from './page-selection.js';
+import { NAME_TIERS } from './ranking.js';
+import type { TextIndex, TextMatches } from './text-index.js';
+
+export interface IndexedServerSearch {
+  readonly terms: readonly string[];
+  readonly text: string;
+  readonly category: string | null;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface IndexedToolSearch {
+  readonly terms: readonly string[];
+  readonly text: string;
+  readonly authentication: Authentication | null;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface MemoryIndexes {
+  readonly generation: string;
+  /** Null when the query needs SQLite's phrase handling (a word the tokenizer splits). */
+  searchServers(search: IndexedServerSearch): IndexedPage | null;
+  searchTools(search: IndexedToolSearch): IndexedPage | null;
+}
+
+/** Distinct names, sorted, each with the documents that bear it: docs[start[n]…start[n + 1]). */
+export interface NameTable {
+  readonly names: readonly string[];
+  readonly start: Int32Array;
+  readonly docs: Int32Array;
+  /** Scratch for a query's name tiers, by position in its matches (1 + tier; 0 for none). */
+  readonly tiers: Uint8Array;
+}
+
+export interface ServerDocs {
+  readonly text: TextIndex;
+  readonly idRank: Int32Array;
+  readonly sourceCount: Int32Array;
+  /** length(sort_name) as SQLite counts it: characters. */
+  readonly nameLength: Int32Array;
+  readonly categories: Uint32Array;
+  readonly categoryBits: ReadonlyMap<string, number>;
+  /** Each server's match names. */
+  readonly names: NameTable;
+}
+
+export interface ToolDocs {
+  readonly text: TextIndex;
+  readonly idRank: Int32Array;
+  /** The tools' sort names. */
+  readonly names: NameTable;
+  readonly authentication: Uint8Array;
+  readonly authenticationCodes: ReadonlyMap<string, number>;
+}
+
+export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDocs): MemoryIndexes {
+  return {
+    generation,
+    searchServers(search) {
+      let keep = (_doc: number): boolean => true;
+      if (search.category !== null) {
+        const bit = servers.categoryBits.get(search.category);
+        if (bit === undefined) return { seqs: [], total: 0 };
+        keep = (doc) => ((servers.categories[doc] as number) & bit) !== 0;
+      }
+      const matches = servers.text.match(search.terms, keep);
+      if (!matches) return null;
+      const tiers = nameTiers(servers.names, search.text, matches);
+      // SERVER_RANKING_RULES: exact name, then name prefix (each by more sources, then the
+      // shorter display name), then bm25, then id.
+      const named = (a: number, b: number): number => {
+        const docA = matches.docs[a] as number;
+        const docB = matches.docs[b] as number;
+        return tiers.tier(a) - tiers.tier(b)
+          || (servers.sourceCount[docB] as number) - (servers.sourceCount[docA] as number)
+          || (servers.nameLength[docA] as number) - (servers.nameLength[docB] as number)
+          || byScore(matches, servers.idRank, a, b);
+      };
+      return pageOf(servers.text.rowids, matches, tiers, named, servers.idRank, search.offset, search.limit);
+    },
+    searchTools(search) {
+      let keep = (_doc: number): boolean => true;
+      if (search.authentication !== null) {
+        const code = tools.authenticationCodes.get(search.authentication);
+        if (code === undefined) return { seqs: [], total: 0 };
+        keep = (doc) => tools.authentication[doc] === code;
+      }
+      const matches = tools.text.match(search.terms, keep);
+      if (!matches) return null;
+      const tiers = nameTiers(tools.names, search.text, matches);
+      // TOOL_RANKING_RULES: exact name, name prefix, bm25, id.
+      const named = (a: number, b: number): number => tiers.tier(a) - tiers.tier(b) || byScore(matches, tools.idRank, a, b);
+      return pageOf(tools.text.rowids, matches, tiers, named, tools.idRank, search.offset, search.limit);
+    },
+  };
+}
+
+/** The bytes of an index's typed arrays (its text index's included). */
+export function heldBytes(docs: ServerDocs | ToolDocs): number {
+  let bytes = docs.text.bytes + docs.names.start.byteLength + docs.names.docs.byteLength + docs.names.tiers.byteLength;
+  for (const value of Object.values(docs)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+  return bytes;
+}
+
+/** The scratch marks of the two tiers (0 marks none). */
+const EXACT_MARK = 1 + NAME_TIERS.exact;
+const PREFIX_MARK = 1 + NAME_TIERS.prefix;
+
+/**
+ * The matches with a name equal to `text` (NAME_TIERS.exact) or starting with it
+ * (NAME_TIERS.prefix), by position in `matches`: found from the few names that start with the
+ * text, not by reading every match.
+ */
+function nameTiers(table: NameTable, text: string, matches: TextMatches): Tiers {
+  const scratch = table.tiers;
+  scratch.fill(0, 0, matches.docs.length);
+  const positions: number[] = [];
+  for (let n = lowerBound(table.names, text); n < table.names.length && (table.names[n] as string).startsWith(text); n += 1) {
+    const marked = table.names[n] === text ? EXACT_MARK : PREFIX_MARK;
+    for (let d = table.start[n] as number; d < (table.start[n + 1] as number); d += 1) {
+      const k = matches.position(table.docs[d] as number);
+      if (k < 0) continue;
+      const was = scratch[k] as number;
+      if (was === 0) positions.push(k);
+      if (was === 0 || marked < was) scratch[k] = marked;
+    }
+  }
+  return { positions, tier: (k) => (scratch[k] as number) - 1 };
+}
+
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,29 @@
+/**
+ * What the engines read the catalog through: small interfaces the store implements
+ * (src/store/search-source.ts, `Store.searchSource`), so that no engine imports knex.
+ */
+import type { CharacterClass } from './unicode61.js';
+
+/** A value a statement binds. */
+export type SqlBinding = string | number | null;
+
+/** Runs SQL on the catalog's database; rows come back as plain objects. */
+export interface SqlRunner {
+  readonly dialect: 'sqlite' | 'postgres';
+  all<T>(sql: string, bindings?: readonly SqlBinding[]): Promise<T[]>;
+  /** The same, through a statement prepared once per connection (a small read run again and again). */
+  prepared<T>(sql: string, bindings: readonly (string | number)[]): Promise<T[]>;
+  /** Runs `work` in one transaction (e.g. a setting that holds for its statements only). */
+  transaction<T>(work: (sql: Pick<SqlRunner, 'all'>) => Promise<T>): Promise<T>;
+}
+
+/** How FTS5's `tokenizer` (ranking.ts: FTS_TOKENIZER) treats each of `chars`. */
+export type CharacterClassifier = (chars: readonly string[], tokenizer: string) => Promise<ReadonlyMap<string, CharacterClass>>;
+
+/** Everything an engine reads: SQL, the content generation, and (in-memory) character classes. */
+export interface SearchSource {
+  readonly sql: SqlRunner;
+  /** The catalog's content generation; `fresh` reads it from the database rather than a recent read. */
+  contentGeneration(fresh?: boolean): Promise<string>;
+  readonly classify: CharacterClassifier;
+}

@@ -1,0 +1,148 @@
+/**
+ * The SQL both SQL engines run, with what differs between the databases (how words match and
+ * rank, how unknown dates sort) given by each engine as a `SqlDialect`: fts5-engine.ts and
+ * postgres-engine.ts. The relevance order is the ranking rules of ranking.ts.
+ */
+import type { ServerSort, ServerSummary, Tool, ToolSort } from '../types.js';
+import type { FtsTable } from '../store/fts.js';
+import type { Page, SearchEngine, ServerQuery, ToolQuery } from './engine.js';
+import { NAME_TIERS } from './ranking.js';
+import type { SqlBinding, SqlRunner } from './search-source.js';
+
+/** A SQL engine: it answers every search, and gives the plan of a server search (one line per step; for tests and tuning). */
+export interface SqlEngine extends SearchEngine {
+  searchServers(query: ServerQuery, generation?: string): Promise<Page<ServerSummary>>;
+  searchTools(query: ToolQuery, generation?: string): Promise<Page<Tool>>;
+  explain(query: ServerQuery): Promise<string[]>;
+}
+
+export interface Query {
+  readonly sql: string;
+  readonly bindings: SqlBinding[];
+}
+
+/** A statement for a select list, paged and ordered or (for the count) not. */
+export type QueryOf = (select: string, paged: boolean) => Query;
+
+export type OrderedSort = Exclude<ServerSort, 'relevance'>;
+
+/**
+ * How a database matches and ranks the query's words: every word as a prefix, in the weighted
+ * columns name > title > description > the rest (categories and tools, or a tool's server).
+ */
+export interface SqlDialect {
+  /** Joins from the index on: SQLite's CROSS JOIN keeps the FTS index as the outer loop. */
+  readonly join: string;
+  readonly where: (index: FtsTable) => string;
+  /** Best first. */
+  readonly rank: (index: FtsTable) => string;
+  /** Whether `rank` binds the match expression again (after `where`'s). */
+  readonly rankBindsExpression: boolean;
+  /** The match expression's binding. */
+  readonly expression: (terms: readonly string[]) => string;
+  /** Finds whether `needle` occurs in a column. */
+  readonly contains: (column: string) => string;
+  /** The orders of the other sorts, with the id as the last tie-break. */
+  readonly serverOrder: Readonly<Record<OrderedSort, string>>;
+}
+
+/** The server orders as SQLite gives them; PostgreSQL changes one (postgres-engine.ts). */
+export const SERVER_ORDER: Readonly<Record<OrderedSort, string>> = {
+  'a-z': 's.sort_name ASC, s.id ASC',
+  // z-a reads the a-z index backwards, so its ties run by id descending.
+  'z-a': 's.sort_name DESC, s.id DESC',
+  // SQLite sorts NULL first ascending and last descending: newest needs no help to put unknown dates last.
+  newest: 's.published_at DESC, s.id ASC',
+  oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
+  tools: 's.tool_count DESC, s.id ASC',
+  endpoints: 's.endpoint_count DESC, s.id ASC',
+};
+
+const TOOL_ORDER: Readonly<Record<Exclude<ToolSort, 'relevance'>, string>> = {
+  'a-z': 't.sort_name ASC, t.id ASC',
+  'z-a': 't.sort_name DESC, t.id DESC',
+};
+
+/** The rows each index holds, as the queries alias them. */
+const ROWS: Readonly<Record<FtsTable, { readonly table: string; readonly alias: string }>> = {
+  servers_fts: { table: 'servers', alias: 's' },
+  tools_fts: { table: 'tools', alias: 't' },
+};
+
+/** The index joined to the rows it holds (its rowid is their seq). */
+function indexed(dialect: SqlDialect, index: FtsTable): string {
+  const { table, alias } = ROWS[index];
+  return `${index} ${dialect.join} ${table} ${alias} ON ${alias}.seq = ${index}.rowid`;
+}
+
+export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: string, paged: boolean): Query {
+  const bindings: SqlBinding[] = [];
+  const terms = search.terms;
+  let sql = `SELECT ${select} FROM ${terms !== null ? indexed(dialect, 'servers_fts') : 'servers s'}`;
+  if (search.category !== null) {
+    sql += ` ${terms !== null ? dialect.join : 'JOIN'} server_categories c ON c.server_id = s.id AND c.slug = ?`;
+    bindings.push(search.category);
+  }
+  if (terms !== null) {
+    sql += ` WHERE ${dialect.where('servers_fts')}`;
+    bindings.push(dialect.expression(terms));
+  }
+  if (!paged) return { sql, bindings };
+  if (search.sort === 'relevance' && terms !== null) {
+    // SERVER_RANKING_RULES: exact name matches, then prefix name matches (each led by servers
+    // more sources list, then by the shorter display name), then the database's rank, then id.
+    const { exact, prefix, none } = NAME_TIERS;
+    const tier = `CASE WHEN ${dialect.contains('s.match_names')} THEN ${exact} WHEN ${dialect.contains('s.match_names')} THEN ${prefix} ELSE ${none} END`;
+    sql += ` ORDER BY ${tier}, CASE WHEN ${tier} < ${none} THEN -s.source_count ELSE 0 END, CASE WHEN ${tier} < ${none} THEN length(s.sort_name) ELSE 0 END, ${dialect.rank('servers_fts')}, s.id`;
+    // match_names holds each name between newlines.
+    const exactName = `\n${search.text ?? ''}\n`;
+    const prefixName = `\n${search.text ?? ''}`;
+    bindings.push(exactName, prefixName, exactName, prefixName, exactName, prefixName);
+    if (dialect.rankBindsExpression) bindings.push(dialect.expression(terms));
+  } else {
+    sql += ` ORDER BY ${dialect.serverOrder[search.sort === 'relevance' ? 'a-z' : search.sort]}`;
+  }
+  sql += ' LIMIT ? OFFSET ?';
+  bindings.push(search.limit, search.offset);
+  return { sql, bindings };
+}
+
+export function toolQuery(dialect: SqlDialect, search: ToolQuery, select: string, paged: boolean): Query {
+  const bindings: SqlBinding[] = [];
+  const where: string[] = [];
+  const terms = search.terms;
+  // The index drives, never an authentication index with a lookup per row.
+  let sql = `SELECT ${select} FROM `;
+  sql += terms !== null ? `${indexed(dialect, 'tools_fts')} ${dialect.join} servers s ON s.id = t.server_id` : 'tools t JOIN servers s ON s.id = t.server_id';
+  if (terms !== null) {
+    where.push(dialect.where('tools_fts'));
+    bindings.push(dialect.expression(terms));
+  }
+  if (search.authentication !== null) {
+    where.push('t.authentication = ?');
+    bindings.push(search.authentication);
+  }
+  if (where.length > 0) sql += ` WHERE ${where.join(' AND ')}`;
+  if (!paged) return { sql, bindings };
+  if (search.sort === 'relevance' && terms !== null) {
+    // TOOL_RANKING_RULES: exact tool name, then prefix, then the database's rank, then id.
+    const { exact, prefix, none } = NAME_TIERS;
+    sql += ` ORDER BY CASE WHEN t.sort_name = ? THEN ${exact} WHEN substr(t.sort_name, 1, ?) = ? THEN ${prefix} ELSE ${none} END, ${dialect.rank('tools_fts')}, t.id`;
+    const name = search.text ?? '';
+    bindings.push(name, name.length, name);
+    if (dialect.rankBindsExpression) bindings.push(dialect.expression(terms));
+  } else {
+    sql += ` ORDER BY ${TOOL_ORDER[search.sort === 'relevance' ? 'a-z' : search.sort]}`;
+  }
+  sql += ' LIMIT ? OFFSET ?';
+  bindings.push(search.limit, search.offset);
+  return { sql, bindings };
+}
+
+/** A page of `query`'s rows mapped by `map`, and the count of all its matches, read together. */
+export async function pageOf<Row, T>(sql: SqlRunner, query: QueryOf, columns: string, map: (row: Row) => T): Promise<Page<T>> {
+  const counted = query('count(*) AS n', false);
+  const paged = query(columns, true);
+  const [rows, counts] = await Promise.all([sql.all<Row>(paged.sql, paged.bindings), sql.all<{ n: number | string }>(counted.sql, counted.bindings)]);
+  return { items: rows.map(map), total: Number(counts[0]?.n ?? 0) };
+}
