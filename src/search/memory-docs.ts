@@ -9,30 +9,60 @@ import type { TextIndex } from './text-index.js';
 /** Categories a server index can filter by (one bit each). */
 const MAX_CATEGORIES = 32;
 
-export class ServerDocsBuilder {
+/** What both builders share: each document by its seq, the id order, and the count of rows seen. */
+abstract class DocsBuilder {
+  protected readonly idRank: Int32Array;
+  protected seen = 0;
   private readonly docs: Int32Array;
+  private ranked = 0;
+
+  constructor(
+    protected readonly text: TextIndex,
+    /** The table whose rows these are, for errors. */
+    private readonly table: string,
+  ) {
+    this.docs = docsBySeq(text);
+    this.idRank = new Int32Array(text.size).fill(-1);
+  }
+
+  /** The next row in id order (the final tie-break of every relevance order). */
+  nextById(seq: number): void {
+    this.idRank[this.docOf(seq)] = this.ranked++;
+  }
+
+  /** The document of the row `seq` of `table`; it throws for a row the text index does not hold. */
+  protected docOf(seq: number, table = this.table): number {
+    const doc = this.docs[seq] ?? -1;
+    if (doc < 0) throw new Error(`${table} row ${seq} is not in the text index`);
+    return doc;
+  }
+
+  /** Throws unless every document got its row and its place in id order. */
+  protected checkComplete(): void {
+    const size = this.text.size;
+    if (this.seen !== size || this.ranked !== size) throw new Error(`${this.table} changed while the search index was built`);
+  }
+}
+
+export class ServerDocsBuilder extends DocsBuilder {
   private readonly sourceCount: Int32Array;
   private readonly nameLength: Int32Array;
   private readonly matchNames: string[][];
   private readonly categories: Uint32Array;
   private readonly categoryBits = new Map<string, number>();
-  private readonly idRank: Int32Array;
-  private seen = 0;
-  private ranked = 0;
 
-  constructor(private readonly text: TextIndex) {
+  constructor(text: TextIndex) {
+    super(text, 'servers');
     const size = text.size;
-    this.docs = docsBySeq(text);
     this.sourceCount = new Int32Array(size);
     this.nameLength = new Int32Array(size);
     this.matchNames = new Array<string[]>(size);
     this.categories = new Uint32Array(size);
-    this.idRank = new Int32Array(size).fill(-1);
   }
 
   /** A server's row: how many sources list it, its display name, its match names. */
   server(seq: number, sourceCount: number, sortName: string, matchNames: string[]): void {
-    const doc = docOf(this.docs, seq, 'servers');
+    const doc = this.docOf(seq);
     this.sourceCount[doc] = sourceCount;
     this.nameLength[doc] = [...sortName].length;
     this.matchNames[doc] = matchNames;
@@ -47,46 +77,34 @@ export class ServerDocsBuilder {
       bit = 2 ** this.categoryBits.size;
       this.categoryBits.set(slug, bit);
     }
-    const doc = docOf(this.docs, seq, 'server_categories');
+    const doc = this.docOf(seq, 'server_categories');
     this.categories[doc] = ((this.categories[doc] as number) | bit) >>> 0;
   }
 
-  /** The next server in id order (the final tie-break of every relevance order). */
-  nextById(seq: number): void {
-    this.idRank[docOf(this.docs, seq, 'servers')] = this.ranked++;
-  }
-
   finish(): ServerDocs {
-    const size = this.text.size;
-    if (this.seen !== size || this.ranked !== size) throw new Error('servers changed while the search index was built');
-    const names = nameTableOf(size, (doc) => this.matchNames[doc] ?? []);
+    this.checkComplete();
+    const names = nameTableOf(this.text.size, (doc) => this.matchNames[doc] ?? []);
     const { text, idRank, sourceCount, nameLength, categories, categoryBits } = this;
     return { text, idRank, sourceCount, nameLength, categories, categoryBits, names };
   }
 }
 
-export class ToolDocsBuilder {
-  private readonly docs: Int32Array;
+export class ToolDocsBuilder extends DocsBuilder {
   private readonly nameOf: string[];
   /** One string per distinct name (many tools share one). */
   private readonly distinct = new Map<string, string>();
   private readonly authentication: Uint8Array;
   private readonly authenticationCodes = new Map<string, number>();
-  private readonly idRank: Int32Array;
-  private seen = 0;
-  private ranked = 0;
 
-  constructor(private readonly text: TextIndex) {
-    const size = text.size;
-    this.docs = docsBySeq(text);
-    this.nameOf = new Array<string>(size);
-    this.authentication = new Uint8Array(size);
-    this.idRank = new Int32Array(size).fill(-1);
+  constructor(text: TextIndex) {
+    super(text, 'tools');
+    this.nameOf = new Array<string>(text.size);
+    this.authentication = new Uint8Array(text.size);
   }
 
   /** A tool's row: its sort name and its server's authentication. */
   tool(seq: number, sortName: string, authentication: string): void {
-    const doc = docOf(this.docs, seq, 'tools');
+    const doc = this.docOf(seq);
     let name = this.distinct.get(sortName);
     if (name === undefined) this.distinct.set(sortName, (name = sortName));
     this.nameOf[doc] = name;
@@ -96,15 +114,9 @@ export class ToolDocsBuilder {
     this.seen += 1;
   }
 
-  /** The next tool in id order. */
-  nextById(seq: number): void {
-    this.idRank[docOf(this.docs, seq, 'tools')] = this.ranked++;
-  }
-
   finish(): ToolDocs {
-    const size = this.text.size;
-    if (this.seen !== size || this.ranked !== size) throw new Error('tools changed while the search index was built');
-    const names = nameTableOf(size, (doc) => [this.nameOf[doc] as string]);
+    this.checkComplete();
+    const names = nameTableOf(this.text.size, (doc) => [this.nameOf[doc] as string]);
     const { text, idRank, authentication, authenticationCodes } = this;
     return { text, idRank, names, authentication, authenticationCodes };
   }
@@ -115,12 +127,6 @@ function docsBySeq(text: TextIndex): Int32Array {
   const out = new Int32Array((text.rowids[text.size - 1] ?? 0) + 1).fill(-1);
   text.rowids.forEach((rowid, doc) => (out[rowid] = doc));
   return out;
-}
-
-function docOf(docs: Int32Array, seq: number, table: string): number {
-  const doc = docs[seq] ?? -1;
-  if (doc < 0) throw new Error(`${table} row ${seq} is not in the text index`);
-  return doc;
 }
 
 /** The name table of `size` documents, each bearing the names `namesOf(doc)` gives. */
