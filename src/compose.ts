@@ -13,7 +13,7 @@ import { createProxyService, type ProxyService } from './proxy/proxy-service.js'
 import { searchThrough } from './read/engine-choice.js';
 import { createReadModel, followGeneration, type ReadModel } from './read/read-model.js';
 import { createRegistryService, type RegistryService } from './registry/registry-service.js';
-import type { SearchEngine } from './search/engine.js';
+import { createMemoryEngine, createSqlEngine, type SearchEngine } from './search/index.js';
 import { createStore, type Store } from './store/index.js';
 
 export type ServiceConfig = Pick<
@@ -25,6 +25,8 @@ export interface Service {
   readonly store: Store;
   readonly registry: RegistryService;
   readonly read: ReadModel;
+  /** Builds what the search engines hold for the catalog as it is (the in-memory index); whether every engine is ready. */
+  warmSearch(): Promise<boolean>;
   readonly net: NetClient;
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
@@ -47,27 +49,16 @@ export interface ServiceOptions {
 
 /** Opens and migrates the store, builds the services and the app. */
 export async function createService(config: ServiceConfig, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
-  const store = createStore(config.databaseUrl, {
-    // Serving reads rows by key and searches from memory: the OS's file cache does the rest.
-    pageCacheMb: 16,
-    searchIndexEvents: {
-      built: (stats) => logger.info(stats, 'search index built'),
-      failed: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'search index build failed; SQL answers searches'),
-    },
-  });
+  // Serving reads rows by key and searches from memory: the OS's file cache does the rest.
+  const store = createStore(config.databaseUrl, { pageCacheMb: 16 });
+  const engines = searchEngines(store, logger);
   const client = createNetClient({ allowPrivate: config.netAllowPrivate, ...options.net });
   let workers: Workers | null = null;
   try {
     await store.migrate();
     const document = loadContract();
     const version = document.info.version;
-    const generation = followGeneration(() => store.generation());
-    // TEMPORARY until the engines land: the store's own search.
-    const engines: SearchEngine[] = [{
-      name: 'fts5',
-      searchServers: (query) => store.catalog.searchServers(query),
-      searchTools: (query) => store.catalog.searchTools(query),
-    }];
+    const generation = followGeneration(store.contentGeneration);
     const registry = createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
     const read = createReadModel({ registry, generation });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
@@ -81,19 +72,38 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     });
     const app = await createApp({ config, store, read, proxy, assessments, logger, document });
     return {
-      store, registry, read, net: client, proxy, assessments, app, version,
+      store, registry, read, net: client,
+      async warmSearch() {
+        return (await Promise.all(engines.map(async (engine) => (await engine.warm?.()) ?? true))).every(Boolean);
+      }, proxy, assessments, app, version,
       async close() {
         await workers?.stop();
         await client.close();
+        for (const engine of engines) engine.close?.();
         await store.close();
       },
     };
   } catch (err) {
     await workers?.stop();
     await client.close();
+    for (const engine of engines) engine.close?.();
     await store.close();
     throw err;
   }
+}
+
+/**
+ * The search engines, in the order the read model asks them: on SQLite the in-memory engine
+ * (while it is current) before FTS5; on PostgreSQL its own SQL.
+ */
+function searchEngines(store: Store, logger: Logger): SearchEngine[] {
+  const sql = createSqlEngine(store.searchSource);
+  if (store.searchSource.sql.dialect !== 'sqlite') return [sql];
+  const memory = createMemoryEngine(store.searchSource, {
+    built: (stats) => logger.info(stats, 'search index built'),
+    failed: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'search index build failed; SQL answers searches'),
+  });
+  return [memory, sql];
 }
 
 /** The real probes: system DNS, the guarded client, RDAP servers from the IANA bootstrap. */

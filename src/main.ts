@@ -86,7 +86,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
     ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: config.monitorInterval }), 'monitor pass'), logger)
     : () => undefined;
   // Relevance searches are fast from the first request: the in-memory index is built before serving.
-  await service.store.warmSearchIndex();
+  await service.warmSearch();
   // The build leaves its temporaries (hundreds of MB at 100k) to the next full collection;
   // with --expose-gc (npm start passes it) that is now, before the first request.
   (globalThis as { gc?: () => void }).gc?.();

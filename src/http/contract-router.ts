@@ -84,8 +84,10 @@ export async function createContractRouter(document: OpenApiDocument, options: {
   };
 
   const validate = (request: RouterRequest, operation: Operation): Routed => {
-    const req: Request = { method: request.method, path: request.path, query: request.query, headers: { ...request.headers }, body: asBody(request.body) };
     const operationId = operation.operationId ?? '';
+    // An operation that reads its body in its own protocol, without parameters: nothing to parse.
+    if (unvalidated.has(operationId) && (operation.parameters ?? []).length === 0) return { operation, operationId, path: {}, query: {} };
+    const req: Request = { method: request.method, path: request.path, query: request.query, headers: { ...request.headers }, body: asBody(request.body) };
     if (unvalidated.has(operationId)) {
       const parsed = api.router.parseRequest(req, operation);
       return { operation, operationId, path: parsed.params, query: parsed.query };

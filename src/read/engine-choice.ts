@@ -4,14 +4,7 @@
  * engine comes first where there is one and answers while it is current; the SQL engine last,
  * which always answers.
  */
-import type { Page, SearchEngine, ServerQuery, ToolQuery } from '../search/engine.js';
-import type { ServerSummary, Tool } from '../types.js';
-
-/** Searches as the services ask them: a page, from whichever engine answers. */
-export interface CatalogSearch {
-  servers(query: ServerQuery): Promise<Page<ServerSummary>>;
-  tools(query: ToolQuery): Promise<Page<Tool>>;
-}
+import type { CatalogSearch, Page, SearchEngine } from '../search/engine.js';
 
 /**
  * `generation` is the catalog's content generation, null when it cannot be read: then only the

@@ -4,7 +4,8 @@
  * locations or URLs). Every surface reaches them through the read model (src/read).
  */
 import { AppError } from '../errors.js';
-import type { CatalogSearch } from '../read/engine-choice.js';
+import type { CatalogSearch } from '../search/engine.js';
+import { parseQuery } from '../search/query.js';
 import type { CatalogReader, MonitorStore } from '../store/index.js';
 import type { Authentication, CategoryList, Comparison, StatusReport, InstallClient, InstallInstructions, Server, ServerPage, ServerSort, Tool, ToolPage, ToolSort, TrustReport } from '../types.js';
 import { INSTALL_CLIENTS, installFor } from './install-clients.js';
@@ -49,24 +50,6 @@ export const MIN_COMPARE = 2;
 export const MAX_COMPARE = 10;
 
 export const DEFAULT_LIMIT = 20;
-const MAX_TERMS = 12;
-
-/** A query as the index sees it: its words (each matched as a prefix), and the normalized text. */
-export interface ParsedQuery {
-  readonly text: string;
-  /** null when the text has no searchable word (e.g. only punctuation). */
-  readonly terms: readonly string[] | null;
-}
-
-/** Every word of the query must match, each as a prefix. Returns null for an absent or blank query. */
-export function parseQuery(q: string | undefined): ParsedQuery | null {
-  // Control characters are never part of a name or a word: they read as spaces.
-  const text = (q ?? '').normalize('NFKC').replace(/\p{Cc}/gu, ' ').trim().toLowerCase().replace(/\s+/g, ' ');
-  if (text === '') return null;
-  const terms = (text.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
-  return { text, terms: terms.length > 0 ? terms : null };
-}
-
 /**
  * The query, applied sort and page of a search: `relevance` is the default with a query and
  * `a-z` without, and `relevance` without a query is applied as `a-z`.

@@ -48,3 +48,9 @@ export interface SearchEngine {
   warm?(): Promise<boolean>;
   close?(): void;
 }
+
+/** Searches as the services ask them: a page, from whichever engine the read model chose (src/read/engine-choice.ts). */
+export interface CatalogSearch {
+  servers(query: ServerQuery): Promise<Page<ServerSummary>>;
+  tools(query: ToolQuery): Promise<Page<Tool>>;
+}

@@ -81,30 +81,25 @@ export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter)
     // writer allocates row numbers from max(seq), which two concurrent writers would both take.
     if (dialectOf(trx) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?)', [CATALOG_WRITER_LOCK]);
     const result = await work(createWriter(trx));
-    await bumpGeneration(trx, 'content');
+    await bumpContentGeneration(trx);
     return result;
   }));
 }
 
 /**
- * The rows of `catalog_generation`: `any` moves with every write a cached read could see
- * (catalog content and monitor checks), `content` with catalog writes alone (migration 006).
+ * The row of `catalog_generation` that catalog writes move (migration 006; row 1, which
+ * monitor checks also moved, is no longer read: status answers are never kept).
  */
-const GENERATION_ROWS = { any: 1, content: 2 } as const;
-export type GenerationKind = keyof typeof GENERATION_ROWS;
+const CONTENT_GENERATION_ROW = 2;
 
-/**
- * Tells every instance's read caches that the catalog changed (in the writer's transaction):
- * a catalog write moves both generations, a monitor check only `any`.
- */
-export async function bumpGeneration(trx: Knex.Transaction, kind: GenerationKind): Promise<void> {
-  const rows = kind === 'content' ? [GENERATION_ROWS.any, GENERATION_ROWS.content] : [GENERATION_ROWS.any];
-  await trx('catalog_generation').whereIn('id', rows).increment('generation', 1);
+/** Tells every instance's read model that the catalog's content changed (in the writer's transaction). */
+async function bumpContentGeneration(trx: Knex.Transaction): Promise<void> {
+  await trx('catalog_generation').where({ id: CONTENT_GENERATION_ROW }).increment('generation', 1);
 }
 
-/** A generation as committed. */
-export async function readGeneration(db: Db, kind: GenerationKind = 'any'): Promise<string> {
-  const row: { generation: number | string } | undefined = await db('catalog_generation').where({ id: GENERATION_ROWS[kind] }).first('generation');
+/** The content generation as committed. */
+export async function readContentGeneration(db: Db): Promise<string> {
+  const row: { generation: number | string } | undefined = await db('catalog_generation').where({ id: CONTENT_GENERATION_ROW }).first('generation');
   return String(row?.generation ?? 0);
 }
 

@@ -1,11 +1,10 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { readGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter, type GenerationKind } from './catalog-writer.js';
+import { readContentGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
 import { dialectOf, migrate, migrationsPending, openDatabase, type Db } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
-import { createLegacySearch, type LegacySearch, type LegacySearchEvents } from './legacy-search.js';
 import { createSearchSource, type CatalogSearchSource } from './search-source.js';
 
 export interface RateLimiterSpec {
@@ -16,11 +15,8 @@ export interface RateLimiterSpec {
   readonly duration: number;
 }
 
-/**
- * The catalog's lookups, and (TEMPORARY, issue 21: legacy-search.ts) its searches until the
- * registry service searches through the read model; then this becomes CatalogLookups.
- */
-export type CatalogReader = CatalogLookups & LegacySearch;
+/** The catalog's lookups (searches go through the engines of src/search). */
+export type CatalogReader = CatalogLookups;
 
 export interface Store {
   readonly catalog: CatalogReader;
@@ -39,17 +35,6 @@ export interface Store {
    */
   contentGeneration(fresh?: boolean): Promise<string>;
   /**
-   * As `contentGeneration`, but also changed by every monitor check.
-   * @deprecated Being replaced by `contentGeneration` (content) and no generation for status.
-   */
-  generation(fresh?: boolean): Promise<string>;
-  /**
-   * TEMPORARY (issue 21: legacy-search.ts): builds the in-memory search engine behind
-   * `catalog.searchServers` for the catalog as it is (SQLite; nothing on PostgreSQL); whether it
-   * is ready. The composition root warms its own engine once searches go through the read model.
-   */
-  warmSearchIndex(): Promise<boolean>;
-  /**
    * A rate limiter whose counters live where every instance sees them: in the database on
    * PostgreSQL (with this process's memory as insurance if the database fails), in this process's
    * memory on SQLite (one instance).
@@ -64,10 +49,6 @@ export interface Store {
 const GENERATION_TTL_MS = 250;
 
 export interface StoreOptions {
-  /** TEMPORARY (issue 21: legacy-search.ts): tells when the search index was built or failed to build. */
-  readonly searchIndexEvents?: Partial<LegacySearchEvents>;
-  /** TEMPORARY (issue 21: legacy-search.ts): whether `catalog.searchServers` may answer from memory (SQLite only; default true). */
-  readonly searchIndex?: boolean;
   /** SQLite's page cache in MiB (default 64, for ingest). */
   readonly pageCacheMb?: number;
 }
@@ -75,46 +56,33 @@ export interface StoreOptions {
 export function createStore(databaseUrl: string, options: StoreOptions = {}): Store {
   const db: Db = openDatabase(databaseUrl, { pageCacheMb: options.pageCacheMb });
   const dialect = dialectOf(db);
-  // Writes through this store, seen at once; other processes' through the committed rows.
-  const writes = { any: 0, content: 0 };
-  const wrote = <T>(kind: GenerationKind, work: Promise<T>): Promise<T> =>
-    work.finally(() => {
-      writes.any += 1;
-      if (kind === 'content') writes.content += 1;
-    });
-  const generationOf = (kind: GenerationKind) => {
-    let committed = '0';
-    let checkedAt = 0;
-    const read = async (): Promise<void> => {
-      committed = await readGeneration(db, kind);
-      checkedAt = Date.now();
-    };
-    /**
-     * The read under way when the last one has gone stale: requests arriving meanwhile share
-     * it (under load, each would otherwise queue its own query for the one connection).
-     */
-    let reading: Promise<void> | null = null;
-    return async (fresh = false): Promise<string> => {
-      // A fresh read starts after the call, so it sees every commit made before it.
-      if (fresh) await read();
-      else if (Date.now() - checkedAt > GENERATION_TTL_MS) await (reading ??= read().finally(() => (reading = null)));
-      return `${writes[kind]}:${committed}`;
-    };
+  // Writes through this store, seen at once; other processes' through the committed row.
+  let writes = 0;
+  let committed = '0';
+  let checkedAt = 0;
+  const readCommitted = async (): Promise<void> => {
+    committed = await readContentGeneration(db);
+    checkedAt = Date.now();
   };
-  const generation = generationOf('any');
-  const contentGeneration = generationOf('content');
-  const monitor = createMonitorStore(db);
+  /**
+   * The read under way when the last one has gone stale: requests arriving meanwhile share it
+   * (under load, each would otherwise queue its own query for the one connection).
+   */
+  let reading: Promise<void> | null = null;
+  const contentGeneration = async (fresh = false): Promise<string> => {
+    // A fresh read starts after the call, so it sees every commit made before it.
+    if (fresh) await readCommitted();
+    else if (Date.now() - checkedAt > GENERATION_TTL_MS) await (reading ??= readCommitted().finally(() => (reading = null)));
+    return `${writes}:${committed}`;
+  };
   const searchSource = createSearchSource(db, contentGeneration);
-  const legacy = createLegacySearch(searchSource, options.searchIndex !== false, options.searchIndexEvents);
   return {
-    catalog: { ...createCatalogLookups(db), ...legacy.search },
+    catalog: createCatalogLookups(db),
     searchSource,
     contentGeneration,
-    monitor: { ...monitor, recordCheck: (check, keep) => wrote('any', monitor.recordCheck(check, keep)) },
+    monitor: createMonitorStore(db),
     assessments: createAssessmentStore(db),
-    withCatalogWriter: (work) => wrote('content', withCatalogWriter(db, work)),
-    generation,
-    warmSearchIndex: legacy.warm,
+    withCatalogWriter: (work) => withCatalogWriter(db, work).finally(() => (writes += 1)),
     rateLimiter(spec) {
       const memory = new RateLimiterMemory({ ...spec });
       if (dialect !== 'postgres') return memory;
@@ -137,7 +105,6 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
       }
     },
     async close() {
-      legacy.close();
       await db.destroy();
     },
   };

@@ -1,6 +1,5 @@
 /** Endpoint checks and sync runs: what the monitor and `sextant sync` remember. */
 import type { components } from '../../generated/openapi.js';
-import { bumpGeneration } from './catalog-writer.js';
 import { dialectOf, rowsOf, type Db } from './db.js';
 
 export type EndpointState = components['schemas']['EndpointState'];
@@ -88,8 +87,6 @@ export function createMonitorStore(db: Db): MonitorStore {
         });
         const stale = trx('endpoint_checks').where({ server_id: check.serverId, url: check.url }).orderBy('checked_at', 'desc').offset(keep).select('id');
         await trx('endpoint_checks').whereIn('id', stale).delete();
-        // Status, trust and compare read the checks: cached reads of them must go.
-        await bumpGeneration(trx, 'any');
       });
     },
 

@@ -38,7 +38,7 @@ describe('bench storage floor', function () {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sextant-floor-'));
     catalog = join(dir, 'catalog.sqlite');
-    const store = createStore(`sqlite:${catalog}`, { searchIndex: false });
+    const store = createStore(`sqlite:${catalog}`);
     try {
       await store.migrate();
       await ingest(store, ['official-small.json', 'docker-small.json', 'toolsdk-small.json'].map(fixture));
