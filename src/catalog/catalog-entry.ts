@@ -3,6 +3,9 @@ import type { Server, Tool } from '../types.js';
 
 export type ServerRecord = Omit<Server, 'tools' | 'sources' | 'links'>;
 
+/** A server as the catalog holds it: the contract's Server but for the links, which the read model adds (src/read/links.ts). */
+export type CatalogServer = Omit<Server, 'links'>;
+
 export interface CatalogEntry {
   readonly server: ServerRecord;
   readonly tools: readonly Tool[];

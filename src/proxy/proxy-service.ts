@@ -8,7 +8,8 @@ import { AppError } from '../errors.js';
 import { NetError, type NetClient } from '../net/index.js';
 import { RemoteMcpError, openSession, type RemoteSession } from '../remote/mcp-session.js';
 import type { CatalogReader } from '../store/index.js';
-import type { Remote, Server } from '../types.js';
+import type { CatalogServer } from '../catalog/catalog-entry.js';
+import type { Remote } from '../types.js';
 
 type Schemas = components['schemas'];
 export type ProxyConnectRequest = Schemas['ProxyConnectRequest'];
@@ -72,7 +73,7 @@ export function createProxyService(deps: ProxyDeps): ProxyService {
 }
 
 /** The catalogued endpoint asked for, or the first Streamable HTTP one. */
-function endpointOf(server: Server, endpoint: string | undefined): Remote {
+function endpointOf(server: CatalogServer, endpoint: string | undefined): Remote {
   if (server.remotes.length === 0) throw new AppError('endpoint_not_found', `Server "${server.id}" has no remote endpoints; it runs locally.`);
   const wanted = endpoint === undefined ? undefined : normalize(endpoint);
   const remote = wanted === undefined

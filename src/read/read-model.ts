@@ -10,6 +10,7 @@ import type { RegistryService, ServerSearchInput, ToolSearchInput } from '../reg
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
 import { Answer } from './answer.js';
 import { createAnswerCache, type AnswerCache } from './answer-cache.js';
+import { withLinks } from './links.js';
 
 export interface ReadModel {
   searchServers(input: ServerSearchInput): Promise<Answer<ServerPage>>;
@@ -51,8 +52,8 @@ export function createReadModel({ registry, generation, cache = createAnswerCach
       kept(keyOf('searchServers', input.q, input.category, input.sort, input.limit, input.offset), () => registry.searchServers(input)),
     searchTools: (input) =>
       kept(keyOf('searchTools', input.q, input.authentication, input.sort, input.limit, input.offset), () => registry.searchTools(input)),
-    getServer: (idOrName) => kept(keyOf('getServer', idOrName), () => registry.getServer(idOrName)),
-    getServerByDomain: (domain) => kept(keyOf('getServerByDomain', domain), () => registry.getServerByDomain(domain)),
+    getServer: (idOrName) => kept(keyOf('getServer', idOrName), async () => withLinks(await registry.getServer(idOrName))),
+    getServerByDomain: (domain) => kept(keyOf('getServerByDomain', domain), async () => withLinks(await registry.getServerByDomain(domain))),
     getTool: (id) => kept(keyOf('getTool', id), () => registry.getTool(id)),
     listCategories: () => kept(keyOf('listCategories'), () => registry.listCategories()),
     getInstall: (idOrName, client) => kept(keyOf('getInstall', idOrName, client), () => registry.getInstall(idOrName, client)),

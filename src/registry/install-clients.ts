@@ -3,6 +3,7 @@
  * its own JSON keys, its CLI command and install link where it has them. Values a user must
  * supply are placeholders (VS Code: `${input:…}` prompts).
  */
+import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { components } from '../../generated/openapi.js';
 import type { Server } from '../types.js';
 import { slugOf } from '../catalog/ids.js';
@@ -24,13 +25,13 @@ interface Launches {
 type Renderer = (launches: Launches) => ClientInstall;
 
 /** Instructions for one client. */
-export function installFor(server: Server, client: InstallClient): ClientInstall {
+export function installFor(server: CatalogServer, client: InstallClient): ClientInstall {
   const launches = { name: configKeyOf(server), local: packageLaunch(server), remote: remoteLaunch(server) };
   return RENDERERS[client](launches);
 }
 
 /** The key a server gets in a client's configuration: the short form of its name. */
-function configKeyOf(server: Server): string {
+function configKeyOf(server: CatalogServer): string {
   return slugOf(server.name.split('/').at(-1) ?? server.name).replace(/[~.]/g, '-');
 }
 

@@ -2,6 +2,7 @@
  * How a server is started, independent of any client: a local command (npx, uvx, docker) from
  * its first runnable package, or a remote endpoint. Secrets appear only as placeholders.
  */
+import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { Package, PackageArgument, Server } from '../types.js';
 import type { components } from '../../generated/openapi.js';
 
@@ -33,7 +34,7 @@ export function placeholderFor(name: string): string {
 const RUNNABLE = ['npm', 'pypi', 'oci'] as const;
 
 /** The first package a client can run (npm, then PyPI, then OCI), as a command line. */
-export function packageLaunch(server: Server): PackageLaunch | null {
+export function packageLaunch(server: CatalogServer): PackageLaunch | null {
   const pkg = RUNNABLE.map((type) => server.packages.find((p) => p.registryType === type)).find((p) => p !== undefined);
   if (!pkg) return null;
   const inputs: InstallInput[] = [];
@@ -72,7 +73,7 @@ function commandLine(pkg: Package, envNames: readonly string[], runtimeArgs: rea
 }
 
 /** The first remote endpoint, preferring Streamable HTTP over SSE. */
-export function remoteLaunch(server: Server): RemoteLaunch | null {
+export function remoteLaunch(server: CatalogServer): RemoteLaunch | null {
   const remote = server.remotes.find((r) => r.transport === 'streamable-http') ?? server.remotes[0];
   if (!remote) return null;
   const headers: Record<string, string> = {};

@@ -4,10 +4,11 @@
  * locations or URLs). Every surface reaches them through the read model (src/read).
  */
 import { AppError } from '../errors.js';
+import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { CatalogSearch } from '../search/engine.js';
 import { parseQuery } from '../search/query.js';
 import type { CatalogReader, MonitorStore } from '../store/index.js';
-import type { Authentication, CategoryList, Comparison, StatusReport, InstallClient, InstallInstructions, Server, ServerPage, ServerSort, Tool, ToolPage, ToolSort, TrustReport } from '../types.js';
+import type { Authentication, CategoryList, Comparison, StatusReport, InstallClient, InstallInstructions, ServerPage, ServerSort, Tool, ToolPage, ToolSort, TrustReport } from '../types.js';
 import { INSTALL_CLIENTS, installFor } from './install-clients.js';
 import { summarize, trustReport } from './trust.js';
 import { STATUS_HISTORY, primaryState, statusReport } from './status.js';
@@ -32,8 +33,9 @@ export interface ToolSearchInput extends SearchInput<ToolSort> {
 export interface RegistryService {
   searchServers(input: ServerSearchInput): Promise<ServerPage>;
   searchTools(input: ToolSearchInput): Promise<ToolPage>;
-  getServer(idOrName: string): Promise<Server>;
-  getServerByDomain(domain: string): Promise<Server>;
+  /** A server as the catalog holds it (the read model adds the contract's links). */
+  getServer(idOrName: string): Promise<CatalogServer>;
+  getServerByDomain(domain: string): Promise<CatalogServer>;
   getTool(id: string): Promise<Tool>;
   listCategories(): Promise<CategoryList>;
   /** Install instructions for one client, or for every supported client. */
@@ -70,7 +72,7 @@ export interface RegistryDeps {
 }
 
 export function createRegistryService({ catalog, search, monitor, now = () => new Date() }: RegistryDeps): RegistryService {
-  const findServer = async (idOrName: string): Promise<Server> => {
+  const findServer = async (idOrName: string): Promise<CatalogServer> => {
     const server = await catalog.findServer(idOrName);
     if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}".`, [], {}, 'server');
     return server;
@@ -145,7 +147,7 @@ export function createRegistryService({ catalog, search, monitor, now = () => ne
       const found = await Promise.all(wanted.map((id) => catalog.findServer(id)));
       const missing = wanted.filter((_, i) => !found[i]);
       if (missing.length > 0) throw new AppError('not_found', `No server has the id or name ${missing.map((m) => `"${m}"`).join(', ')}.`, [], {}, 'server');
-      const servers = found.filter((s): s is Server => s !== null);
+      const servers = found.filter((s): s is CatalogServer => s !== null);
       const at = now().toISOString();
       const compared = await Promise.all(servers.map(async (server) => {
         const endpointChecks = await monitor.recentChecks(server.id, 1);

@@ -1,4 +1,5 @@
 /** Endpoint status from the monitor's stored checks (DESIGN.md "Status"); this probes nothing. */
+import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { components } from '../../generated/openapi.js';
 import type { EndpointCheck, EndpointState } from '../store/index.js';
 import type { Server } from '../types.js';
@@ -14,7 +15,7 @@ export function checksOf(checks: readonly EndpointCheck[], url: string): Endpoin
   return checks.filter((c) => c.url === url).sort((a, b) => b.checkedAt.localeCompare(a.checkedAt));
 }
 
-export function statusReport(server: Server, checks: readonly EndpointCheck[]): StatusReport {
+export function statusReport(server: CatalogServer, checks: readonly EndpointCheck[]): StatusReport {
   const endpoints = server.remotes.map((remote): EndpointStatus => {
     const history = checksOf(checks, remote.url);
     const latest = history[0];
@@ -44,7 +45,7 @@ export function statusReport(server: Server, checks: readonly EndpointCheck[]): 
 }
 
 /** The state of a server's primary endpoint as last checked. */
-export function primaryState(server: Server, checks: readonly EndpointCheck[]): EndpointState {
+export function primaryState(server: CatalogServer, checks: readonly EndpointCheck[]): EndpointState {
   const primary = server.remotes[0];
   if (!primary) return 'unknown';
   return checksOf(checks, primary.url)[0]?.state ?? 'unknown';

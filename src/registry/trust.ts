@@ -2,6 +2,7 @@
  * Trust evidence (DESIGN.md "Trust"): checks computed from the catalog record and its sources,
  * each with its evidence; a count of outcomes, never a verdict.
  */
+import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { components } from '../../generated/openapi.js';
 import type { EndpointCheck } from '../store/index.js';
 import { checksOf } from './status.js';
@@ -20,7 +21,7 @@ type Evaluation = Pick<TrustCheck, 'check' | 'outcome' | 'evidence'> & { readonl
 const SECRET_LIKE = /(token|secret|passw|api[-_]?key|apikey|authorization|cookie|credential|private[-_]?key)/i;
 const EXACT_VERSION = /^v?\d+(\.\d+){1,3}([-+][0-9A-Za-z.-]+)?$/;
 
-export function trustReport(server: Server, tools: readonly Tool[], upstream: readonly UpstreamRecord[], checks: readonly EndpointCheck[], now: string): TrustReport {
+export function trustReport(server: CatalogServer, tools: readonly Tool[], upstream: readonly UpstreamRecord[], checks: readonly EndpointCheck[], now: string): TrustReport {
   const observedAt = upstream.map((u) => u.ingestedAt).sort().at(-1) ?? now;
   const latestCheck = [...checks].sort((a, b) => b.checkedAt.localeCompare(a.checkedAt))[0]?.checkedAt;
   const results: TrustCheck[] = evaluations(server, tools, checks).map((e) => ({
@@ -37,12 +38,12 @@ export function summarize(checks: readonly Pick<TrustCheck, 'outcome'>[]): Trust
   return { pass: count('pass'), fail: count('fail'), unknown: count('unknown') };
 }
 
-function evaluations(server: Server, tools: readonly Tool[], checks: readonly EndpointCheck[]): Evaluation[] {
+function evaluations(server: CatalogServer, tools: readonly Tool[], checks: readonly EndpointCheck[]): Evaluation[] {
   return [namespaceCheck(server), repositoryCheck(server), licenseCheck(server), pinnedCheck(server), httpsCheck(server), secretsCheck(server), annotationsCheck(tools), sourcesCheck(server), healthCheck(server, checks)];
 }
 
 /** `io.github.acme/x` is owned by GitHub user acme; `com.acme/x` by the domain acme.com. */
-function namespaceCheck(server: Server): Evaluation {
+function namespaceCheck(server: CatalogServer): Evaluation {
   const check = 'namespace_matches_owner';
   const [namespace] = server.name.split('/');
   if (!namespace || !server.name.includes('/') || !namespace.includes('.')) {
@@ -66,13 +67,13 @@ function namespaceCheck(server: Server): Evaluation {
   return { check, outcome: 'unknown', evidence: `Namespace domain ${domain} has no endpoint or GitHub repository to compare.` };
 }
 
-function repositoryCheck(server: Server): Evaluation {
+function repositoryCheck(server: CatalogServer): Evaluation {
   return server.repositoryUrl
     ? { check: 'repository_present', outcome: 'pass', evidence: `Source repository: ${server.repositoryUrl}.` }
     : { check: 'repository_present', outcome: 'fail', evidence: 'No source repository is listed by any source.' };
 }
 
-function licenseCheck(server: Server): Evaluation {
+function licenseCheck(server: CatalogServer): Evaluation {
   if (server.license) return { check: 'license_present', outcome: 'pass', evidence: `Licence: ${server.license}.`, source: 'toolsdk' };
   const listsLicences = server.sources.some((s) => s.source === 'toolsdk');
   return listsLicences
@@ -80,7 +81,7 @@ function licenseCheck(server: Server): Evaluation {
     : { check: 'license_present', outcome: 'unknown', evidence: 'None of this server\'s sources records a licence.' };
 }
 
-function pinnedCheck(server: Server): Evaluation {
+function pinnedCheck(server: CatalogServer): Evaluation {
   const check = 'packages_pinned';
   if (server.packages.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no packages.' };
   const loose = server.packages.filter((p) => !p.version || !EXACT_VERSION.test(p.version));
@@ -89,7 +90,7 @@ function pinnedCheck(server: Server): Evaluation {
     : { check, outcome: 'fail', evidence: `Not pinned to an exact version: ${loose.map((p) => `${p.identifier}${p.version ? `@${p.version}` : ''}`).join(', ')}.` };
 }
 
-function httpsCheck(server: Server): Evaluation {
+function httpsCheck(server: CatalogServer): Evaluation {
   const check = 'remotes_use_https';
   if (server.remotes.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no remote endpoints.' };
   const plain = server.remotes.filter((r) => !r.url.startsWith('https://'));
@@ -98,7 +99,7 @@ function httpsCheck(server: Server): Evaluation {
     : { check, outcome: 'fail', evidence: `Not HTTPS: ${plain.map((r) => r.url).join(', ')}.` };
 }
 
-function secretsCheck(server: Server): Evaluation {
+function secretsCheck(server: CatalogServer): Evaluation {
   const check = 'secrets_declared';
   const inputs = [
     ...server.packages.flatMap((p) => [...p.environmentVariables, ...p.arguments.map((a) => ({ name: a.name ?? '', isSecret: a.isSecret }))]),
@@ -124,7 +125,7 @@ function annotationsCheck(tools: readonly Tool[]): Evaluation {
     : { check, outcome: 'fail', evidence: `${bare.length} of ${tools.length} tools declare neither read-only nor destructive (${counts}).` };
 }
 
-function sourcesCheck(server: Server): Evaluation {
+function sourcesCheck(server: CatalogServer): Evaluation {
   const names = server.sources.map((s) => s.source).filter((source) => source !== 'monitor');
   return names.length > 1
     ? { check: 'multiple_sources', outcome: 'pass', evidence: `Listed by ${names.length} sources: ${names.join(', ')}.` }
@@ -132,7 +133,7 @@ function sourcesCheck(server: Server): Evaluation {
 }
 
 /** From the monitor's latest check of each endpoint: reachable (up, or asking for credentials) or not. */
-function healthCheck(server: Server, checks: readonly EndpointCheck[]): Evaluation {
+function healthCheck(server: CatalogServer, checks: readonly EndpointCheck[]): Evaluation {
   const check = 'endpoint_health';
   if (server.remotes.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no remote endpoints to check.', source: 'monitor' };
   const latest = server.remotes.flatMap((remote) => {

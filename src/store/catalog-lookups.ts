@@ -2,12 +2,13 @@
  * The catalog's lookups: one server (by id, name or domain), one tool, a server's tools and
  * upstream records, the categories, the count. Searches are the engines' (src/search).
  */
-import type { Category, Server, SourceRef, Tool, UpstreamRecord } from '../types.js';
+import type { CatalogServer } from '../catalog/catalog-entry.js';
+import type { Category, SourceRef, Tool, UpstreamRecord } from '../types.js';
 import { storable, type Db } from './db.js';
 import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type ServerRow, type ToolRow } from './rows.js';
 
 export interface CatalogLookups {
-  findServer(idOrName: string): Promise<Server | null>;
+  findServer(idOrName: string): Promise<CatalogServer | null>;
   findServerIdByDomain(host: string): Promise<string | null>;
   findTool(id: string): Promise<Tool | null>;
   /** Every tool of a server, in upstream order. */
@@ -54,10 +55,6 @@ export function createCatalogLookups(db: Db): CatalogLookups {
         remotes: remotes.map((r: RemoteRow) => ({ transport: r.transport, url: r.url, host: r.host, headers: JSON.parse(r.headers) })),
         tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
         sources: sources.map((s: { source: SourceRef['source']; source_key: string; ingested_at: string }) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
-        links: {
-          self: `/api/v1/servers/${encodeURIComponent(row.id)}`,
-          tools: `/api/v1/tools/search?q=${encodeURIComponent(row.name)}`,
-        },
       };
     },
 
