@@ -13,12 +13,12 @@ import { createAjv, type OpenApiDocument } from '../contract.js';
 import { AppError } from '../errors.js';
 import type { ProblemFieldError } from '../types.js';
 
-/** A request as the router reads it: lower-case header names, the raw query string. */
+/** A request as the router reads it: the raw query string; its headers (lower-case names) read only when it must be validated. */
 export interface RouterRequest {
   readonly method: string;
   readonly path: string;
   readonly query: string;
-  readonly headers: Readonly<Record<string, string>>;
+  headers(): Readonly<Record<string, string>>;
   readonly body: unknown;
 }
 
@@ -87,7 +87,7 @@ export async function createContractRouter(document: OpenApiDocument, options: {
     const operationId = operation.operationId ?? '';
     // An operation that reads its body in its own protocol, without parameters: nothing to parse.
     if (unvalidated.has(operationId) && (operation.parameters ?? []).length === 0) return { operation, operationId, path: {}, query: {} };
-    const req: Request = { method: request.method, path: request.path, query: request.query, headers: { ...request.headers }, body: asBody(request.body) };
+    const req: Request = { method: request.method, path: request.path, query: request.query, headers: { ...request.headers() }, body: asBody(request.body) };
     if (unvalidated.has(operationId)) {
       const parsed = api.router.parseRequest(req, operation);
       return { operation, operationId, path: parsed.params, query: parsed.query };
@@ -105,24 +105,36 @@ export async function createContractRouter(document: OpenApiDocument, options: {
 
   return {
     route(request) {
+      // A GET answered before: its outcome stands (only GETs of path and query are remembered).
+      const key = request.method === 'GET' ? `${request.path}?${request.query}` : null;
+      const known = key === null ? undefined : remembered.get(key);
+      if (known instanceof AppError) throw known;
+      if (known) return known;
+      assertDecodablePath(request.path);
       const operation = match(request.method.toLowerCase(), request.path);
-      if (!targetOnly.has(operation.operationId)) return validate(request, operation);
-      const key = `${request.path}?${request.query}`;
-      let outcome = remembered.get(key);
-      if (outcome === undefined) {
-        try {
-          outcome = validate(request, operation);
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          outcome = err;
-        }
-        remembered.set(key, outcome);
+      if (key === null || !targetOnly.has(operation.operationId)) return validate(request, operation);
+      let outcome: Routed | AppError;
+      try {
+        outcome = validate(request, operation);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        outcome = err;
       }
+      remembered.set(key, outcome);
       if (outcome instanceof AppError) throw outcome;
       return outcome;
     },
     operation: (operationId) => byId.get(operationId),
   };
+}
+
+/** Rejects a path that is not valid percent-encoding before the router decodes it. */
+function assertDecodablePath(path: string): void {
+  try {
+    decodeURIComponent(path);
+  } catch {
+    throw new AppError('validation_failed', 'The request path is not valid percent-encoded UTF-8.', [{ location: 'path', message: 'is not valid percent-encoding' }]);
+  }
 }
 
 /** Whether an operation's input is its path and query alone: a GET with no header, cookie or body parameter. */

@@ -28,8 +28,7 @@ export async function createDispatcher(
   const router = await createContractRouter(document, { unvalidated: options.unvalidated });
   const trustProxyHops = options.trustProxyHops ?? 0;
   return async (ctx) => {
-    assertDecodablePath(ctx.path);
-    const headers = flatHeaders(ctx);
+    const headers = (): Record<string, string> => flatHeaders(ctx);
     const routed = router.route({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers, body: ctx.request.body });
     if (!isOperationId(handlers, routed.operationId)) throw new Error(`no handler for ${routed.operationId}`);
     try {
@@ -40,7 +39,7 @@ export async function createDispatcher(
   };
 }
 
-function call<O extends OperationId>(handlers: HandlerMap, operationId: O, routed: Routed, ctx: Koa.Context, headers: Record<string, string>, client: string): Promise<Reply<O>> {
+function call<O extends OperationId>(handlers: HandlerMap, operationId: O, routed: Routed, ctx: Koa.Context, headers: () => Record<string, string>, client: string): Promise<Reply<O>> {
   const handler: OperationHandler<O> = handlers[operationId];
   return handler(inputOf<O>(routed, ctx, headers, client));
 }
@@ -53,8 +52,14 @@ function isOperationId(handlers: HandlerMap, key: string): key is OperationId {
  * The parameters of a validated request. The router validated and coerced them against the
  * same contract the types are generated from, so the shapes hold (path parameters arrive decoded).
  */
-function inputOf<O extends OperationId>(routed: Routed, ctx: Koa.Context, headers: Record<string, string>, client: string): HandlerInput<O> {
-  const input = { query: routed.query, path: routed.path, body: ctx.request.body, headers, client };
+function inputOf<O extends OperationId>(routed: Routed, ctx: Koa.Context, headers: () => Record<string, string>, client: string): HandlerInput<O> {
+  // The headers are read only by the handlers that use them (MCP, Prefer).
+  const input = {
+    query: routed.query, path: routed.path, body: ctx.request.body, client,
+    get headers() {
+      return headers();
+    },
+  };
   return input as unknown as HandlerInput<O>;
 }
 
@@ -104,15 +109,6 @@ function writeJsonPieces(ctx: Koa.Context, status: number, pieces: readonly Buff
   res.cork();
   for (const piece of pieces) res.write(piece);
   res.end();
-}
-
-/** Rejects a path that is not valid percent-encoding before the router tries to decode it. */
-function assertDecodablePath(path: string): void {
-  try {
-    decodeURIComponent(path);
-  } catch {
-    throw new AppError('validation_failed', 'The request path is not valid percent-encoded UTF-8.', [{ location: 'path', message: 'is not valid percent-encoding' }]);
-  }
 }
 
 function flatHeaders(ctx: Koa.Context): Record<string, string> {

@@ -38,11 +38,11 @@ async function libraryOutcomes(): Promise<(request: RouterRequest) => Promise<Ou
     validationFail: (c: Context): Outcome => ({ kind: 'invalid', locations: (c.validation.errors ?? []).map((e) => e.instancePath || String(e.params.additionalProperty ?? e.params.missingProperty ?? '')) }),
   });
   for (const operation of api.router.getOperations()) api.register(operation.operationId ?? '', routed);
-  return async (request) => api.handleRequest({ ...request, headers: { ...request.headers } }) as Promise<Outcome>;
+  return async (request) => api.handleRequest({ ...request, headers: { ...request.headers() } }) as Promise<Outcome>;
 }
 
-const get = (path: string, query = ''): RouterRequest => ({ method: 'GET', path, query, headers: {}, body: undefined });
-const post = (path: string, body: unknown): RouterRequest => ({ method: 'POST', path, query: '', headers: { 'content-type': 'application/json' }, body });
+const get = (path: string, query = ''): RouterRequest => ({ method: 'GET', path, query, headers: () => ({}), body: undefined });
+const post = (path: string, body: unknown): RouterRequest => ({ method: 'POST', path, query: '', headers: () => ({ 'content-type': 'application/json' }), body });
 
 const REQUESTS: RouterRequest[] = [
   get('/api/v1/servers/search', 'q=github&limit=3&offset=2'),
@@ -62,7 +62,7 @@ const REQUESTS: RouterRequest[] = [
   get('/api/v1/categories'),
   get('/api/v1/nothing-here'),
   get('/mcp'),
-  { method: 'DELETE', path: '/api/v1/servers/search', query: '', headers: {}, body: undefined },
+  { method: 'DELETE', path: '/api/v1/servers/search', query: '', headers: () => ({}), body: undefined },
   post('/api/v1/assessments', { domain: 'example.com' }),
   post('/api/v1/assessments', { domain: 'example.com', extra: 1 }),
   post('/api/v1/proxy/connect', { serverId: 'a~b' }),
