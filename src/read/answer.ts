@@ -1,22 +1,27 @@
 /**
- * An answer of the read model: a value scrubbed of credentials once, as it entered, with its
+ * An answer of the read model: a value scrubbed of credentials once, as it entered, kept as its
  * JSON bytes (what REST sends) and any other rendition an edge makes of it (MCP's tool result),
- * each made once however often the answer is sent.
+ * each made once however often the answer is sent. Only bytes are kept: a kept page as objects
+ * would weigh several times its JSON on the heap, uncounted by the cache's budget.
  */
 import { scrubValue } from '../catalog/secrets.js';
 
 export class Answer<T> {
-  /** The JSON of `value`. */
-  readonly json: Buffer;
   private readonly renditions = new Map<string, Buffer>();
 
-  private constructor(readonly value: T) {
-    this.json = Buffer.from(JSON.stringify(value));
-  }
+  private constructor(
+    /** The JSON of the scrubbed value. */
+    readonly json: Buffer,
+  ) {}
 
   /** The answer to `value` once scrubbed: the only way an answer is made. */
   static of<T>(value: T): Answer<T> {
-    return new Answer(scrubValue(value));
+    return new Answer<T>(Buffer.from(JSON.stringify(scrubValue(value))));
+  }
+
+  /** The scrubbed value, read again from its JSON (a copy each time: for an edge that needs fields, not bytes). */
+  get value(): T {
+    return JSON.parse(this.json.toString());
   }
 
   /** The bytes an edge sends for this answer, made by `render` the first time an edge asks. */
