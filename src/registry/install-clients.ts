@@ -58,11 +58,13 @@ const RENDERERS: Readonly<Record<InstallClient, Renderer>> = {
     ];
     if (remote) {
       const entry = { type: remote.transport === 'sse' ? 'sse' : 'http', url: remote.url, ...headersOf(remote) };
-      const command = ['claude', 'mcp', 'add', '--transport', remote.transport === 'sse' ? 'sse' : 'http', name, remote.url, ...Object.entries(remote.headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`])];
+      const headers = Object.entries(remote.headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`]);
+      const command = claudeMcpAdd(['--transport', remote.transport === 'sse' ? 'sse' : 'http', ...headers], name, [remote.url]);
       return result('claude-code', 'remote', null, files, { mcpServers: { [name]: entry } }, command, null, remote.inputs);
     }
     if (local) {
-      const command = ['claude', 'mcp', 'add', name, ...Object.entries(local.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), '--', local.command, ...local.args];
+      const env = Object.entries(local.env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+      const command = claudeMcpAdd(['--transport', 'stdio', ...env], name, ['--', local.command, ...local.args]);
       return result('claude-code', 'package', null, files, { mcpServers: { [name]: { type: 'stdio', ...stdioEntry(local) } } }, command, null, local.inputs);
     }
     return unsupported('claude-code', files);
@@ -90,10 +92,12 @@ const RENDERERS: Readonly<Record<InstallClient, Renderer>> = {
     const launch = remote ?? local;
     if (!launch) return unsupported('vscode', files);
     const prompts = launch.inputs.filter((input) => input.isSecret || input.isRequired);
-    const ref = (placeholder: string): string => {
+    const prompt = (placeholder: string): string => {
       const input = prompts.find((p) => p.placeholder === placeholder || placeholderFor(p.name) === placeholder);
       return input ? `\${input:${inputId(input)}}` : placeholder;
     };
+    // A value is a placeholder (`<API_KEY>`) or carries one after a scheme (`Bearer <AUTHORIZATION>`).
+    const ref = (value: string): string => value.replace(/^(Bearer )?(<[A-Za-z0-9_.-]+>)$/, (_, scheme: string | undefined, placeholder: string) => `${scheme ?? ''}${prompt(placeholder)}`);
     const entry: Json = launch.kind === 'remote'
       ? { type: launch.transport === 'sse' ? 'sse' : 'http', url: launch.url, ...headersOf(launch, ref) }
       : { type: 'stdio', command: launch.command, args: launch.args.map(ref), ...envOf(launch, ref) };
@@ -143,6 +147,15 @@ function result(
   config: Json, command: string[] | null, deepLink: string | null, inputs: readonly InstallInput[],
 ): ClientInstall {
   return { client, clientName: CLIENT_NAMES[client], supported: true, method, reason, configFiles, config, command, deepLink, inputs: [...inputs] };
+}
+
+/**
+ * `claude mcp add [options] <name> …`: Claude Code reads its options (`--transport`, `--env`,
+ * `--header`, `--scope`) only before the server name; after the name come the URL, or `--`
+ * and the command with its arguments (code.claude.com/docs/en/mcp, "Option ordering").
+ */
+function claudeMcpAdd(options: readonly string[], name: string, rest: readonly string[]): string[] {
+  return ['claude', 'mcp', 'add', ...options, name, ...rest];
 }
 
 function unsupported(client: InstallClient, configFiles: ConfigFile[]): ClientInstall {

@@ -3,7 +3,7 @@
  * its first runnable package, or a remote endpoint. Secrets appear only as placeholders.
  */
 import type { CatalogServer } from '../catalog/catalog-entry.js';
-import type { Package, PackageArgument, Server } from '../types.js';
+import type { Package, PackageArgument, RemoteHeader, Server } from '../types.js';
 import type { components } from '../../generated/openapi.js';
 
 export type InstallInput = components['schemas']['InstallInput'];
@@ -81,7 +81,18 @@ export function remoteLaunch(server: CatalogServer): RemoteLaunch | null {
   for (const header of remote.headers) {
     const placeholder = placeholderFor(header.name);
     inputs.push({ name: header.name, kind: 'header', description: header.description, isRequired: header.isRequired, isSecret: header.isSecret, placeholder });
-    if (header.isRequired || header.isSecret) headers[header.name] = placeholder;
+    if (header.isRequired || header.isSecret) headers[header.name] = isBearerHeader(header) ? `Bearer ${placeholder}` : placeholder;
   }
   return { kind: 'remote', transport: remote.transport, url: remote.url, headers, inputs };
+}
+
+/**
+ * Whether a header's record says it carries a bearer token (RFC 6750 §2.1): it is the
+ * `Authorization` header and its description names the Bearer scheme ("Bearer token",
+ * "format: Bearer <token>"). The record keeps a header's name and description only, so these
+ * are what can say it. Such a header's value is offered as `Bearer <AUTHORIZATION>`, so a user
+ * who supplies only the token still sends the scheme.
+ */
+export function isBearerHeader(header: Pick<RemoteHeader, 'name' | 'description'>): boolean {
+  return header.name.toLowerCase() === 'authorization' && /\bbearer\b/i.test(header.description);
 }

@@ -57,21 +57,21 @@ describe('install instructions', () => {
     expect(oci).to.deep.equal({ command: 'docker', args: ['run', '-i', '--rm', '-e', 'SECRET_TOKEN', 'ghcr.io/acme/oci-tool:2.0.0'], env: { SECRET_TOKEN: '<SECRET_TOKEN>' } });
   });
 
-  it('builds the claude mcp add command as argv tokens, -e for variables and --header for remotes', async () => {
+  it('builds the claude mcp add command as argv tokens, every option before the name, as Claude Code\'s `claude mcp add` docs say', async () => {
     expect((await install('io.github.acme~npm-tool', 'claude-code')).command).to.deep.equal([
-      'claude', 'mcp', 'add', 'npm-tool', '-e', 'API_KEY=<API_KEY>', '-e', 'UNITS=metric', '--', 'npx', '-y', '@acme/npm-tool@1.0.0', '--region', 'eu-west-1', '--token', '<TOKEN>',
+      'claude', 'mcp', 'add', '--transport', 'stdio', '--env', 'API_KEY=<API_KEY>', '--env', 'UNITS=metric', 'npm-tool', '--', 'npx', '-y', '@acme/npm-tool@1.0.0', '--region', 'eu-west-1', '--token', '<TOKEN>',
     ]);
     const remote = await install('com.acme~remote-auth', 'claude-code');
-    expect(remote.command).to.deep.equal(['claude', 'mcp', 'add', '--transport', 'http', 'remote-auth', 'https://mcp.acme.com/mcp', '--header', 'Authorization: <AUTHORIZATION>']);
-    expect(entryOf(remote, 'claude-code', 'remote-auth')).to.deep.equal({ type: 'http', url: 'https://mcp.acme.com/mcp', headers: { Authorization: '<AUTHORIZATION>' } });
+    expect(remote.command).to.deep.equal(['claude', 'mcp', 'add', '--transport', 'http', '--header', 'Authorization: Bearer <AUTHORIZATION>', 'remote-auth', 'https://mcp.acme.com/mcp']);
+    expect(entryOf(remote, 'claude-code', 'remote-auth')).to.deep.equal({ type: 'http', url: 'https://mcp.acme.com/mcp', headers: { Authorization: 'Bearer <AUTHORIZATION>' } });
     const sse = await install('com.acme~remote-open', 'claude-code');
     expect(sse.command).to.deep.equal(['claude', 'mcp', 'add', '--transport', 'sse', 'remote-open', 'https://mcp.acme.com/sse']);
   });
 
   it('uses each client\'s own keys for remote servers', async () => {
-    expect(entryOf(await install('com.acme~remote-auth', 'windsurf'), 'windsurf', 'remote-auth')).to.deep.equal({ serverUrl: 'https://mcp.acme.com/mcp', headers: { Authorization: '<AUTHORIZATION>' } });
-    expect(entryOf(await install('com.acme~remote-auth', 'cursor'), 'cursor', 'remote-auth')).to.deep.equal({ url: 'https://mcp.acme.com/mcp', headers: { Authorization: '<AUTHORIZATION>' } });
-    expect(entryOf(await install('com.acme~remote-auth', 'gemini-cli'), 'gemini-cli', 'remote-auth')).to.deep.equal({ httpUrl: 'https://mcp.acme.com/mcp', headers: { Authorization: '<AUTHORIZATION>' } });
+    expect(entryOf(await install('com.acme~remote-auth', 'windsurf'), 'windsurf', 'remote-auth')).to.deep.equal({ serverUrl: 'https://mcp.acme.com/mcp', headers: { Authorization: 'Bearer <AUTHORIZATION>' } });
+    expect(entryOf(await install('com.acme~remote-auth', 'cursor'), 'cursor', 'remote-auth')).to.deep.equal({ url: 'https://mcp.acme.com/mcp', headers: { Authorization: 'Bearer <AUTHORIZATION>' } });
+    expect(entryOf(await install('com.acme~remote-auth', 'gemini-cli'), 'gemini-cli', 'remote-auth')).to.deep.equal({ httpUrl: 'https://mcp.acme.com/mcp', headers: { Authorization: 'Bearer <AUTHORIZATION>' } });
     expect(entryOf(await install('com.acme~remote-open', 'gemini-cli'), 'gemini-cli', 'remote-open')).to.deep.equal({ url: 'https://mcp.acme.com/sse' });
   });
 
@@ -92,7 +92,7 @@ describe('install instructions', () => {
     expect(result.command?.slice(0, 2)).to.deep.equal(['code', '--add-mcp']);
     expect(JSON.parse(result.command![2]!)).to.deep.equal(linked);
     const remote = entryOf(await install('com.acme~remote-auth', 'vscode'), 'vscode', 'remote-auth');
-    expect(remote).to.deep.equal({ type: 'http', url: 'https://mcp.acme.com/mcp', headers: { Authorization: '${input:authorization}' } });
+    expect(remote).to.deep.equal({ type: 'http', url: 'https://mcp.acme.com/mcp', headers: { Authorization: 'Bearer ${input:authorization}' } });
   });
 
   it('gives Cursor a deep link whose config decodes to the same JSON', async () => {
@@ -111,7 +111,7 @@ describe('install instructions', () => {
     expect(result.reason).to.match(/local commands/);
     expect(entryOf(result, 'claude-desktop', 'remote-auth')).to.deep.equal({
       command: 'npx', args: ['-y', 'mcp-remote', 'https://mcp.acme.com/mcp', '--header', 'Authorization:${AUTHORIZATION_HEADER}'],
-      env: { AUTHORIZATION_HEADER: '<AUTHORIZATION>' },
+      env: { AUTHORIZATION_HEADER: 'Bearer <AUTHORIZATION>' },
     });
     const sse = entryOf(await install('com.acme~remote-open', 'claude-desktop'), 'claude-desktop', 'remote-open');
     expect(sse.args).to.deep.equal(['-y', 'mcp-remote', 'https://mcp.acme.com/sse', '--transport', 'sse-only']);
