@@ -5,6 +5,7 @@
  */
 import type { SourceName } from '../types.js';
 import { slugOf, uniqueId } from '../catalog/ids.js';
+import { assignInstallKeys } from '../catalog/install-key.js';
 import { sourceKey, type CatalogIndex, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import type { IngestInput } from './detect.js';
 import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js';
@@ -64,7 +65,7 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
         if (!isNew && hashes.get(id) === entry.contentHash) continue;
         if (isNew) added += 1;
         else updated += 1;
-        yield { entry, isNew };
+        yield { entry, isNew, installKey: placed.installKeys.get(id) };
       }
     }
     progress(2, 3);
@@ -93,7 +94,7 @@ interface Placement extends ReadRecord {
  * a merge key and has no record from this source yet, or one with the same name, or a new one.
  * Updates `index` as it goes, so later records of the run merge into servers created earlier.
  */
-function place(records: readonly ReadRecord[], index: CatalogIndex): { changed: Placement[]; created: Set<string>; inRun: Set<string> } {
+function place(records: readonly ReadRecord[], index: CatalogIndex): { changed: Placement[]; created: Set<string>; inRun: Set<string>; installKeys: Map<string, string> } {
   const ambiguous = ambiguousKeys(records);
   const owners = ownersBySource(index);
   const names = new Map([...index.servers].map(([id, name]) => [name, id]));
@@ -119,7 +120,9 @@ function place(records: readonly ReadRecord[], index: CatalogIndex): { changed: 
     const recordHash = hashOfJson(`[${record.serverJson},${record.rawJson}]`);
     if (existing?.recordHash !== recordHash) changed.push({ ...record, serverId, recordHash });
   }
-  return { changed, created, inRun };
+  // Like ids, assigned once, when a server is created, and kept (src/catalog/install-key.ts).
+  const installKeys = assignInstallKeys([...created].map((id) => [id, index.servers.get(id) ?? id] as const), index.installKeys);
+  return { changed, created, inRun, installKeys };
 }
 
 /** The merge keys each of these servers owns. */

@@ -6,7 +6,7 @@
 import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { components } from '../../generated/openapi.js';
 import type { Server } from '../types.js';
-import { slugOf } from '../catalog/ids.js';
+import { installKeyBase } from '../catalog/install-key.js';
 import { packageLaunch, placeholderFor, remoteLaunch, type InstallInput, type PackageLaunch, type RemoteLaunch } from './install-launch.js';
 
 export type InstallClient = components['schemas']['InstallClient'];
@@ -24,15 +24,13 @@ interface Launches {
 
 type Renderer = (launches: Launches) => ClientInstall;
 
-/** Instructions for one client. */
-export function installFor(server: CatalogServer, client: InstallClient): ClientInstall {
-  const launches = { name: configKeyOf(server), local: packageLaunch(server), remote: remoteLaunch(server) };
+/**
+ * Instructions for one client. `installKey` is the server's key in the client's configuration,
+ * as the catalog assigned it (unique in the catalog); without one, the recognisable base of its name.
+ */
+export function installFor(server: CatalogServer, client: InstallClient, installKey: string | null = null): ClientInstall {
+  const launches = { name: installKey ?? installKeyBase(server.name), local: packageLaunch(server), remote: remoteLaunch(server) };
   return RENDERERS[client](launches);
-}
-
-/** The key a server gets in a client's configuration: the short form of its name. */
-function configKeyOf(server: CatalogServer): string {
-  return slugOf(server.name.split('/').at(-1) ?? server.name).replace(/[~.]/g, '-');
 }
 
 const NO_LAUNCH = 'The server declares no npm, PyPI or OCI package and no remote endpoint, so there is nothing a client can start or connect to.';

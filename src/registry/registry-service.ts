@@ -124,8 +124,9 @@ export function createRegistryService({ catalog, search, monitor, now = () => ne
 
     async getInstall(idOrName, client) {
       const server = await findServer(idOrName);
+      const installKey = await catalog.installKeyOf(server.id);
       const clients = client ? [client] : INSTALL_CLIENTS;
-      return { serverId: server.id, serverName: server.name, clients: clients.map((c) => installFor(server, c)) };
+      return { serverId: server.id, serverName: server.name, clients: clients.map((c) => installFor(server, c, installKey)) };
     },
 
     async getTrust(idOrName) {

@@ -17,6 +17,8 @@ export interface CatalogLookups {
   upstreamRecords(serverId: string): Promise<UpstreamRecord[]>;
   listCategories(): Promise<Category[]>;
   countServers(): Promise<number>;
+  /** The key a server installs under in a client's configuration, unique in the catalog (src/catalog/install-key.ts). */
+  installKeyOf(serverId: string): Promise<string | null>;
 }
 
 export function createCatalogLookups(db: Db): CatalogLookups {
@@ -27,6 +29,12 @@ export function createCatalogLookups(db: Db): CatalogLookups {
   };
 
   return {
+    async installKeyOf(serverId) {
+      if (!storable(serverId)) return null;
+      const row: { install_key: string | null } | undefined = await db('servers').where({ id: serverId }).first('install_key');
+      return row?.install_key ?? null;
+    },
+
     async findServer(idOrName) {
       if (!storable(idOrName)) return null;
       const row: ServerRow | undefined = await db('servers as s').where('s.id', idOrName).orWhere('s.name', idOrName).orderByRaw('s.id = ? DESC', [idOrName]).first('s.*');

@@ -6,6 +6,8 @@
 import type { Knex } from 'knex';
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { TAXONOMY } from '../catalog/taxonomy.js';
+import { installKeyBase } from '../catalog/install-key.js';
+import { uniqueId } from '../catalog/ids.js';
 import type { SourceName } from '../types.js';
 import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk-insert.js';
 import { dialectOf, type Db } from './db.js';
@@ -28,12 +30,16 @@ export interface CatalogIndex {
   readonly keys: Map<string, string>;
   /** server id → canonical name. */
   readonly servers: Map<string, string>;
+  /** Every install key the catalog has assigned (src/catalog/install-key.ts). */
+  readonly installKeys: Set<string>;
 }
 
 /** A server to write: a new one, or a stored one whose content changed. */
 export interface ServerWrite {
   readonly entry: CatalogEntry;
   readonly isNew: boolean;
+  /** A new server's install key, as ingest assigned it; without one, the writer assigns the next free one. */
+  readonly installKey?: string;
 }
 
 export interface StoredSource {
@@ -126,7 +132,7 @@ const SOURCE_COLUMNS = ['source', 'source_key', 'server_id', 'record', 'normaliz
 
 /** Every bulk write of the catalog: rows are value arrays in the order of `columns`. */
 const INSERTS = {
-  servers: { table: 'servers', columns: [...SERVER_COLUMNS, 'seq', 'id', 'created_at'] },
+  servers: { table: 'servers', columns: [...SERVER_COLUMNS, 'seq', 'id', 'created_at', 'install_key'] },
   serversFts: { table: 'servers_fts', columns: ['rowid', ...FTS_COLUMNS.servers_fts] },
   categories: { table: 'server_categories', columns: ['slug', 'server_id'] },
   remotes: { table: 'remotes', columns: ['server_id', 'position', 'transport', 'url', 'host', 'headers'] },
@@ -167,11 +173,12 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
       // One after another: a transaction is one connection, which runs one query at a time.
       const sources = await trx('sources').select('source', 'source_key', 'server_id', 'record_hash');
       const keys = await trx('match_keys').select('match_key', 'server_id');
-      const servers = await trx('servers').select('id', 'name');
+      const servers: Array<{ id: string; name: string; install_key: string | null }> = await trx('servers').select('id', 'name', 'install_key');
       return {
         sources: new Map(sources.map((r) => [sourceKey(r.source, r.source_key), { source: r.source, key: r.source_key, serverId: r.server_id, recordHash: r.record_hash }])),
         keys: new Map(keys.map((r) => [r.match_key, r.server_id])),
         servers: new Map(servers.map((r) => [r.id, r.name])),
+        installKeys: new Set(servers.flatMap((r) => (r.install_key === null ? [] : [r.install_key]))),
       };
     },
 
@@ -198,6 +205,15 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
       if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
       let serverSeq = await nextSeq('servers');
       let toolSeq = await nextSeq('tools');
+      // A new server's install key as ingest assigned it, or else the next free one (src/catalog/install-key.ts).
+      let installKeys: Set<string> | null = null;
+      const installKeyFor = async ({ entry, installKey }: ServerWrite): Promise<string> => {
+        installKeys ??= new Set<string>((await trx('servers').whereNotNull('install_key').pluck('install_key')) as string[]);
+        const taken = installKeys;
+        const key = installKey ?? uniqueId(installKeyBase(entry.server.name), (candidate) => taken.has(candidate));
+        taken.add(key);
+        return key;
+      };
       const source = entries[Symbol.iterator]();
       let widened = dialectOf(trx) !== 'sqlite';
       // The next batch is materialized (the iterator may be lazy) and turned into rows while the
@@ -216,10 +232,11 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
             const changed = batch.filter((e) => !e.isNew).map((e) => e.entry.server.id);
             const seqs = await serverColumn<number>(trx, 'seq', changed);
             const rows = new CatalogRows(now);
-            for (const { entry, isNew } of batch) {
+            for (const write of batch) {
+              const { entry, isNew } = write;
               const seq = isNew ? serverSeq++ : seqs.get(entry.server.id);
               if (seq === undefined) throw new Error(`server ${entry.server.id} is not in the catalog`);
-              toolSeq = rows.add(entry, seq, isNew, toolSeq);
+              toolSeq = rows.add(entry, seq, isNew ? await installKeyFor(write) : null, toolSeq);
             }
             writing = writeRows(trx, rows, changed, [...seqs.values()]);
             // Marked handled now: it is awaited on the next turn, after the next batch is taken.
@@ -301,11 +318,11 @@ class CatalogRows {
 
   constructor(private readonly now: string) {}
 
-  /** Adds a server's rows; its tools take seqs from `toolSeq` on. Returns the next free tool seq. */
-  add(entry: CatalogEntry, seq: number, isNew: boolean, toolSeq: number): number {
+  /** Adds a server's rows (a new one with its install key); its tools take seqs from `toolSeq` on. Returns the next free tool seq. */
+  add(entry: CatalogEntry, seq: number, newInstallKey: string | null, toolSeq: number): number {
     const { server } = entry;
     const row = serverRow(entry, this.now);
-    if (isNew) this.servers.push([...row, seq, server.id, this.now]);
+    if (newInstallKey !== null) this.servers.push([...row, seq, server.id, this.now, newInstallKey]);
     else this.updates.push({ id: server.id, values: Object.fromEntries(SERVER_COLUMNS.map((column, i) => [column, row[i]])) });
     this.serverFts.push([seq, server.name, server.title ?? '', server.description, entry.searchCategories, entry.searchTools]);
     for (const slug of server.categories) this.categories.push([slug, server.id]);

@@ -98,6 +98,25 @@ describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not fo
     }
   });
 
+  it('gives every server of the catalog its own install key, recognisable for the well-known ones (issue 25)', async () => {
+    const servers = await h.service.store.withCatalogWriter(async (writer) => (await writer.loadIndex()).servers);
+    const keys = new Map<string, string>();
+    for (const id of servers.keys()) {
+      const key = await h.service.store.catalog.installKeyOf(id);
+      expect(key, id).to.be.a('string').and.match(/^[a-z0-9][a-z0-9-]*$/);
+      expect(keys.get(key!), `${id} and ${keys.get(key!)} share the install key ${key}`).to.equal(undefined);
+      keys.set(key!, id);
+    }
+    expect(keys.size).to.equal(summary.servers);
+    const recognisable: Array<[string, string]> = [['com.notion/mcp', 'notion'], ['com.stripe/mcp', 'stripe'], ['com.supabase/mcp', 'supabase'], ['io.github.github/github-mcp-server', 'github']];
+    for (const [name, key] of recognisable) {
+      const { body } = await h.request(`/api/v1/servers/${encodeURIComponent(name)}/install?client=claude-code`);
+      expect(Object.keys(body.clients[0].config.mcpServers), name).to.deep.equal([key]);
+    }
+    const cloudflare = [...keys].filter(([key]) => key.startsWith('cloudflare'));
+    expect(cloudflare.length, 'Cloudflare\'s servers install as cloudflare…, each its own').to.be.greaterThan(0);
+  });
+
   it('finds tools by what they do across the catalog', async () => {
     const { body } = await h.request('/api/v1/tools/search?q=create_issue&limit=5');
     expect(body.total).to.be.greaterThan(5);

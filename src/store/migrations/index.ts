@@ -10,6 +10,7 @@ import * as sortIndexes from './004-sort-indexes.js';
 import * as sharedState from './005-shared-state.js';
 import * as contentGeneration from './006-content-generation.js';
 import * as ftsWithoutPrefix from './007-fts-without-prefix.js';
+import * as installKeys from './008-install-keys.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -19,6 +20,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '005-shared-state': sharedState,
   '006-content-generation': contentGeneration,
   '007-fts-without-prefix': ftsWithoutPrefix,
+  '008-install-keys': installKeys,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
