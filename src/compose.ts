@@ -99,7 +99,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
 function searchEngines(store: Store, logger: Logger): SearchEngine[] {
   const sql = createSqlEngine(store.searchSource);
   if (store.searchSource.sql.dialect !== 'sqlite') return [sql];
-  const memory = createMemoryEngine(store.searchSource, {
+  const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true), {
     built: (stats) => logger.info(stats, 'search index built'),
     failed: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'search index build failed; SQL answers searches'),
   });

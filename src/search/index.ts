@@ -1,7 +1,7 @@
 /**
  * The search engines, for the composition root: it builds the ones its database has, in the
  * order the read model asks them (src/read/engine-choice.ts).
- *  - SQLite: `createMemoryEngine(source)` first (warm it before serving), then `createFts5Engine(source)`.
+ *  - SQLite: `createMemoryEngine(source, committed)` first (warm it before serving), then `createFts5Engine(source)`.
  *  - PostgreSQL: `createPostgresEngine(source)` alone.
  * `source` is the store's `searchSource`.
  */

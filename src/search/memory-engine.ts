@@ -39,7 +39,13 @@ const DECLINED: Promise<null> = Promise.resolve(null);
 const SERVERS_BY_SEQ = `SELECT ${SUMMARY_COLUMNS} FROM servers s WHERE s.seq IN `;
 const TOOLS_BY_SEQ = `SELECT ${['t.seq', ...TOOL_COLUMNS].join(', ')} FROM tools t JOIN servers s ON s.id = t.server_id WHERE t.seq IN `;
 
-export function createMemoryEngine(source: SearchSource, events: Partial<MemoryEngineEvents> = {}): MemoryEngine {
+/**
+ * The catalog's content generation as committed, read fresh: only to know that a build read one
+ * catalog from start to end. The generation a search is answered at comes from the read model.
+ */
+export type CommittedGeneration = () => Promise<string>;
+
+export function createMemoryEngine(source: SearchSource, committed: CommittedGeneration, events: Partial<MemoryEngineEvents> = {}): MemoryEngine {
   const tokenizer = new Unicode61();
   let ready: MemoryIndexes | null = null;
   let building: Promise<MemoryIndexes | null> | null = null;
@@ -48,14 +54,14 @@ export function createMemoryEngine(source: SearchSource, events: Partial<MemoryE
   /** Builds until a build starts and ends at the same generation (a write during a build makes it moot). */
   const build = async (): Promise<MemoryIndexes | null> => {
     for (let attempt = 0; attempt < BUILD_ATTEMPTS && !closed; attempt += 1) {
-      const before = await source.contentGeneration(true);
+      const before = await committed();
       if (ready?.generation === before) return ready;
       // A stale index is never used again: let it go before the new one takes the memory.
       ready = null;
       const started = performance.now();
       const from: BuildSource = { sql: source.sql, classify: source.classify, tokenizer, live: () => !closed };
       const [servers, tools] = [await buildServers(from), await buildTools(from)];
-      const after = await source.contentGeneration(true);
+      const after = await committed();
       if (after !== before || closed) continue;
       ready = indexesOf(after, servers, tools);
       const megabytes = Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6);

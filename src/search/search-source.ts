@@ -20,10 +20,12 @@ export interface SqlRunner {
 /** How FTS5's `tokenizer` (ranking.ts: FTS_TOKENIZER) treats each of `chars`. */
 export type CharacterClassifier = (chars: readonly string[], tokenizer: string) => Promise<ReadonlyMap<string, CharacterClass>>;
 
-/** Everything an engine reads: SQL, the content generation, and (in-memory) character classes. */
+/**
+ * Everything an engine reads: SQL and (in-memory) character classes. Not the content
+ * generation: which generation a search is answered at is the read model's to say (it passes
+ * it in); only the in-memory engine's build reads it, given apart (memory-engine.ts).
+ */
 export interface SearchSource {
   readonly sql: SqlRunner;
-  /** The catalog's content generation; `fresh` reads it from the database rather than a recent read. */
-  contentGeneration(fresh?: boolean): Promise<string>;
   readonly classify: CharacterClassifier;
 }

@@ -75,7 +75,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     else if (Date.now() - checkedAt > GENERATION_TTL_MS) await (reading ??= readCommitted().finally(() => (reading = null)));
     return `${writes}:${committed}`;
   };
-  const searchSource = createSearchSource(db, contentGeneration);
+  const searchSource = createSearchSource(db);
   return {
     catalog: createCatalogLookups(db),
     searchSource,

@@ -1,7 +1,6 @@
 /**
  * What the search engines read the catalog through, so that they need no knex: SQL run on the
- * store's connections, the catalog's content generation, and the FTS5 tokenizer's character
- * classes. The engines state what they take as interfaces of their own
+ * store's connections and the FTS5 tokenizer's character classes. The engines state what they take as interfaces of their own
  * (src/search/search-source.ts); this is the store's implementation of them.
  */
 import type { Knex } from 'knex';
@@ -15,7 +14,7 @@ type SqlBinding = string | number | null;
 const allOn = (runner: Knex | Knex.Transaction) =>
   async <T>(sql: string, bindings: readonly SqlBinding[] = []): Promise<T[]> => rowsOf<T>(await runner.raw(sql, [...bindings]));
 
-export function createSearchSource(db: Db, contentGeneration: (fresh?: boolean) => Promise<string>) {
+export function createSearchSource(db: Db) {
   return {
     sql: {
       dialect: dialectOf(db),
@@ -25,7 +24,6 @@ export function createSearchSource(db: Db, contentGeneration: (fresh?: boolean) 
       /** `work` in one transaction (e.g. a setting that holds for its statements only). */
       transaction: <T>(work: (sql: { all: ReturnType<typeof allOn> }) => Promise<T>): Promise<T> => db.transaction((trx) => work({ all: allOn(trx) })),
     },
-    contentGeneration,
     classify: classifyCharacters,
   };
 }

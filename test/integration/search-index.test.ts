@@ -33,7 +33,7 @@ describe(`the in-memory search engine against FTS5 on the real data${available ?
     await store.migrate();
     const inputs = FILES.map((file) => ({ file, text: readFileSync(`${DATA}${file}`, 'utf8') }));
     await ingest(store, inputs);
-    const memory = createMemoryEngine(store.searchSource);
+    const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true));
     subject = { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(wordsOf(inputs.map((input) => input.text)), EXTRA_QUERIES) };
     expect(await memory.warm(), 'the in-memory engine is built').to.equal(true);
   });

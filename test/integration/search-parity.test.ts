@@ -35,7 +35,7 @@ async function sqliteSubject(database: TestDatabase): Promise<ParitySubject> {
   const store = createStore(database.url);
   await store.migrate();
   await ingest(store, FIXTURE);
-  const memory = createMemoryEngine(store.searchSource);
+  const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true));
   expect(await memory.warm(), 'the in-memory engine is built').to.equal(true);
   return { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(wordsOf(FIXTURE.map((input) => input.text)), EXTRA_QUERIES) };
 }
