@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { ValidateFunction } from 'ajv';
+import { statusOf } from '../../src/assessments/assessment-service.js';
 import { OBSERVATION_NAMES, rdapFromBootstrap, runProbes, type Observation, type ProbeContext } from '../../src/assessments/probes/index.js';
 import { createAjv, loadContract } from '../../src/contract.js';
 import { createNetClient, inspectTls, NetError, type NetClient, type NetClientOptions } from '../../src/net/index.js';
@@ -14,6 +15,7 @@ import { startHanging, startHttp, startHttps, type WebFixture } from '../support
 // no probe traffic leaves the machine.
 
 const WEBSITE_NAMES = ['https_reachable', 'hsts', 'security_headers', 'http_to_https_redirect', 'page_title', 'contact_page', 'robots_txt', 'sitemap'];
+const NEEDS_ADDRESSES = ['tls_certificate', ...WEBSITE_NAMES, 'parked_domain'];
 const DOMAINS = ['acme.test', 'parked.test', 'bare.test', 'expired.test', 'wrongname.test', 'selfsigned.test', 'nowhere.test'];
 
 describe('assessment probes (fixture DNS, TLS, web and RDAP on loopback)', function () {
@@ -84,7 +86,8 @@ describe('assessment probes (fixture DNS, TLS, web and RDAP on loopback)', funct
       'robots_txt', 'sitemap', 'parked_domain', 'registration',
     ]);
     for (const domain of DOMAINS) {
-      expect(run(domain).map((o) => o.name), domain).to.deep.equal(OBSERVATION_NAMES);
+      const expected = domain === 'nowhere.test' ? OBSERVATION_NAMES.filter((name) => !NEEDS_ADDRESSES.includes(name)) : OBSERVATION_NAMES;
+      expect(run(domain).map((o) => o.name), domain).to.deep.equal(expected);
       expectValid(run(domain));
       for (const o of run(domain)) expect(o.evidence, `${domain} ${o.name}`).to.match(/^[A-Z].*\.$/s);
     }
@@ -231,10 +234,22 @@ describe('assessment probes (fixture DNS, TLS, web and RDAP on loopback)', funct
     expectOutcome(get('registration'), 'not_found');
   });
 
-  it('reports a domain that does not resolve as not_found, without an error', () => {
-    for (const name of ['addresses', 'nameservers', 'mx_records', 'tls_certificate', 'https_reachable', 'page_title']) {
-      expectOutcome(observation('nowhere.test', name), 'not_found');
+  it('reports a domain that does not exist as not_found from its NXDOMAIN, and says once that TLS and HTTP were not attempted', () => {
+    const observations = run('nowhere.test');
+    for (const name of ['addresses', 'nameservers', 'mx_records', 'spf', 'dmarc', 'caa']) {
+      const o = observation('nowhere.test', name);
+      expectOutcome(o, 'not_found');
+      expect(o.evidence, name).to.include(`answered that the name does not exist (NXDOMAIN)`).and.include(`127.0.0.1:${dns.port}`);
     }
+    expect(observations.map((o) => o.name)).to.not.include.members(NEEDS_ADDRESSES);
+    const said = observations.filter((o) => /not attempted/.test(o.evidence));
+    expect(said.map((o) => o.name)).to.deep.equal(['addresses']);
+    expect(said[0]?.evidence).to.include(`The name has no address, so TLS and HTTP were not attempted (${NEEDS_ADDRESSES.join(', ')}).`);
+    const registration = observation('nowhere.test', 'registration');
+    expectOutcome(registration, 'not_found');
+    expect(registration.evidence).to.include(`the RDAP server 127.0.0.1:${rdap.port} answered 404`);
+    expect(statusOf(observations)).to.equal('complete');
+    expect(https.requests.concat(http.requests).filter((r) => r.includes('nowhere.test'))).to.deep.equal([]);
   });
 
   it('does not trust a certificate from an unknown CA when no test CA is given', async () => {

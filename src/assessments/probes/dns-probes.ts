@@ -3,7 +3,8 @@
  * included), SPF, DMARC and CAA. Only the injected resolver is asked; nothing is connected.
  */
 import { createAddressPolicy, nonRoutableRange } from '../../net/index.js';
-import { failure, isNotFound, observe } from './observation.js';
+import { dnsFailure, isNoSuchAnswer, isNoSuchName } from './dns-answers.js';
+import { observe } from './observation.js';
 import type { Probe, ProbeContext } from './types.js';
 
 function asking(what: string): (ctx: ProbeContext) => string {
@@ -26,22 +27,28 @@ async function settledList(lookup: Promise<string[]>): Promise<string[] | { read
   return lookup.catch((err: unknown) => ({ failed: err }));
 }
 
-const addresses: Probe = {
+/** `addresses`: the A and AAAA records; TLS and HTTP are attempted only when there are some. */
+export const ADDRESS_PROBE: Probe = {
   source: 'dns',
   names: ['addresses'],
   asked: asking('the A and AAAA records of {domain}'),
-  async run(ctx) {
+  async run(ctx, shared) {
     const asked = this.asked(ctx);
     const [v4, v6] = await Promise.all([settledList(ctx.dns.resolve4(ctx.domain)), settledList(ctx.dns.resolve6(ctx.domain))]);
-    const hardFailure = [v4, v6].flatMap((r) => (Array.isArray(r) ? [] : [r.failed])).find((err) => !isNotFound(err));
-    if (hardFailure !== undefined) return [failure(ctx, 'dns', 'addresses', hardFailure, asked)];
+    const failures = [v4, v6].flatMap((r) => (Array.isArray(r) ? [] : [r.failed]));
+    const hardFailure = failures.find((err) => !isNoSuchAnswer(err));
+    if (hardFailure !== undefined) return [await dnsFailure(ctx, shared, 'addresses', hardFailure, asked)];
     const policy = createAddressPolicy(ctx.allowPrivate);
     const entry = (family: ObservedAddress['family']) => (address: string): ObservedAddress => {
       const reason = nonRoutableRange(address);
       return { address, family, private: reason !== null, reason, allowListed: reason !== null && policy.refusal(address) === null };
     };
     const list = [...(Array.isArray(v4) ? v4.map(entry('IPv4')) : []), ...(Array.isArray(v6) ? v6.map(entry('IPv6')) : [])];
-    if (list.length === 0) return [observe(ctx, 'dns', 'addresses', 'not_found', null, `${asked}; there are none.`)];
+    if (list.length === 0) {
+      const noSuchName = failures.find(isNoSuchName);
+      if (noSuchName !== undefined) return [await dnsFailure(ctx, shared, 'addresses', noSuchName, asked)];
+      return [observe(ctx, 'dns', 'addresses', 'not_found', null, `${asked}; the name exists and has none (NODATA).`)];
+    }
     const said = list.map((a) => (a.reason === null ? a.address : `${a.address} (${a.reason}${a.allowListed ? ', allow-listed' : ''})`)).join(', ');
     const refused = list.filter((a) => a.private && !a.allowListed).length;
     const note = refused === 0 ? '' : `; ${refused} of them not globally routable, so never connected to`;
@@ -138,4 +145,4 @@ const caa: Probe = {
 };
 
 /** The DNS probes, each run under its own time limit. */
-export const DNS_PROBES: readonly Probe[] = [addresses, nameservers, mxRecords, spf, dmarc, caa];
+export const DNS_PROBES: readonly Probe[] = [ADDRESS_PROBE, nameservers, mxRecords, spf, dmarc, caa];

@@ -5,6 +5,14 @@
 import type { NetClient } from '../../net/index.js';
 import { arrayOf, isObject, parseJson, stringsOf } from './json.js';
 
+/** The bootstrap could not be read; `url` names it for the evidence, `cause` says why. */
+export class RdapBootstrapUnavailable extends Error {
+  constructor(readonly url: string, options: { cause: unknown }) {
+    super(`the RDAP bootstrap ${url} could not be read`, options);
+    this.name = 'RdapBootstrapUnavailable';
+  }
+}
+
 /** TLD (lower case) → RDAP base URLs, as the bootstrap lists them. */
 export type RdapServices = ReadonlyMap<string, readonly string[]>;
 
@@ -30,19 +38,20 @@ function preferred(bases: readonly string[] | undefined): string | null {
 /**
  * A base-URL finder for `ProbeContext.rdapBaseUrl`: the bootstrap at `bootstrapUrl` is fetched
  * through `net` on first use and cached; a failed fetch is not cached, so the next call retries.
- * Returns the https base URL (ending in '/') for the TLD, or null when the bootstrap lists none.
+ * Returns the https base URL (ending in '/') for the TLD, or null when the bootstrap lists none;
+ * rejects with `RdapBootstrapUnavailable` when the bootstrap cannot be fetched or read.
  */
 export function rdapFromBootstrap(net: NetClient, bootstrapUrl: string): (tld: string) => Promise<string | null> {
   let services: Promise<RdapServices> | undefined;
   const load = async (): Promise<RdapServices> => {
     const res = await net.request({ method: 'GET', url: bootstrapUrl, headers: { accept: 'application/json' } });
-    if (res.status !== 200) throw new Error(`RDAP bootstrap ${bootstrapUrl} answered ${res.status}`);
+    if (res.status !== 200) throw new Error(`it answered ${res.status}`);
     return parseBootstrap(parseJson(res.body.toString('utf8')));
   };
   return async (tld) => {
     services ??= load().catch((err: unknown) => {
       services = undefined;
-      throw err;
+      throw new RdapBootstrapUnavailable(bootstrapUrl, { cause: err });
     });
     return preferred((await services).get(tld.toLowerCase().replace(/\.$/, '')));
   };

@@ -3,8 +3,10 @@
  * dates, the registrar and the domain's age, from the registry's domain object.
  */
 import { arrayOf, isObject, parseJson, stringAt, stringsOf, type JsonObject } from './json.js';
-import { observe } from './observation.js';
-import type { Probe } from './types.js';
+import { NetError, type NetResponse } from '../../net/index.js';
+import { failure, hostOf, observe } from './observation.js';
+import { RdapBootstrapUnavailable } from './rdap-bootstrap.js';
+import type { Observation, Probe, ProbeContext } from './types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -65,22 +67,49 @@ export function registrationOf(domain: JsonObject, url: string, now: Date): Regi
   };
 }
 
-/** `registration`: GET {base}domain/{domain} from the TLD's RDAP service. */
+function tldOf(domain: string): string {
+  return domain.replace(/\.$/, '').split('.').pop() ?? '';
+}
+
+/** The observation when the bootstrap could not tell which RDAP server to ask. */
+function bootstrapFailure(ctx: ProbeContext, tld: string, err: unknown): Observation {
+  const asked = `Looked up the RDAP server for .${tld} in the IANA bootstrap`;
+  if (!(err instanceof RdapBootstrapUnavailable)) return failure(ctx, 'rdap', 'registration', err, asked, 'the RDAP bootstrap');
+  const whom = `the RDAP bootstrap ${hostOf(err.url)}`;
+  if (err.cause instanceof NetError) return failure(ctx, 'rdap', 'registration', err.cause, `${asked} (${err.url})`, whom);
+  const why = err.cause instanceof Error ? err.cause.message : String(err.cause);
+  return observe(ctx, 'rdap', 'registration', 'error', null, `${asked} (${err.url}); ${whom} gave no usable bootstrap document: ${why}; the registry was not asked.`);
+}
+
+/**
+ * `registration`: GET {base}domain/{domain} from the TLD's RDAP server. Only that server's 404
+ * is `not_found`; a bootstrap or server that cannot be reached is `error` or `timeout`, naming it.
+ */
 export const RDAP_PROBE: Probe = {
   source: 'rdap',
   names: ['registration'],
-  asked: (ctx) => `Asked the RDAP service of .${ctx.domain.split('.').pop() ?? ''} for the domain object of ${ctx.domain}`,
+  asked: (ctx) => `Asked the RDAP server of .${tldOf(ctx.domain)} for the domain object of ${ctx.domain}`,
   async run(ctx) {
-    const tld = ctx.domain.split('.').pop() ?? '';
-    const base = await ctx.rdapBaseUrl(tld);
-    if (base === null) return [observe(ctx, 'rdap', 'registration', 'not_found', null, `Looked up the RDAP service for .${tld} in the IANA bootstrap; none is listed.`)];
+    const tld = tldOf(ctx.domain);
+    let base: string | null;
+    try {
+      base = await ctx.rdapBaseUrl(tld);
+    } catch (err) {
+      return [bootstrapFailure(ctx, tld, err)];
+    }
+    if (base === null) return [observe(ctx, 'rdap', 'registration', 'error', null, `Looked up the RDAP server for .${tld} in the IANA bootstrap; none is listed, so no registry was asked.`)];
     const url = new URL(`domain/${ctx.domain}`, base.endsWith('/') ? base : `${base}/`).href;
     const asked = `Asked for ${url} (Accept: application/rdap+json)`;
-    const res = await ctx.net.request({ method: 'GET', url, headers: { accept: 'application/rdap+json, application/json' }, timeoutMs: ctx.timeoutMs });
-    if (res.status === 404) return [observe(ctx, 'rdap', 'registration', 'not_found', null, `${asked}; the registry answered 404 (no such domain object).`)];
+    let res: NetResponse;
+    try {
+      res = await ctx.net.request({ method: 'GET', url, headers: { accept: 'application/rdap+json, application/json' }, timeoutMs: ctx.timeoutMs });
+    } catch (err) {
+      return [failure(ctx, 'rdap', 'registration', err, asked, `the RDAP server ${hostOf(url)}`)];
+    }
+    if (res.status === 404) return [observe(ctx, 'rdap', 'registration', 'not_found', null, `${asked}; the RDAP server ${hostOf(url)} answered 404 (no such domain object).`)];
     const domain = parseJson(res.body.toString('utf8'));
     if (res.status !== 200 || !isObject(domain)) {
-      return [observe(ctx, 'rdap', 'registration', 'error', { status: res.status }, `${asked}; it answered ${res.status} without an RDAP domain object.`)];
+      return [observe(ctx, 'rdap', 'registration', 'error', { status: res.status }, `${asked}; the RDAP server ${hostOf(url)} answered ${res.status} without an RDAP domain object.`)];
     }
     const facts = registrationOf(domain, res.url, ctx.now());
     const registrar = facts.registrar === null ? 'no registrar named' : `registrar "${facts.registrar}"`;

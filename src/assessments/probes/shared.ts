@@ -3,6 +3,7 @@
  * URLs of the site under assessment.
  */
 import { NetError, type NetResponse } from '../../net/index.js';
+import { isNoSuchName } from './dns-answers.js';
 import type { ProbeContext, SharedLookups } from './types.js';
 
 const USER_AGENT = 'Sextant-Assessment/1.0 (read-only observations)';
@@ -41,7 +42,12 @@ export function createSharedLookups(ctx: ProbeContext): SharedLookups {
       throw err;
     }),
   );
-  return { nameservers: once(() => ctx.dns.resolveNs(ctx.domain)), httpsHome, contentPage };
+  const deniedTld = once(async () => {
+    const tld = ctx.domain.replace(/\.$/, '').split('.').pop() ?? '';
+    const denied = await ctx.dns.resolveNs(tld).then(() => false, isNoSuchName);
+    return denied ? tld : null;
+  });
+  return { nameservers: once(() => ctx.dns.resolveNs(ctx.domain)), deniedTld, httpsHome, contentPage };
 }
 
 /** The response body as text (UTF-8), for HTML and plain-text parsing. */

@@ -61,6 +61,7 @@ async function readSitemap(ctx: ProbeContext, origin: string, fromRobots: readon
 const robotsAndSitemap: Probe = {
   source: 'http',
   names: ['robots_txt', 'sitemap'],
+  needsAddresses: true,
   asked: (ctx) => `Asked the site serving the home page of ${ctx.domain} for /robots.txt and /sitemap.xml`,
   async run(ctx, shared) {
     const origin = new URL('/', (await shared.contentPage()).url).href;
@@ -111,6 +112,7 @@ function nameserverSigns(nameservers: readonly string[]): ParkingSign[] {
 const parked: Probe = {
   source: 'http',
   names: ['parked_domain'],
+  needsAddresses: true,
   asked: (ctx) => `Looked for parking signs in the home page and the NS records of ${ctx.domain}`,
   async run(ctx, shared) {
     const asked = this.asked(ctx);

@@ -15,6 +15,7 @@ function summary(facts: Awaited<ReturnType<typeof inspectTls>>): string {
 export const TLS_PROBE: Probe = {
   source: 'tls',
   names: ['tls_certificate'],
+  needsAddresses: true,
   asked: (ctx) => `Asked ${ctx.domain} port ${ctx.ports?.https ?? 443} for its TLS certificate (SNI ${ctx.domain})`,
   async run(ctx) {
     const facts = await inspectTls({

@@ -20,6 +20,8 @@ export interface DnsLookup {
   resolveMx(hostname: string): Promise<Array<{ exchange: string; priority: number }>>;
   resolveTxt(hostname: string): Promise<string[][]>;
   resolveCaa(hostname: string): Promise<CaaRecord[]>;
+  /** The resolver's servers, named in the evidence of a failed lookup. */
+  getServers?(): string[];
 }
 
 /** Everything a probe run needs; the network is reached only through `net` and `inspectTls`. */
@@ -48,16 +50,24 @@ export interface ProbeContext {
 export interface SharedLookups {
   /** NS records of the domain (rejects like `DnsLookup.resolveNs`). */
   nameservers(): Promise<string[]>;
+  /** The TLD when the resolver answers NXDOMAIN for it (so its NXDOMAINs prove nothing), else null. */
+  deniedTld(): Promise<string | null>;
   /** GET https://domain/ (redirects on the same host followed). */
   httpsHome(): Promise<NetResponse>;
   /** The home page the content probes read: the HTTPS one, or http://domain/ when HTTPS failed to connect. */
   contentPage(): Promise<NetResponse>;
 }
 
-/** A unit of probing run under its own timeout; `run` yields one observation per name, in order. */
+/**
+ * A unit of probing run under its own timeout; `run` yields one observation per name, in order.
+ * A probe that throws yields one failure per name: for a `dns` probe the resolver's answer about
+ * the domain's records (`dns-answers.ts`), for any other a failure to reach the host.
+ */
 export interface Probe {
   readonly source: ObservationSource;
   readonly names: readonly string[];
+  /** Needs the domain's addresses (TLS and HTTP): not attempted when there are none. */
+  readonly needsAddresses?: boolean;
   /** What is asked of whom, for the evidence of a timeout: 'Asked the DNS resolver for …'. */
   asked(ctx: ProbeContext): string;
   run(ctx: ProbeContext, shared: SharedLookups): Promise<Observation[]>;

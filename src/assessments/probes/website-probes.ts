@@ -33,6 +33,7 @@ function hstsValue(header: string): { header: string; maxAge: number | null; inc
 const httpsHeaders: Probe = {
   source: 'http',
   names: ['https_reachable', 'hsts', 'security_headers'],
+  needsAddresses: true,
   asked: (ctx) => `Asked for ${siteUrl(ctx, 'https')} (GET, certificate verified)`,
   async run(ctx, shared) {
     const asked = this.asked(ctx);
@@ -59,6 +60,7 @@ const httpsHeaders: Probe = {
 const httpRedirect: Probe = {
   source: 'http',
   names: ['http_to_https_redirect'],
+  needsAddresses: true,
   asked: (ctx) => `Asked for ${siteUrl(ctx, 'http')} (GET, redirects not followed)`,
   async run(ctx) {
     const asked = this.asked(ctx);
@@ -89,6 +91,7 @@ function contentAsked(ctx: ProbeContext): string {
 const title: Probe = {
   source: 'http',
   names: ['page_title'],
+  needsAddresses: true,
   asked: contentAsked,
   async run(ctx, shared) {
     const page = await shared.contentPage();
@@ -113,6 +116,7 @@ function contactLink(html: string, base: string): { url: string; text: string } 
 const contact: Probe = {
   source: 'http',
   names: ['contact_page'],
+  needsAddresses: true,
   asked: contentAsked,
   async run(ctx, shared): Promise<Observation[]> {
     const page = await shared.contentPage();

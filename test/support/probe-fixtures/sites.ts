@@ -9,8 +9,13 @@ import { hostOf, type Handler } from './web-servers.js';
 
 export const LOOPBACK = '127.0.0.1';
 
-/** DNS zones; `hang.test` never answers MX queries, `nowhere.test` does not exist. */
+/**
+ * DNS zones; `hang.test` never answers MX queries, `nowhere.test` does not exist, `mailonly.test`
+ * has no address. The TLD `test` exists (as a real TLD does), so NXDOMAIN below it is believed.
+ */
 export const ZONES: Zones = {
+  test: { ns: ['ns.test'] },
+  'mailonly.test': { ns: ['ns1.mailonly.test'], mx: [{ priority: 10, exchange: 'mx.elsewhere.test' }] },
   'acme.test': {
     a: [LOOPBACK],
     ns: ['ns2.acme-dns.test', 'ns1.acme-dns.test'],
