@@ -41,7 +41,7 @@ async function runProbe(probe: Probe, ctx: ProbeContext, shared: SharedLookups):
 
 /** The observations of the probes that were not attempted, said once on the `addresses` observation. */
 function sayNotAttempted(observation: Observation, skipped: readonly string[]): Observation {
-  const because = observation.outcome === 'not_found' ? 'The name has no address' : 'Without the addresses';
+  const because = observation.outcome === 'not_found' ? 'The name has no address' : 'The addresses could not be looked up';
   return { ...observation, evidence: `${observation.evidence} ${because}, so TLS and HTTP were not attempted (${skipped.join(', ')}).` };
 }
 
