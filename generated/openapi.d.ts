@@ -993,7 +993,10 @@ export interface components {
             /** @description The credit exposure under consideration; stored and echoed, never used to judge. */
             exposure?: number;
         };
-        /** @enum {string} */
+        /**
+         * @description `complete`: every observation got an answer (`observed` or `not_found`); `partial`: some did; `failed`: none did (every probe failed for reasons outside the domain, e.g. the resolver or the RDAP server could not be reached).
+         * @enum {string}
+         */
         AssessmentStatus: "queued" | "running" | "complete" | "partial" | "failed";
         Assessment: {
             id: string;
@@ -1006,6 +1009,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             completedAt: string | null;
+            /** @description In a stable order. Observations that need the domain's addresses (TLS and HTTP) are left out when there are none; the `addresses` observation then says, once, that they were not attempted and why. */
             observations: components["schemas"]["Observation"][];
             /** @description These are observations only; any decision is made by a credit professional. */
             notice: string;
@@ -1013,7 +1017,10 @@ export interface components {
         Observation: {
             /** @description What was observed, e.g. `mx_records`, `tls_certificate`, `registration`. */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description `not_found` only when the domain's own authority answered that the thing does not exist (NXDOMAIN or NODATA for the domain's records, a 404 from its RDAP server). `error` or `timeout` when no such answer could be had (a resolver, RDAP bootstrap, RDAP server or the site could not be reached, refused, failed or was too slow); the evidence names the host that failed.
+             * @enum {string}
+             */
             outcome: "observed" | "not_found" | "error" | "timeout";
             /** @description The observed value (string, number, boolean, list or object), or null. */
             value: unknown;
