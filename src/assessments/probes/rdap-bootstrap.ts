@@ -13,6 +13,9 @@ export class RdapBootstrapUnavailable extends Error {
   }
 }
 
+/** Well inside a probe's limit (10 s), so a slow bootstrap is named in the evidence. */
+const BOOTSTRAP_TIMEOUT_MS = 5_000;
+
 /** TLD (lower case) → RDAP base URLs, as the bootstrap lists them. */
 export type RdapServices = ReadonlyMap<string, readonly string[]>;
 
@@ -37,14 +40,15 @@ function preferred(bases: readonly string[] | undefined): string | null {
 
 /**
  * A base-URL finder for `ProbeContext.rdapBaseUrl`: the bootstrap at `bootstrapUrl` is fetched
- * through `net` on first use and cached; a failed fetch is not cached, so the next call retries.
+ * through `net` on first use (within `options.timeoutMs`, default 5 s) and cached; a failed fetch
+ * is not cached, so the next call retries.
  * Returns the https base URL (ending in '/') for the TLD, or null when the bootstrap lists none;
  * rejects with `RdapBootstrapUnavailable` when the bootstrap cannot be fetched or read.
  */
-export function rdapFromBootstrap(net: NetClient, bootstrapUrl: string): (tld: string) => Promise<string | null> {
+export function rdapFromBootstrap(net: NetClient, bootstrapUrl: string, options: { readonly timeoutMs?: number } = {}): (tld: string) => Promise<string | null> {
   let services: Promise<RdapServices> | undefined;
   const load = async (): Promise<RdapServices> => {
-    const res = await net.request({ method: 'GET', url: bootstrapUrl, headers: { accept: 'application/json' } });
+    const res = await net.request({ method: 'GET', url: bootstrapUrl, headers: { accept: 'application/json' }, timeoutMs: options.timeoutMs ?? BOOTSTRAP_TIMEOUT_MS });
     if (res.status !== 200) throw new Error(`it answered ${res.status}`);
     return parseBootstrap(parseJson(res.body.toString('utf8')));
   };
