@@ -3,11 +3,9 @@
  * every search, at any generation (the database is always current); the in-memory engine, where
  * it answers, gives the same pages faster.
  */
-import type { ServerSummary, Tool } from '../types.js';
-import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/rows.js';
 import { weightsOf } from './ranking.js';
 import type { SearchSource } from './search-source.js';
-import { SERVER_ORDER, pageOf, serverQuery, toolQuery, type SqlDialect, type SqlEngine } from './sql-search.js';
+import { SERVER_ORDER, serverQuery, sqlSearches, type SqlDialect, type SqlEngine } from './sql-search.js';
 
 /** bm25() of each index, with its columns' weights. */
 const BM25_OF = {
@@ -21,19 +19,17 @@ const FTS5: SqlDialect = {
   where: (index) => `${index} MATCH ?`,
   rank: (index) => BM25_OF[index],
   rankBindsExpression: false,
-  // Each word a quoted prefix: `"word"*`; all of them required.
-  expression: (terms) => terms.map((term) => `"${term}"*`).join(' '),
+  // Each word a quoted prefix, `"word"*`, or that or one of its typos, `("word"* OR "typo")`; all of them required.
+  expression: (words) => words.map(({ word, typos }) => (typos.length === 0 ? `"${word}"*` : `("${word}"* OR ${typos.map((typo) => `"${typo}"`).join(' OR ')})`)).join(' AND '),
+  vocabulary: (index) => `SELECT term FROM ${index}_vocab`,
   contains: (column) => `instr(${column}, ?) > 0`,
   serverOrder: SERVER_ORDER,
 };
 
-const TOOL_SELECT = TOOL_COLUMNS.join(', ');
-
 export function createFts5Engine({ sql }: SearchSource): SqlEngine {
   return {
     name: 'fts5',
-    searchServers: (query) => pageOf<ServerRow, ServerSummary>(sql, (select, paged) => serverQuery(FTS5, query, select, paged), SUMMARY_COLUMNS, toSummary),
-    searchTools: (query) => pageOf<ToolRow, Tool>(sql, (select, paged) => toolQuery(FTS5, query, select, paged), TOOL_SELECT, toTool),
+    ...sqlSearches(FTS5, sql),
     async explain(query) {
       const { sql: statement, bindings } = serverQuery(FTS5, query, 's.*', true);
       const rows = await sql.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${statement}`, bindings);

@@ -14,7 +14,9 @@ import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type 
 import type { Page, SearchEngine } from './engine.js';
 import { buildServers, buildTools, type BuildSource } from './memory-build.js';
 import { heldBytes, indexesOf, type MemoryIndexes } from './memory-index.js';
+import { inSteps } from './match-steps.js';
 import type { IndexedPage } from './page-selection.js';
+import { namePrefixOf } from './query.js';
 import type { SearchSource, SqlRunner } from './search-source.js';
 import { Unicode61 } from './unicode61.js';
 
@@ -94,14 +96,31 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
     searchServers(query, generation) {
       const { terms, text } = query;
       if (query.sort !== 'relevance' || terms === null || text === null) return DECLINED;
-      const page = at(generation)?.searchServers({ terms, text, category: query.category, limit: query.limit, offset: query.offset });
-      return page ? rowsOfPage<ServerRow, ServerSummary>(source.sql, page, SERVERS_BY_SEQ, toSummary) : DECLINED;
+      const indexes = at(generation);
+      if (!indexes) return DECLINED;
+      const { category, limit, offset } = query;
+      return rowsOf(
+        inSteps(terms, namePrefixOf(text), {
+          byName: async (prefix) => indexes.searchServers({ words: null, text: prefix, category, limit, offset }),
+          byWords: async (words) => indexes.searchServers({ words, text, category, limit, offset }),
+          vocabulary: async () => indexes.serverTerms,
+        }),
+        (page) => rowsOfPage<ServerRow, ServerSummary>(source.sql, page, SERVERS_BY_SEQ, toSummary),
+      );
     },
     searchTools(query, generation) {
       const { terms, text } = query;
       if (query.sort !== 'relevance' || terms === null || text === null) return DECLINED;
-      const page = at(generation)?.searchTools({ terms, text, authentication: query.authentication, limit: query.limit, offset: query.offset });
-      return page ? rowsOfPage<ToolRow, Tool>(source.sql, page, TOOLS_BY_SEQ, toTool) : DECLINED;
+      const indexes = at(generation);
+      if (!indexes) return DECLINED;
+      const { authentication, limit, offset } = query;
+      return rowsOf(
+        inSteps(terms, null, {
+          byWords: async (words) => indexes.searchTools({ words, text, authentication, limit, offset }),
+          vocabulary: async () => indexes.toolTerms,
+        }),
+        (page) => rowsOfPage<ToolRow, Tool>(source.sql, page, TOOLS_BY_SEQ, toTool),
+      );
     },
     warm: async () => !closed && (await start()) !== null,
     close() {
@@ -109,6 +128,12 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       ready = null;
     },
   };
+}
+
+/** The rows of the page the match steps found; null where the index declined. */
+async function rowsOf<T>(found: Promise<IndexedPage | null>, rows: (page: IndexedPage) => Promise<Page<T> | null>): Promise<Page<T> | null> {
+  const page = await found;
+  return page === null ? null : rows(page);
 }
 
 /** The rows of an indexed page, in its order; null if one has gone since (SQL answers then). */

@@ -8,9 +8,11 @@ import type { Authentication } from '../types.js';
 import { byScore, pageOf, type IndexedPage, type Tiers } from './page-selection.js';
 import { NAME_TIERS } from './ranking.js';
 import type { TextIndex, TextMatches } from './text-index.js';
+import type { WordMatch } from './typos.js';
 
 export interface IndexedServerSearch {
-  readonly terms: readonly string[];
+  /** The words (typos.ts), or null for a name-prefix search (ranking.ts: MATCH_STEPS) of `text`. */
+  readonly words: readonly WordMatch[] | null;
   readonly text: string;
   readonly category: string | null;
   readonly limit: number;
@@ -18,7 +20,7 @@ export interface IndexedServerSearch {
 }
 
 export interface IndexedToolSearch {
-  readonly terms: readonly string[];
+  readonly words: readonly WordMatch[];
   readonly text: string;
   readonly authentication: Authentication | null;
   readonly limit: number;
@@ -27,6 +29,9 @@ export interface IndexedToolSearch {
 
 export interface MemoryIndexes {
   readonly generation: string;
+  /** The words each text index holds (typos are found among them: typos.ts). */
+  readonly serverTerms: readonly string[];
+  readonly toolTerms: readonly string[];
   /** Null when the query needs SQLite's phrase handling (a word the tokenizer splits). */
   searchServers(search: IndexedServerSearch): IndexedPage | null;
   searchTools(search: IndexedToolSearch): IndexedPage | null;
@@ -65,6 +70,8 @@ export interface ToolDocs {
 export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDocs): MemoryIndexes {
   return {
     generation,
+    serverTerms: servers.text.terms,
+    toolTerms: tools.text.terms,
     searchServers(search) {
       let keep = (_doc: number): boolean => true;
       if (search.category !== null) {
@@ -72,7 +79,7 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
         if (bit === undefined) return { seqs: [], total: 0 };
         keep = (doc) => ((servers.categories[doc] as number) & bit) !== 0;
       }
-      const matches = servers.text.match(search.terms, keep);
+      const matches = search.words === null ? namedMatches(servers.names, search.text, keep) : servers.text.match(search.words, keep);
       if (!matches) return null;
       const tiers = nameTiers(servers.names, search.text, matches);
       // SERVER_RANKING_RULES: exact name, then name prefix (each by more sources, then the
@@ -94,7 +101,7 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
         if (code === undefined) return { seqs: [], total: 0 };
         keep = (doc) => tools.authentication[doc] === code;
       }
-      const matches = tools.text.match(search.terms, keep);
+      const matches = tools.text.match(search.words, keep);
       if (!matches) return null;
       const tiers = nameTiers(tools.names, search.text, matches);
       // TOOL_RANKING_RULES: exact name, name prefix, bm25, id.
@@ -109,6 +116,24 @@ export function heldBytes(docs: ServerDocs | ToolDocs): number {
   let bytes = docs.text.bytes + docs.names.start.byteLength + docs.names.docs.byteLength + docs.names.tiers.byteLength;
   for (const value of Object.values(docs)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
   return bytes;
+}
+
+/**
+ * The documents one of whose names starts with `text` (ranking.ts: MATCH_STEPS, "name prefix"),
+ * as matches without a bm25 score (the name tiers and id order them).
+ */
+function namedMatches(table: NameTable, text: string, keep: (doc: number) => boolean): TextMatches {
+  const found = new Set<number>();
+  for (let n = lowerBound(table.names, text); n < table.names.length && (table.names[n] as string).startsWith(text); n += 1) {
+    for (let d = table.start[n] as number; d < (table.start[n + 1] as number); d += 1) {
+      const doc = table.docs[d] as number;
+      if (keep(doc)) found.add(doc);
+    }
+  }
+  const docs = Int32Array.from(found);
+  const positions = new Map<number, number>();
+  docs.forEach((doc, k) => positions.set(doc, k));
+  return { docs, scores: new Float64Array(docs.length), position: (doc) => positions.get(doc) ?? -1 };
 }
 
 /** The scratch marks of the two tiers (0 marks none). */

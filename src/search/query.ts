@@ -21,3 +21,15 @@ export function parseQuery(q: string | undefined): ParsedQuery | null {
   const terms = (text.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
   return { text, terms: terms.length > 0 ? terms : null };
 }
+
+/** A reverse-DNS namespace (`io.github.someone`), maybe followed by a name under it (`/weather`). */
+const NAMESPACE_SHAPED = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+(?:\/\S*)?$/u;
+
+/**
+ * The query text as a name prefix (ranking.ts: MATCH_STEPS, "name prefix"): a namespace, or a
+ * name under one, matches the servers whose names start with it; null for any other text.
+ */
+export function namePrefixOf(text: string | null): string | null {
+  return text !== null && NAMESPACE_SHAPED.test(text) ? text : null;
+}
+

@@ -18,6 +18,28 @@ export interface RankingRule {
 export const MATCH_RULE =
   'every query word matches, as a prefix, a word of the weighted columns (FTS_WEIGHTS); words are split and folded by FTS_TOKENIZER';
 
+/**
+ * What a server search matches, in turn: the first step that matches anything answers, and the
+ * ranking rules order its matches (the name tiers, then bm25, then id). A server's reverse-DNS
+ * namespace (`io.github.someone/` in `io.github.someone/weather`) is not in the indexed text:
+ * it matches no word (step 2), only a search for the namespace itself (step 1).
+ */
+export const MATCH_STEPS: readonly RankingRule[] = [
+  { name: 'name prefix', rule: 'a query shaped as a namespace or a name (query.ts: namePrefixOf) matches the servers one of whose match names starts with it' },
+  { name: 'words', rule: MATCH_RULE },
+  { name: 'typos', rule: 'when nothing matched: a word of TYPOS.oneEdit or more letters also matches the indexed words within one edit of it (two from TYPOS.twoEdits), the closest TYPOS.maxTerms of them (typos.ts)' },
+];
+
+/**
+ * Typo tolerance (DESIGN.md "Search quality"), as Meilisearch's defaults: one edit (an insertion,
+ * deletion, substitution or transposition of adjacent letters) from 5 letters, two from 9, in
+ * queries whose words are all ASCII letters and digits (so every engine splits them alike); a
+ * word matches at most `maxTerms` other indexed words.
+ * Typo matches are found only when no server (no tool) matches without one, so they always rank
+ * below exact and prefix matches.
+ */
+export const TYPOS = { oneEdit: 5, twoEdits: 9, maxTerms: 16 } as const;
+
 /** How a relevance search orders servers, first rule first. */
 export const SERVER_RANKING_RULES: readonly RankingRule[] = [
   { name: 'exact name', rule: 'a server one of whose match names equals the query text (NAME_TIERS.exact)' },

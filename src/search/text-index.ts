@@ -8,6 +8,7 @@
  * updated. Postings are delta- and varint-encoded in one buffer (about 2.5 bytes a posting).
  */
 import { BM25 } from './ranking.js';
+import type { WordMatch } from './typos.js';
 import type { Unicode61 } from './unicode61.js';
 
 const K1 = BM25.k1;
@@ -68,71 +69,55 @@ export class TextIndex {
     return arrays.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
+  /** The indexed words, sorted by code unit (what typos are found among: typos.ts). */
+  get terms(): readonly string[] {
+    return this.vocabulary;
+  }
+
   /**
-   * The documents matching every word as a prefix, with bm25's sum for each, as FTS5 computes
-   * `bm25()` for `"w1"* "w2"*` (its value is minus this sum). Null when a word is not exactly one
-   * token to the tokenizer (SQLite treats it as a phrase) or holds a character no indexed text
-   * had: the caller then asks SQLite.
+   * The documents matching every word, with bm25's sum for each, as FTS5 computes `bm25()` for
+   * the expression `"w1"* ("w2"* OR "t1" OR "t2")`: each word as a prefix or (typos.ts) as one of
+   * its typos, each of those a phrase of its own, summed in that order (its value is minus this
+   * sum). Null when a word is not exactly one token to the tokenizer (SQLite treats it as a
+   * phrase) or holds a character no indexed text had: the caller then asks SQLite.
    */
-  match(words: readonly string[], keep: (doc: number) => boolean): TextMatches | null {
-    const terms: string[] = [];
-    for (const word of words) {
+  match(words: readonly WordMatch[], keep: (doc: number) => boolean): TextMatches | null {
+    const groups: Array<Array<{ term: string; prefix: boolean }>> = [];
+    for (const { word, typos } of words) {
       const tokens = this.tokenizer.tokenize(word);
       if (tokens?.length !== 1) return null;
-      terms.push(tokens[0] as string);
+      groups.push([{ term: tokens[0] as string, prefix: true }, ...typos.map((term) => ({ term, prefix: false }))]);
     }
-    if (terms.length === 0 || terms.length > 255) return null;
-    const { score, freq, count, stamp, touched } = this;
+    if (groups.length === 0 || groups.length > 255) return null;
+    const { score, count, touched } = this;
     const docs = this.size;
     let alive = this.matched.subarray(0, 0);
-    for (const [i, term] of terms.entries()) {
-      this.serial += 1;
-      const serial = this.serial;
-      let hits = 0;
-      for (let t = this.lowerBound(term); t < this.vocabulary.length && (this.vocabulary[t] as string).startsWith(term); t += 1) {
-        const postings = this.postings;
-        const end = this.start[t + 1] as number;
-        let doc = -1;
-        for (let p = this.start[t] as number; p < end; ) {
-          let byte = postings[p++] as number;
-          let delta = byte & 0x7f;
-          for (let shift = 7; byte & 0x80; shift += 7) {
-            byte = postings[p++] as number;
-            delta |= (byte & 0x7f) << shift;
+    let matchedFirst = 0;
+    for (const [i, phrases] of groups.entries()) {
+      for (const phrase of phrases) {
+        const hits = this.phraseHits(phrase.term, phrase.prefix);
+        let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
+        if (idf <= 0.0) idf = 1e-6;
+        for (let h = 0; h < hits; h += 1) {
+          const doc = touched[h] as number;
+          // Matched every earlier word (count i), or this one already through another phrase (i + 1).
+          const seen = count[doc] as number;
+          if (seen !== i && seen !== i + 1) continue;
+          const f = this.freq[doc] as number;
+          const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
+          if (i === 0 && seen === 0) {
+            score[doc] = 0.0 + part;
+            this.matched[matchedFirst++] = doc;
+          } else {
+            score[doc] = (score[doc] as number) + part;
           }
-          doc += delta;
-          byte = postings[p++] as number;
-          let f = byte & 0x7f;
-          for (let shift = 7; byte & 0x80; shift += 7) {
-            byte = postings[p++] as number;
-            f |= (byte & 0x7f) << shift;
-          }
-          if (stamp[doc] !== serial) {
-            stamp[doc] = serial;
-            freq[doc] = 0;
-            touched[hits] = doc;
-            hits += 1;
-          }
-          freq[doc] = (freq[doc] as number) + f;
+          count[doc] = i + 1;
         }
       }
-      let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
-      if (idf <= 0.0) idf = 1e-6;
-      if (i === 0) {
-        alive = this.matched.subarray(0, hits);
-        alive.set(touched.subarray(0, hits));
-      }
-      for (let h = 0; h < hits; h += 1) {
-        const doc = touched[h] as number;
-        if (count[doc] !== i) continue;
-        const f = freq[doc] as number;
-        const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
-        score[doc] = i === 0 ? 0.0 + part : (score[doc] as number) + part;
-        count[doc] = i + 1;
-      }
+      if (i === 0) alive = this.matched.subarray(0, matchedFirst);
     }
     // The survivors are packed into the front of `alive`.
-    const needed = terms.length;
+    const needed = groups.length;
     let kept = 0;
     for (let a = 0; a < alive.length; a += 1) {
       const doc = alive[a] as number;
@@ -143,8 +128,9 @@ export class TextIndex {
     const scores = this.matchedScores.subarray(0, kept);
     this.serial += 1;
     const serial = this.serial;
+    const { stamp } = this;
     // Each survivor's position in `docsOut`, valid where `stamp` holds this match's serial, goes
-    // in `touched`: the terms are done with it.
+    // in `touched`: the phrases are done with it.
     const positions = touched;
     for (let k = 0; k < kept; k += 1) {
       const doc = docsOut[k] as number;
@@ -154,6 +140,46 @@ export class TextIndex {
     }
     const position = (doc: number): number => (this.serial === serial && stamp[doc] === serial ? (positions[doc] as number) : -1);
     return { docs: docsOut, scores, position };
+  }
+
+  /**
+   * The documents holding a phrase (`term`, or with `prefix` every word it starts): their count,
+   * the documents in `touched[0…count)`, each one's weighted frequency in `freq`.
+   */
+  private phraseHits(term: string, prefix: boolean): number {
+    const { freq, stamp, touched, postings } = this;
+    this.serial += 1;
+    const serial = this.serial;
+    let hits = 0;
+    let t = this.lowerBound(term);
+    const last = prefix ? this.vocabulary.length : Math.min(t + 1, this.vocabulary.length);
+    for (; t < last && (prefix ? (this.vocabulary[t] as string).startsWith(term) : this.vocabulary[t] === term); t += 1) {
+      const end = this.start[t + 1] as number;
+      let doc = -1;
+      for (let p = this.start[t] as number; p < end; ) {
+        let byte = postings[p++] as number;
+        let delta = byte & 0x7f;
+        for (let shift = 7; byte & 0x80; shift += 7) {
+          byte = postings[p++] as number;
+          delta |= (byte & 0x7f) << shift;
+        }
+        doc += delta;
+        byte = postings[p++] as number;
+        let f = byte & 0x7f;
+        for (let shift = 7; byte & 0x80; shift += 7) {
+          byte = postings[p++] as number;
+          f |= (byte & 0x7f) << shift;
+        }
+        if (stamp[doc] !== serial) {
+          stamp[doc] = serial;
+          freq[doc] = 0;
+          touched[hits] = doc;
+          hits += 1;
+        }
+        freq[doc] = (freq[doc] as number) + f;
+      }
+    }
+    return hits;
   }
 
   /** The first vocabulary position whose term is not below `term`. */

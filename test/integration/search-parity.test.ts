@@ -17,10 +17,11 @@ import { createFts5Engine } from '../../src/search/fts5-engine.js';
 import { createMemoryEngine } from '../../src/search/memory-engine.js';
 import { createPostgresEngine } from '../../src/search/postgres-engine.js';
 import { NAME_TIERS } from '../../src/search/ranking.js';
+import { editDistance, editsAllowed } from '../../src/search/typos.js';
 import type { SqlEngine } from '../../src/search/sql-search.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import { freshDatabase, freshSqliteFile, TEST_DIALECT, type TestDatabase } from '../support/database.js';
-import { memoryMatchesFts5, nonAscii, queriesOf, serverQuery, toolQuery, wordsOf, type ParitySubject } from '../support/search-parity.js';
+import { memoryMatchesFts5, mistyped, namespacesOf, nonAscii, queriesOf, serverQuery, toolQuery, wordsOf, type ParitySubject } from '../support/search-parity.js';
 
 const FIXTURE = ['official.json', 'docker.json', 'toolsdk.json'].map((file) => ({
   file,
@@ -37,7 +38,9 @@ async function sqliteSubject(database: TestDatabase): Promise<ParitySubject> {
   await ingest(store, FIXTURE);
   const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true));
   expect(await memory.warm(), 'the in-memory engine is built').to.equal(true);
-  return { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(wordsOf(FIXTURE.map((input) => input.text)), EXTRA_QUERIES) };
+  const texts = FIXTURE.map((input) => input.text);
+  const words = wordsOf(texts);
+  return { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(words, [...EXTRA_QUERIES, ...mistyped(words), ...namespacesOf(texts)]) };
 }
 
 describe('search engines on the committed fixture', function () {
@@ -68,6 +71,35 @@ describe('search engines on the committed fixture', function () {
     });
 
     memoryMatchesFts5(() => subject, { queries: 200, nonAscii: 20 });
+
+    it('finds mistyped words through their typos, on both engines alike', async () => {
+      const words = wordsOf(FIXTURE.map((input) => input.text));
+      const at = await subject.store.contentGeneration();
+      let found = 0;
+      const typos = mistyped(words);
+      for (const q of typos) {
+        const [fromMemory, fromFts5] = await Promise.all([subject.memory.searchServers(serverQuery(q), at), subject.fts5.searchServers(serverQuery(q))]);
+        expect({ q, ids: fromMemory?.items.map((s) => s.id), total: fromMemory?.total }).to.deep.equal({ q, ids: fromFts5.items.map((s) => s.id), total: fromFts5.total });
+        if (fromFts5.total > 0) found += 1;
+      }
+      expect(typos.length).to.be.greaterThan(40);
+      expect(found, 'most mistyped words find the servers of the word they stand for').to.be.greaterThan(typos.length * 0.8);
+    });
+
+    it('finds a namespace by the names under it, not by its words', async () => {
+      const at = await subject.store.contentGeneration();
+      const namespaces = namespacesOf(FIXTURE.map((input) => input.text));
+      for (const q of namespaces) {
+        const [fromMemory, fromFts5] = await Promise.all([subject.memory.searchServers(serverQuery(q), at), subject.fts5.searchServers(serverQuery(q))]);
+        expect({ q, ids: fromMemory?.items.map((s) => s.id), total: fromMemory?.total }).to.deep.equal({ q, ids: fromFts5.items.map((s) => s.id), total: fromFts5.total });
+        expect(fromFts5.total, q).to.be.greaterThan(0);
+      }
+      // `io.github` names hundreds of servers; `github` as a word matches only those whose text says it.
+      const namespace = await subject.fts5.searchServers(serverQuery('io.github', { limit: 100 }));
+      expect(namespace.items.every((s) => s.name.toLowerCase().startsWith('io.github'))).to.equal(true);
+      const word = await subject.fts5.searchServers(serverQuery('github', { limit: 100 }));
+      expect(word.total).to.be.lessThan(namespace.total);
+    });
   });
 
   describe(`the PostgreSQL engine against FTS5${TEST_DIALECT === 'postgres' ? '' : ' (skipped: the suite runs on SQLite; npm run test:pg compares)'}`, () => {
@@ -183,8 +215,8 @@ function nameTiers<T extends { id: string }>(items: readonly T[], tierOf: (item:
 /**
  * The queries both databases match alike: only ASCII words (PostgreSQL's `simple` configuration
  * keeps diacritics and other scripts as they are), none of which is a prefix of a word of the
- * fixture that folds to ASCII only through unicode61 (`café` is `cafe` to FTS5 alone), and that
- * FTS5 matches (for a single word that matches nothing PostgreSQL offers near misses instead).
+ * fixture that folds to ASCII only through unicode61 (`café` is `cafe` to FTS5 alone) or within
+ * two edits of one, and that FTS5 matches (a query matching nothing compares trivially).
  */
 async function comparableQueries(subject: ParitySubject): Promise<string[]> {
   const folded = wordsOf(FIXTURE.map((input) => input.text))
@@ -195,7 +227,8 @@ async function comparableQueries(subject: ParitySubject): Promise<string[]> {
   for (const q of subject.queries) {
     const terms = serverQuery(q).terms;
     if (nonAscii(q) || terms === null) continue;
-    if (terms.some((term) => folded.some((word) => word.includes(term)))) continue;
+    // A typo may stand for a folded word too (typos.ts): a term within its allowed edits of one is left out.
+    if (terms.some((term) => folded.some((word) => word.includes(term) || (editsAllowed(term) > 0 && editDistance(term, word, editsAllowed(term)) <= editsAllowed(term))))) continue;
     if ((await subject.fts5.searchServers(serverQuery(q))).total === 0) continue;
     out.push(q);
   }

@@ -49,6 +49,30 @@ export function queriesOf(words: Array<[string, number]>, extra: readonly string
   return [...queries];
 }
 
+/**
+ * Mistyped forms of frequent words (ranking.ts: TYPOS): a letter dropped, two swapped, one
+ * changed; from 9 letters two of those at once.
+ */
+export function mistyped(words: Array<[string, number]>): string[] {
+  const plain = words.map(([word]) => word).filter((word) => /^[a-z]{5,}$/.test(word));
+  return every(plain.slice(0, 600), 6).flatMap((w, i) => {
+    const dropped = w.slice(0, 2) + w.slice(3);
+    const swapped = w.slice(0, 2) + (w[3] ?? '') + (w[2] ?? '') + w.slice(4);
+    const changed = w.slice(0, 3) + (w[3] === 'x' ? 'q' : 'x') + w.slice(4);
+    const one = [dropped, swapped, changed][i % 3] as string;
+    return w.length >= 9 ? [one, one.slice(0, -2) + (one.at(-1) ?? '') + (one.at(-2) ?? '')] : [one];
+  });
+}
+
+/** Reverse-DNS namespaces of a catalog's names (`io.github.someone`), and a few whole names. */
+export function namespacesOf(documents: Iterable<string>): string[] {
+  const names = new Set<string>();
+  for (const text of documents) for (const match of text.matchAll(/"name":\s*"([a-z0-9-]+(?:\.[a-z0-9-]+)+\/[^"]+)"/gi)) names.add((match[1] ?? '').toLowerCase());
+  const sorted = [...names].sort();
+  const namespaces = [...new Set(sorted.map((name) => name.split('/')[0] as string))];
+  return [...every(namespaces, Math.max(1, Math.floor(namespaces.length / 20))), ...every(sorted, Math.max(1, Math.floor(sorted.length / 8))), 'io.github', 'ai.smithery'];
+}
+
 /** A relevance search for `q` (as the registry service parses it), first page unless told. */
 export function serverQuery(q: string, extra: Partial<ServerQuery> = {}): ServerQuery {
   const parsed = parseQuery(q);

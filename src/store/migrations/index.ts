@@ -11,6 +11,8 @@ import * as sharedState from './005-shared-state.js';
 import * as contentGeneration from './006-content-generation.js';
 import * as ftsWithoutPrefix from './007-fts-without-prefix.js';
 import * as installKeys from './008-install-keys.js';
+import * as namesWithoutNamespace from './009-names-without-namespace.js';
+import * as ftsVocabulary from './010-fts-vocabulary.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -21,6 +23,8 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '006-content-generation': contentGeneration,
   '007-fts-without-prefix': ftsWithoutPrefix,
   '008-install-keys': installKeys,
+  '009-names-without-namespace': namesWithoutNamespace,
+  '010-fts-vocabulary': ftsVocabulary,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
