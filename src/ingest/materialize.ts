@@ -38,10 +38,9 @@ export function materialize(id: string, records: readonly UpstreamServer[]): Cat
   const updates = sources.map((s) => s.updatedAt).filter((d): d is string => d !== null).sort();
   const title = first((s) => s.title);
   const description = first((s) => s.description) ?? '';
-  const categories = categorize(
-    sources.flatMap((s) => s.upstreamCategories),
-    [primary.name, title ?? '', description, ...upstreamTools.map((t) => t.name.replace(/[_-]+/g, ' '))].join(' '),
-  );
+  // Each source's first upstream value is its category, the rest tags (src/catalog/taxonomy.ts).
+  const upstream = { upstream: sources.flatMap((s) => s.upstreamCategories.slice(0, 1)), tags: sources.flatMap((s) => s.upstreamCategories.slice(1)) };
+  const categories = categorize({ ...upstream, name: primary.name, title, description, tools: upstreamTools });
   const transports = unique<Transport>([...packages.map((p) => p.transport), ...remotes.map((r) => r.transport)]);
   const server = {
     id,
