@@ -7,6 +7,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AddressPolicy } from './address-policy.js';
 import { NetError } from './errors.js';
+import { specialUseName } from './special-names.js';
 
 /** Resolves a hostname to all of its addresses (IPv4 and IPv6 text). */
 export type Resolve = (hostname: string) => Promise<readonly string[]>;
@@ -44,11 +45,14 @@ async function resolveWithin(hostname: string, options: AddressCheckOptions): Pr
 
 /**
  * The address to connect to: the hostname itself if it is an IP literal, else the first resolved
- * one. Rejects with `blocked_destination` when any address is refused by the policy (nothing is
- * connected), `dns_failure` when there is none, `timeout` when the lookup is too slow.
+ * one. Rejects with `blocked_destination` when the name is special-use (before any lookup) or
+ * any address is refused by the policy (nothing is connected), `dns_failure` when there is none,
+ * `timeout` when the lookup is too slow.
  */
 export async function checkedAddress(hostname: string, options: AddressCheckOptions): Promise<string> {
   const literal = isIP(hostname) !== 0;
+  const special = literal ? null : specialUseName(hostname);
+  if (special !== null) throw new NetError('blocked_destination', `${hostname} is ${special}, refused by name`);
   const addresses = literal ? [hostname] : await resolveWithin(hostname, options);
   for (const address of addresses) {
     const reason = options.policy.refusal(address);

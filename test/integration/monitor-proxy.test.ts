@@ -256,3 +256,51 @@ describe('proxy rate limit', () => {
     }
   });
 });
+
+describe('special-use names in catalog records', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  let fixture: Fixture;
+  const asked: string[] = [];
+  // Every one would resolve to the allowed fixture address if it were looked up: refusal must come from the name.
+  const hosts = ['localhost.', 'LocalHost', 'LOCALHOST.', 'foo.localhost.', 'x.local.', 'Printer.Local', 'svc.internal.', 'nas.home.arpa.'];
+
+  before(async () => {
+    fixture = await startFixture(mcpHandler());
+    const entries = hosts.map((host, i) => ({ name: `com.special/h${i}`, url: `http://${host}:${fixture.port}/mcp` }));
+    h = await startHarness({
+      demo: false,
+      netAllowPrivate: ['127.0.0.1/32'],
+      net: { resolve: async (name) => (asked.push(name), ['127.0.0.1']) },
+      inputs: [catalog(entries)],
+    });
+  });
+  after(async () => {
+    await h.close();
+    await fixture.close();
+  });
+
+  it('answers proxy connect and invoke with 403 blocked_destination (not 502 dns_failure), looking up and connecting nowhere', async () => {
+    for (const [i, host] of hosts.entries()) {
+      const serverId = `com.special~h${i}`;
+      const connect = await post(h, '/api/v1/proxy/connect', { serverId });
+      expect(connect.status, host).to.equal(403);
+      expect(connect.body.code, host).to.equal('blocked_destination');
+      const invoke = await post(h, '/api/v1/proxy/invoke', { serverId, tool: 'echo', arguments: {} });
+      expect(invoke.status, host).to.equal(403);
+      expect(invoke.body.code, host).to.equal('blocked_destination');
+    }
+    expect(asked).to.deep.equal([]);
+    expect(fixture.connections()).to.equal(0);
+  });
+
+  it('records every one as blocked in the monitor, naming the special-use name', async () => {
+    const summary = await runMonitorPass(h.service.store, h.service.net, silentLogger, { clientVersion: 'test', perHostSpacingMs: 0 });
+    expect(summary.states).to.deep.equal({ blocked: hosts.length });
+    const endpoint = (await h.request('/api/v1/servers/com.special~h0/status')).body.endpoints[0];
+    expect(endpoint.state).to.equal('blocked');
+    expect(endpoint.lastError).to.match(/special-use name/);
+    expect(asked).to.deep.equal([]);
+    expect(fixture.connections()).to.equal(0);
+  });
+});

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNetClient, NetError, type NetClient, type NetErrorCode } from '../../src/net/index.js';
+import { createNetClient, inspectTls, NetError, type NetClient, type NetErrorCode } from '../../src/net/index.js';
 
 // Fixtures listen on loopback only; every request below is aimed at a loopback address.
 
@@ -175,6 +175,40 @@ describe('net client (guarded outbound HTTP)', () => {
 
   describe('with 127.0.0.1/32 allowed', () => {
     const allowLoopback = { allowPrivate: ['127.0.0.1/32'] };
+
+    const specialUse = ['localhost.', 'LocalHost', 'LOCALHOST.', 'foo.localhost.', 'Foo.LocalHost', 'x.local.', 'X.LOCAL', 'db.internal.', 'router.home.arpa.', 'abc.onion', 'x.alt.', 'nothing.invalid.', 'ｌｏｃａｌｈｏｓｔ'];
+    for (const host of specialUse) {
+      it(`refuses http://${host}:PORT/ by name, before any lookup, although its address would be allowed`, async () => {
+        const asked: string[] = [];
+        const net = client({ ...allowLoopback, resolve: async (name) => (asked.push(name), ['127.0.0.1']) });
+        const err = await expectCode(net.request({ method: 'GET', url: `http://${host}:${counting.port}/` }), 'blocked_destination');
+        expect(err.message).to.match(/special-use name/);
+        expect(asked, 'no lookup').to.deep.equal([]);
+        await settle();
+        expect(counting.connections).to.equal(0);
+      });
+    }
+
+    it('refuses a special-use name in TLS inspection too, before any lookup', async () => {
+      const asked: string[] = [];
+      const resolve = async (name: string) => (asked.push(name), ['127.0.0.1']);
+      for (const host of ['localhost.', 'Shop.Local.']) {
+        const err = await failure(inspectTls({ host, port: counting.port, allowPrivate: ['127.0.0.1/32'], resolve, timeoutMs: 2_000 }));
+        expect(err.code, err.message).to.equal('blocked_destination');
+      }
+      expect(asked).to.deep.equal([]);
+      await settle();
+      expect(counting.connections).to.equal(0);
+    });
+
+    it('still resolves .test names (RFC 6761: not special to applications) and names merely containing a special label', async () => {
+      const asked: string[] = [];
+      const net = client({ ...allowLoopback, resolve: async (name) => (asked.push(name), ['127.0.0.1']) });
+      for (const host of ['fixture.test', 'localhost.test', 'local.example.test', 'internal-api.test']) {
+        expect((await net.request({ method: 'GET', url: `http://${host}:${app.port}/json` })).status).to.equal(200);
+      }
+      expect(asked).to.deep.equal(['fixture.test', 'localhost.test', 'local.example.test', 'internal-api.test']);
+    });
 
     it('refuses a hostname when any resolved address is refused, and connects nowhere', async () => {
       for (const answer of [['127.0.0.1', '::1'], ['::1', '127.0.0.1'], ['127.0.0.1', '10.0.0.1']]) {
