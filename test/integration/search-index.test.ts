@@ -13,13 +13,13 @@ import { createFts5Engine } from '../../src/search/fts5-engine.js';
 import { createMemoryEngine } from '../../src/search/memory-engine.js';
 import { createStore } from '../../src/store/index.js';
 import { freshSqliteFile, type TestDatabase } from '../support/database.js';
-import { memoryMatchesFts5, queriesOf, wordsOf, type ParitySubject } from '../support/search-parity.js';
+import { memoryMatchesFts5, mistyped, namespacesOf, queriesOf, wordsOf, type ParitySubject } from '../support/search-parity.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 const FILES = ['official-registry-v0.1-snapshot-2025-12.json', 'docker-mcp-catalog-servers.json', 'toolsdk-mcp-registry-servers.json'];
 const available = FILES.every((file) => existsSync(`${DATA}${file}`));
 
-const EXTRA_QUERIES = ['github', 'google maps', 'hugging face', 'postgres', 'brave search', 'notion', 'café', 'München', 'e2e', 'mcp server'];
+const EXTRA_QUERIES = ['github', 'google maps', 'hugging face', 'postgres', 'brave search', 'notion', 'café', 'München', 'e2e', 'mcp server', 'atlasian', 'kubernets', 'playwr', 'postgresql database', 'slack', 'io.github.modelcontextprotocol'];
 
 describe(`the in-memory search engine against FTS5 on the real data${available ? '' : ' (skipped: ../shared/data not found next to the checkout)'}`, function () {
   this.timeout(240_000);
@@ -34,7 +34,9 @@ describe(`the in-memory search engine against FTS5 on the real data${available ?
     const inputs = FILES.map((file) => ({ file, text: readFileSync(`${DATA}${file}`, 'utf8') }));
     await ingest(store, inputs);
     const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true));
-    subject = { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(wordsOf(inputs.map((input) => input.text)), EXTRA_QUERIES) };
+    const texts = inputs.map((input) => input.text);
+    const words = wordsOf(texts);
+    subject = { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(words, [...EXTRA_QUERIES, ...mistyped(words), ...namespacesOf(texts)]) };
     expect(await memory.warm(), 'the in-memory engine is built').to.equal(true);
   });
   after(async () => {
