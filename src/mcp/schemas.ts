@@ -1,7 +1,8 @@
 /**
  * JSON Schemas for the MCP tools, derived from the OpenAPI contract so the two cannot drift:
  * a tool's input schema is its operation's parameters, its output schema the operation's 200
- * body, each standalone (JSON Schema 2020-12 with the components it needs under `$defs`).
+ * body, each standalone (JSON Schema 2020-12, declared in `$schema`, with the components it
+ * needs under `$defs`).
  */
 import type { OpenApiDocument } from '../contract.js';
 import { asArray, asObject, type JsonObject } from '../json.js';
@@ -10,6 +11,12 @@ import type { JsonSchemaObject, OperationId } from '../types.js';
 type Json = JsonObject;
 
 const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
+/**
+ * The dialect every tool schema declares: OpenAPI 3.1's own (it uses `unevaluatedProperties`
+ * and `$defs`), and the default of MCP 2025-11-25 ("JSON Schema Usage"); a client that honours
+ * `$schema` picks a 2020-12 validator instead of guessing draft-07.
+ */
+export const TOOL_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 export interface OperationSchemas {
   readonly inputSchema: JsonSchemaObject;
@@ -77,7 +84,7 @@ function withDefs(schema: Json, components: Json): JsonSchemaObject {
     defs[name] = component;
     pending.push(...refsIn(component));
   }
-  return { type: 'object', ...schema, ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) };
+  return { $schema: TOOL_SCHEMA_DIALECT, type: 'object', ...schema, ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) };
 }
 
 function refsIn(value: unknown): string[] {
