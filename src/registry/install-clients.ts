@@ -127,7 +127,10 @@ const RENDERERS: Readonly<Record<InstallClient, Renderer>> = {
     const entry = launch.kind === 'remote'
       ? { [launch.transport === 'sse' ? 'url' : 'httpUrl']: launch.url, ...headersOf(launch) }
       : stdioEntry(launch);
-    return result('gemini-cli', launch.kind, null, files, { mcpServers: { [name]: entry } }, null, null, launch.inputs);
+    const command = launch.kind === 'remote'
+      ? geminiMcpAdd(['--transport', launch.transport === 'sse' ? 'sse' : 'http', ...Object.entries(launch.headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`])], name, [launch.url])
+      : geminiMcpAdd(Object.entries(launch.env).flatMap(([k, v]) => ['--env', `${k}=${v}`]), name, [launch.command, ...(launch.args.length > 0 ? ['--', ...launch.args] : [])]);
+    return result('gemini-cli', launch.kind, null, files, { mcpServers: { [name]: entry } }, command, null, launch.inputs);
   },
 };
 
@@ -154,6 +157,17 @@ function result(
  */
 function claudeMcpAdd(options: readonly string[], name: string, rest: readonly string[]): string[] {
   return ['claude', 'mcp', 'add', ...options, name, ...rest];
+}
+
+/**
+ * `gemini mcp add [options] <name> <commandOrUrl> [args...]` (geminicli.com/docs/tools/mcp-server,
+ * "Adding a server (`gemini mcp add`)"): options (`--transport`, `--env`, `--header`) before the
+ * name. `--scope user` writes ~/.gemini/settings.json, the first file listed; the default scope,
+ * project, is refused in the home directory. A local server's own arguments follow `--`, so its
+ * `-y` or `-e` is not read as an option of Gemini CLI's.
+ */
+function geminiMcpAdd(options: readonly string[], name: string, rest: readonly string[]): string[] {
+  return ['gemini', 'mcp', 'add', '--scope', 'user', ...options, name, ...rest];
 }
 
 function unsupported(client: InstallClient, configFiles: ConfigFile[]): ClientInstall {

@@ -105,7 +105,10 @@ describe('bearer-token headers', () => {
       value: (r) => [(r.config as Json).servers.weather.headers.Authorization, linkedVscode(r.deepLink!).headers.Authorization, JSON.parse(r.command![2]!).headers.Authorization],
     },
     windsurf: { docs: 'Windsurf docs: "headers" beside "serverUrl"', value: (r) => [(r.config as Json).mcpServers.weather.headers.Authorization] },
-    'gemini-cli': { docs: 'Gemini CLI docs: "headers" beside "httpUrl"', value: (r) => [(r.config as Json).mcpServers.weather.headers.Authorization] },
+    'gemini-cli': {
+      docs: 'Gemini CLI docs: "headers" beside "httpUrl", and gemini mcp add --header "Authorization: Bearer abc123"',
+      value: (r) => [(r.config as Json).mcpServers.weather.headers.Authorization, r.command![r.command!.indexOf('--header') + 1]!],
+    },
   };
   const expected: Record<InstallClient, string[]> = {
     'claude-code': ['Bearer <AUTHORIZATION>', 'Authorization: Bearer <AUTHORIZATION>'],
@@ -113,7 +116,7 @@ describe('bearer-token headers', () => {
     cursor: ['Bearer <AUTHORIZATION>', 'Bearer <AUTHORIZATION>'],
     vscode: ['Bearer ${input:authorization}', 'Bearer ${input:authorization}', 'Bearer ${input:authorization}'],
     windsurf: ['Bearer <AUTHORIZATION>'],
-    'gemini-cli': ['Bearer <AUTHORIZATION>'],
+    'gemini-cli': ['Bearer <AUTHORIZATION>', 'Authorization: Bearer <AUTHORIZATION>'],
   };
 
   for (const client of INSTALL_CLIENTS) {
