@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { createHandlers } from './http/handlers/index.js';
 import { loadContract, type OpenApiDocument } from './contract.js';
+import { createHostCheck } from './http/host-check.js';
 import { createDispatcher } from './http/openapi.js';
 import { sendProblem } from './http/problem.js';
 import { rateLimit } from './http/rate-limit.js';
@@ -21,7 +22,7 @@ import type { ReadModel } from './read/read-model.js';
 import type { Store } from './store/index.js';
 
 export interface AppDeps {
-  readonly config: Pick<Config, 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
+  readonly config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
   readonly store: Store;
   readonly read: ReadModel;
   readonly proxy: ProxyService;
@@ -47,7 +48,8 @@ const BODY_LIMIT = 256 * 1024;
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
   const mcp = createMcpServer({ read: deps.read, document, logger: deps.logger, version: document.info.version });
-  const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins };
+  const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins, publicOrigin: deps.config.publicUrl };
+  const hostAllowed = createHostCheck(deps.config);
   const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops });
   const app = new Koa<State>();
@@ -67,6 +69,14 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
       sendProblem(ctx, error, ctx.state.requestId);
     }
     deps.logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+  });
+  // Before anything else answers, on every route: a Host this deployment does not answer to is DNS rebinding.
+  app.use(async (ctx, next) => {
+    const host = ctx.req.headers.host;
+    if (!hostAllowed(host, ctx.req.socket.localPort)) {
+      throw new AppError('host_not_allowed', `This service does not answer to Host ${JSON.stringify(host ?? '')}; an operator names the hosts it answers to with PUBLIC_URL or ALLOWED_HOSTS.`);
+    }
+    return next();
   });
   const { trustProxyHops } = deps.config;
   const limiter = deps.store.rateLimiter;

@@ -18,7 +18,7 @@ import { createStore, type Store } from './store/index.js';
 
 export type ServiceConfig = Pick<
   Config,
-  'databaseUrl' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
+  'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
 >;
 
 export interface Service {

@@ -3,13 +3,19 @@
  * once, at start; `loadConfig` reports every bad variable at once (DESIGN.md "Running it").
  */
 
+import { parseHost } from './http/host-check.js';
 import { parseCidrList } from './net/address-policy.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
   readonly port: number;
+  /** The address to bind; on loopback only loopback `Host` headers are answered (DNS rebinding). */
   readonly host: string;
+  /** The origin the deployment answers as (`https://sextant.example.com`), or null: its host is answered, and /mcp accepts it as an origin. */
+  readonly publicUrl: string | null;
+  /** More `Host` values answered: `name` (any port) or `name:port`. */
+  readonly allowedHosts: readonly string[];
   readonly databaseUrl: string;
   readonly demoCatalog: 'auto' | 'off';
   /** Discovery requests per minute per client; 0 turns the limit off. */
@@ -74,6 +80,12 @@ export function loadConfig(env: Env = process.env): Config {
   const host = read('HOST', '127.0.0.1');
   if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) problems.push(`HOST must be a host name or address, got "${host}"`);
 
+  const publicUrl = readPublicUrl(read('PUBLIC_URL', ''), problems);
+  const allowedHosts = read('ALLOWED_HOSTS', '').split(',').map((h) => h.trim()).filter(Boolean);
+  for (const entry of allowedHosts) {
+    if (parseHost(entry) === null) problems.push(`ALLOWED_HOSTS must list host names or addresses, each with an optional :port, like sextant.internal.example:8080, got "${entry}"`);
+  }
+
   const origins = read('MCP_ALLOWED_ORIGINS', '').split(',').map((o) => o.trim()).filter(Boolean);
   for (const origin of origins) {
     if (origin !== '*' && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
@@ -94,6 +106,8 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
     host,
+    publicUrl,
+    allowedHosts: Object.freeze(allowedHosts),
     databaseUrl,
     demoCatalog: oneOf('DEMO_CATALOG', 'auto', ['auto', 'off'] as const),
     discoveryRateLimit: integer('DISCOVERY_RATE_LIMIT', 120, 0, 1_000_000),
@@ -109,6 +123,23 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** PUBLIC_URL as an origin (`https://name[:port]`), or null when unset; a problem when it is not one. */
+function readPublicUrl(raw: string, problems: string[]): string | null {
+  if (raw === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  const origin = url !== null && /^https?:$/.test(url.protocol) && url.username === '' && url.password === '' && url.pathname === '/' && url.search === '' && url.hash === '';
+  if (url === null || !origin) {
+    problems.push(`PUBLIC_URL must be the http(s) origin the service answers as, like https://sextant.example.com (no path), got "${raw}"`);
+    return null;
+  }
+  return url.origin;
 }
 
 /** Hides a password in a connection URL before it is printed. */

@@ -43,6 +43,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   rate_limited: { status: 429, title: 'Too many requests' },
   origin_not_allowed: { status: 403, title: 'Origin not allowed' },
+  host_not_allowed: { status: 403, title: 'Host not allowed' },
   blocked_destination: { status: 403, title: 'Destination refused' },
   endpoint_not_found: { status: 404, title: 'No such endpoint' },
   header_not_allowed: { status: 400, title: 'Header not allowed' },

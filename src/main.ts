@@ -10,6 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import cliProgress from 'cli-progress';
 import { ConfigError, loadConfig, redactUrl, type Config } from './config.js';
 import { createService } from './compose.js';
+import { isLoopbackHost } from './http/host-check.js';
 import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
 import { ingest, type IngestSummary } from './ingest/ingest-service.js';
 import { IngestError } from './ingest/upstream.js';
@@ -95,6 +96,9 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ url: `http://${config.host}:${port}`, database: redactUrl(config.databaseUrl) }, 'sextant is serving');
+  if (!isLoopbackHost(config.host) && config.publicUrl === null && config.allowedHosts.length === 0) {
+    logger.warn({ host: config.host }, 'bound beyond loopback without PUBLIC_URL or ALLOWED_HOSTS: requests by IP address are answered, requests by name get 403 host_not_allowed');
+  }
   const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
   logger.info({ signal: String(signal[0] ?? '') }, 'shutting down');
   stopMonitor();

@@ -19,8 +19,32 @@ export type McpHttpReply =
   | { readonly status: 400; readonly body: RpcErrorResponse };
 
 export interface McpTransportOptions {
-  /** Origins allowed to call /mcp from a browser; `*` allows any. Requests without Origin are always allowed. */
+  /** Origins allowed to call /mcp from a browser beside its own; `*` allows any. Requests without Origin are always allowed. */
   readonly allowedOrigins: readonly string[];
+  /** The origin the deployment answers as (`PUBLIC_URL`), or null; always allowed. */
+  readonly publicOrigin: string | null;
+}
+
+/** `value` as a browser serializes an origin (lower case, no default port), or null. */
+function asOrigin(value: string): string | null {
+  try {
+    const origin = new URL(value).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a browser `Origin` may call /mcp: the service's own origin (`PUBLIC_URL`, or the
+ * request's Host, which the app has already checked), or one `MCP_ALLOWED_ORIGINS` lists.
+ */
+function originAllowed(options: McpTransportOptions, origin: string, host: string | undefined): boolean {
+  if (options.allowedOrigins.includes('*') || options.allowedOrigins.includes(origin)) return true;
+  const given = asOrigin(origin);
+  if (given === null) return false;
+  if (given === options.publicOrigin) return true;
+  return host !== undefined && given === asOrigin(`http://${host}`);
 }
 
 /** A POST /mcp read as far as the transport's rules go: an answer already, or the message to dispatch. */
@@ -30,8 +54,8 @@ type Read =
 
 function readMcpPost(options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Read {
   const origin = headers.origin;
-  if (origin !== undefined && !options.allowedOrigins.includes('*') && !options.allowedOrigins.includes(origin)) {
-    throw new AppError('origin_not_allowed', `Origin ${origin} may not call /mcp; an operator can allow it with MCP_ALLOWED_ORIGINS.`);
+  if (origin !== undefined && !originAllowed(options, origin, headers.host)) {
+    throw new AppError('origin_not_allowed', `Origin ${origin} may not call /mcp; only this service's own origin and those an operator lists in MCP_ALLOWED_ORIGINS may.`);
   }
   const reply = (r: McpHttpReply): Read => ({ kind: 'reply', reply: r });
   const header = headers['mcp-protocol-version'];

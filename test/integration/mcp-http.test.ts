@@ -239,7 +239,7 @@ describe('MCP endpoint over HTTP', () => {
       const read = createReadModel({ registry, generation: async () => generation });
       const server = createMcpServer({ read, document: loadContract(), logger: silentLogger, version: '1.0.0' });
       const call = async (name: string, args: object, id = 1) => {
-        const reply = await handleMcpPost(server, { allowedOrigins: [] }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });
+        const reply = await handleMcpPost(server, { allowedOrigins: [], publicOrigin: null }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });
         return 'raw' in reply ? Buffer.concat(reply.raw).toString() : 'body' in reply ? JSON.stringify(reply.body) : undefined;
       };
       const first = await call('search_servers', { q: 'github' });

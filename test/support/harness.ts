@@ -39,6 +39,9 @@ export interface HarnessOptions {
   readonly discoveryRateLimit?: number;
   readonly trustProxyHops?: number;
   readonly mcpAllowedOrigins?: readonly string[];
+  /** PUBLIC_URL and ALLOWED_HOSTS: the hosts the app answers to beside loopback ones. */
+  readonly publicUrl?: string;
+  readonly allowedHosts?: readonly string[];
   readonly netAllowPrivate?: readonly string[];
   readonly proxyRateLimit?: number;
   /** Overrides for the guarded network client (e.g. short timeouts, an injected resolver). */
@@ -74,9 +77,9 @@ export function contractFetch(baseUrl: string): (input: Request | string | URL, 
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = options.database ?? (await freshDatabase());
-  const { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, netAllowPrivate, proxyRateLimit, assessmentLimit, assessmentDailyCap } = options;
+  const { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, assessmentLimit, assessmentDailyCap } = options;
   const service = await createService(
-    testServiceConfig(database.url, { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, netAllowPrivate, proxyRateLimit, assessmentLimit, assessmentDailyCap }),
+    testServiceConfig(database.url, { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, assessmentLimit, assessmentDailyCap }),
     silentLogger,
     {
       net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),

@@ -6,6 +6,9 @@ export type ConfigOverrides = { readonly [K in keyof ServiceConfig]?: ServiceCon
 export function testServiceConfig(databaseUrl: string, overrides: ConfigOverrides = {}): ServiceConfig {
   const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
   return {
+    host: '127.0.0.1',
+    publicUrl: null,
+    allowedHosts: [],
     databaseUrl,
     discoveryRateLimit: 0,
     trustProxyHops: 0,

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('configuration', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).to.deep.equal({
-      port: 3000, host: '127.0.0.1', databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
+      port: 3000, host: '127.0.0.1', publicUrl: null, allowedHosts: [], databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
       discoveryRateLimit: 120, trustProxyHops: 0, mcpAllowedOrigins: [], monitorInterval: 0, netAllowPrivate: [], proxyRateLimit: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
       rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', logLevel: 'info',
     });
@@ -20,13 +20,26 @@ describe('configuration', () => {
   it('reports every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5', MCP_ALLOWED_ORIGINS: 'https://ok.example.com,javascript:alert(1)', NET_ALLOW_PRIVATE: '127.0.0.1/32,not-a-cidr', MONITOR_INTERVAL: 'soon' });
+      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5', MCP_ALLOWED_ORIGINS: 'https://ok.example.com,javascript:alert(1)', NET_ALLOW_PRIVATE: '127.0.0.1/32,not-a-cidr', MONITOR_INTERVAL: 'soon', PUBLIC_URL: 'ftp://x', ALLOWED_HOSTS: 'ok.example.com,bad/host' });
     } catch (err) {
       error = err;
     }
     expect(error).to.be.instanceOf(ConfigError);
     const problems = (error as ConfigError).problems.map((p) => p.split(' ')[0]);
-    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS', 'NET_ALLOW_PRIVATE', 'MONITOR_INTERVAL']);
+    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS', 'NET_ALLOW_PRIVATE', 'MONITOR_INTERVAL', 'PUBLIC_URL', 'ALLOWED_HOSTS']);
+  });
+
+  it('reads PUBLIC_URL as an origin and ALLOWED_HOSTS as a list', () => {
+    const config = loadConfig({ PUBLIC_URL: 'https://Sextant.Example.com/', ALLOWED_HOSTS: 'api.example.org, lb.example.org:8080' });
+    expect(config.publicUrl).to.equal('https://sextant.example.com');
+    expect(config.allowedHosts).to.deep.equal(['api.example.org', 'lb.example.org:8080']);
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080' }).publicUrl).to.equal('http://127.0.0.1:8080');
+    for (const bad of ['sextant.example.com', 'https://sextant.example.com/api', 'https://user:pw@sextant.example.com', 'https://sextant.example.com/?x=1', 'ws://sextant.example.com']) {
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).to.throw(/PUBLIC_URL/);
+    }
+    for (const bad of ['https://a.example.com', 'a.example.com:99999', 'a b']) {
+      expect(() => loadConfig({ ALLOWED_HOSTS: bad }), bad).to.throw(/ALLOWED_HOSTS/);
+    }
   });
 
   it('accepts a PostgreSQL URL as well as a SQLite path', () => {
