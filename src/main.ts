@@ -3,7 +3,6 @@
  * The `sextant` CLI and composition root: `serve`, `migrate`, `ingest <file...>`.
  * Every subcommand reads the same environment variables (src/config.ts).
  */
-import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
@@ -173,9 +172,8 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
     console.error('ingest needs at least one file');
     return 2;
   }
-  // Decoded in one piece: readFile(file, 'utf8') decodes chunk by chunk into a string of pieces,
-  // which JSON.parse first copies whole (twice the size where the text is not Latin-1).
-  const inputs = await Promise.all(files.map(async (file) => ({ file, text: (await readFile(file)).toString('utf8') })));
+  // Streamed from disk, record by record (src/ingest/stream-read.ts): never read whole.
+  const inputs = files.map((file) => ({ file, path: file }));
   const store = createStore(config.databaseUrl);
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'ingest [{bar}] {percentage}% {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
   try {

@@ -6,13 +6,16 @@ import { isOfficialDocument, readOfficial } from './official.js';
 import { isToolsdkDocument, readToolsdk } from './toolsdk.js';
 import { fitRecord, IngestError, type IngestRecord } from './upstream.js';
 
-export interface IngestInput {
+/** An upstream document: its text in memory, or the path of a file read as a stream. */
+export type IngestInput = {
   /** Where the text came from, for messages. */
   readonly file: string;
-  readonly text: string;
   /** Overrides the source of official-format documents (the bundled demo catalog is `demo`). */
   readonly source?: Extract<SourceName, 'official' | 'demo'>;
-}
+} & ({ readonly text: string; readonly path?: undefined } | { readonly path: string; readonly text?: undefined });
+
+/** A document whose text is in memory. */
+export type TextInput = Extract<IngestInput, { readonly text: string }>;
 
 export type UpstreamFormat = 'official' | 'docker' | 'toolsdk';
 
@@ -24,7 +27,7 @@ export function detectFormat(doc: unknown): UpstreamFormat | null {
 }
 
 /** Parses, detects and reads a document; every record comes back with its raw form scrubbed. */
-export function readDocument(input: IngestInput): IngestRecord[] {
+export function readDocument(input: TextInput): IngestRecord[] {
   let doc: unknown;
   try {
     doc = JSON.parse(input.text);

@@ -10,8 +10,10 @@ export function isDockerDocument(doc: unknown): boolean {
   return isObject(first) && isObject(first.about) && typeof first.type === 'string';
 }
 
-export function readDocker(doc: unknown[], file: string): IngestRecord[] {
-  return doc.map((item, index) => {
+/** `offset`: the place of `doc[0]` in the whole document, for messages (a streamed document comes a record at a time). */
+export function readDocker(doc: unknown[], file: string, offset = 0): IngestRecord[] {
+  return doc.map((item, at) => {
+    const index = offset + at;
     if (!isObject(item)) throw new IngestError(file, `#${index}`, 'record is not an object');
     const raw = item;
     const name = text(raw.name);

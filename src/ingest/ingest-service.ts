@@ -1,16 +1,18 @@
 /**
- * Ingest (DESIGN.md "Sources"): reads upstream documents, merges records of the same server
- * across sources, and writes the catalog in one transaction. Ids stay stable across runs,
+ * Ingest (DESIGN.md "Sources"): streams upstream documents, merges records of the same server
+ * across sources, and writes the catalog in one transaction, a batch at a time. Ids stay stable across runs,
  * an unchanged input changes nothing, and a failure leaves the previous catalog untouched.
  */
 import type { SourceName } from '../types.js';
-import { slugOf, uniqueId } from '../catalog/ids.js';
+import { slugOf } from '../catalog/ids.js';
 import { assignInstallKeys } from '../catalog/install-key.js';
-import { sourceKey, type CatalogIndex, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
+import { sourceKey, type CatalogWriter, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import type { IngestInput } from './detect.js';
 import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js';
 import { isObject } from './json.js';
-import { readInputs, serverOf, type ReadOptions, type ReadRecord } from './read.js';
+import { serverOf, type ReadRecord } from './read.js';
+import { Spool } from './spool.js';
+import { streamRecords } from './stream-read.js';
 import { fitTools, type UpstreamServer, type UpstreamTool } from './upstream.js';
 
 export interface IngestSummary {
@@ -26,61 +28,97 @@ export interface IngestSummary {
 
 export interface IngestOptions {
   readonly now?: () => Date;
-  /** Called as records are placed and servers written: (done, total). */
+  /** Called as records are read and servers written: (done, total). */
   readonly onProgress?: (done: number, total: number) => void;
-  /** How the documents are read (on how many threads). */
-  readonly read?: ReadOptions;
+  /** Records placed, merged and written together (2,000 by default). */
+  readonly batchSize?: number;
 }
 
-/** Reads every input first (a bad one aborts before anything is written), then applies them. */
+/** Records placed, merged and written together: what the run holds in memory at a time. */
+const RECORDS_PER_BATCH = 2_000;
+
+/**
+ * Streams every input into a spool (a bad record aborts before anything is written), then
+ * places, merges and writes the records batch by batch in one transaction (issue 27). Across the
+ * run, memory holds a batch and a few numbers per merge key and server, never the records' text.
+ */
 export async function ingest(store: Store, inputs: readonly IngestInput[], options: IngestOptions = {}): Promise<IngestSummary> {
   const started = performance.now();
-  // Each document's records become JSON text and their identity as soon as it is read (see ReadRecord).
-  const records = dedupe(await readInputs(inputs, options.read)).sort(byPrecedence);
-  const now = (options.now ?? (() => new Date()))().toISOString();
   const progress = options.onProgress ?? (() => undefined);
+  const spool = new Spool();
+  try {
+    const ambiguous = await readAll(inputs, spool, progress);
+    const now = (options.now ?? (() => new Date()))().toISOString();
+    const total = spool.records;
+    const sources = spool.sources.sort((a, b) => byPrecedence({ source: a }, { source: b }));
+    const batchSize = options.batchSize ?? RECORDS_PER_BATCH;
+    const result = await store.withCatalogWriter((writer) => writeAll(writer, spool.read(sources), { ambiguous, now, total, progress, batchSize }));
+    progress(2 * total, 2 * total);
+    return { records: total, ...result, sources, seconds: Math.round((performance.now() - started) / 10) / 100 };
+  } finally {
+    spool.remove();
+  }
+}
 
-  const result = await store.withCatalogWriter(async (writer) => {
-    const index = await writer.loadIndex();
-    const placed = place(records, index);
-    progress(1, 3);
-    const existingIds = (ids: Iterable<string>): string[] => [...new Set(ids)].filter((id) => !placed.created.has(id));
-    const previous = await writer.storedSources(existingIds(placed.changed.map((p) => p.serverId)));
-    // Versions are append-only upstream: an update keeps the versions already known beside its own.
-    const changed = placed.changed.map((p) => withKnownVersions(p, previous.get(p.serverId)));
-    const touched = [...new Set(changed.map((p) => p.serverId))];
-    const hashes = await writer.contentHashes(existingIds(touched));
-    const fresh = new Map<string, Placement[]>();
-    for (const p of changed) fresh.set(p.serverId, [...(fresh.get(p.serverId) ?? []), p]);
-    let added = 0;
-    let updated = 0;
-    // Materialized as the writer takes them, so the writer's last batch is written meanwhile.
-    function* writes(): Generator<ServerWrite> {
-      for (const id of touched) {
-        const incoming = (fresh.get(id) ?? []).map(serverOf);
-        const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));
-        const kept = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key))).map((s) => s.normalized).filter(isUpstreamServer);
-        const entry = materialize(id, [...incoming, ...kept]);
-        const isNew = placed.created.has(id);
-        if (!isNew && hashes.get(id) === entry.contentHash) continue;
-        if (isNew) added += 1;
-        else updated += 1;
-        yield { entry, isNew, installKey: placed.installKeys.get(id) };
+/** Streams every input into the spool; returns the merge keys ambiguous in this run (as hash52 values). */
+async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void): Promise<Set<number>> {
+  const owners = new Map<number, number>();
+  const ambiguous = new Set<number>();
+  let read = 0;
+  for (const input of inputs) {
+    for await (const record of streamRecords(input)) {
+      spool.append(record);
+      // Keys shared by several records of one source cannot identify a server (a monorepo URL, say).
+      const owner = hash52(record.key);
+      for (const key of record.matchKeys) {
+        const scoped = hash52(`${record.source}\u0000${key}`);
+        const seen = owners.get(scoped);
+        if (seen !== undefined && seen !== owner) ambiguous.add(hash52(key));
+        owners.set(scoped, owner);
       }
+      read += 1;
+      if (read % 1000 === 0) progress(read, 2 * read);
     }
-    progress(2, 3);
-    await writer.writeServers(writes(), now);
-    await writer.saveSources(changed.map((p) => ({ source: p.source, key: p.key, serverId: p.serverId, recordHash: p.recordHash, recordJson: p.rawJson, normalizedJson: p.serverJson })), now);
-    await writer.setMatchKeys(keysOf(index, new Set(touched)));
-    return { added, updated, unchanged: placed.inRun.size - added - updated, servers: index.servers.size, tools: await writer.countTools() };
-  });
-  progress(3, 3);
-  return {
-    records: records.length,
-    ...result,
-    sources: [...new Set(records.map((r) => r.source))],
-    seconds: Math.round((performance.now() - started) / 10) / 100,
+  }
+  return ambiguous;
+}
+
+interface RunContext {
+  readonly ambiguous: ReadonlySet<number>;
+  readonly now: string;
+  readonly total: number;
+  readonly progress: (done: number, total: number) => void;
+  readonly batchSize: number;
+}
+
+/** What the run did so far: servers counted once each (by hash52 of the id). */
+class RunCounts {
+  added = 0;
+  readonly touched = new Set<number>();
+  readonly updated = new Set<number>();
+}
+
+/** Places and writes the records a batch at a time; the writer's transaction holds the whole run. */
+async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, run: RunContext): Promise<Omit<IngestSummary, 'records' | 'sources' | 'seconds'>> {
+  const counts = new RunCounts();
+  const installKeys = new HashedSet(await writer.installKeys());
+  let batch: ReadRecord[] = [];
+  let done = 0;
+  const flush = async (): Promise<void> => {
+    await writeBatch(writer, batch, run, counts, installKeys);
+    done += batch.length;
+    run.progress(run.total + done, 2 * run.total);
+    batch = [];
   };
+  await writer.deferIndexes(async () => {
+    for (const record of records) {
+      batch.push(record);
+      if (batch.length === run.batchSize) await flush();
+    }
+    if (batch.length > 0) await flush();
+  });
+  const updated = counts.updated.size;
+  return { added: counts.added, updated, unchanged: counts.touched.size - counts.added - updated, servers: await writer.countServers(), tools: await writer.countTools() };
 }
 
 interface Placement extends ReadRecord {
@@ -90,46 +128,138 @@ interface Placement extends ReadRecord {
 }
 
 /**
- * Decides which server each record belongs to, in memory: its earlier server, or one that shares
- * a merge key and has no record from this source yet, or one with the same name, or a new one.
- * Updates `index` as it goes, so later records of the run merge into servers created earlier.
+ * One batch: where each record belongs (see `place`), then every touched server materialized
+ * again from its stored sources and this batch's records. A server an earlier batch of the run
+ * wrote (another source's record of it) is read back and rewritten like any stored one.
  */
-function place(records: readonly ReadRecord[], index: CatalogIndex): { changed: Placement[]; created: Set<string>; inRun: Set<string>; installKeys: Map<string, string> } {
-  const ambiguous = ambiguousKeys(records);
-  const owners = ownersBySource(index);
-  const names = new Map([...index.servers].map(([id, name]) => [name, id]));
-  const changed: Placement[] = [];
-  const created = new Set<string>();
-  const inRun = new Set<string>();
-  for (const record of records) {
-    const keys = record.matchKeys.filter((key) => !ambiguous.has(key));
-    const existing = index.sources.get(sourceKey(record.source, record.key));
-    const free = (id: string | undefined): id is string => id !== undefined && !owners.get(id)?.has(record.source);
-    let serverId = existing?.serverId ?? keys.map((key) => index.keys.get(key)).find(free) ?? [names.get(record.name)].find(free);
-    if (serverId === undefined) {
-      serverId = uniqueId(slugOf(record.name), (id) => index.servers.has(id));
-      const name = uniqueId(record.name, (candidate) => names.has(candidate));
-      index.servers.set(serverId, name);
-      names.set(name, serverId);
-      created.add(serverId);
-    }
-    inRun.add(serverId);
-    owners.set(serverId, new Set([...(owners.get(serverId) ?? []), record.source]));
-    for (const key of keys) if (!index.keys.has(key)) index.keys.set(key, serverId);
-    // The hash of [server, raw] (hashOf) from the JSON both are stored as.
-    const recordHash = hashOfJson(`[${record.serverJson},${record.rawJson}]`);
-    if (existing?.recordHash !== recordHash) changed.push({ ...record, serverId, recordHash });
-  }
+async function writeBatch(writer: CatalogWriter, records: readonly ReadRecord[], run: RunContext, counts: RunCounts, installKeys: HashedSet): Promise<void> {
+  const placed = await place(writer, records, run.ambiguous);
+  for (const id of placed.servers) counts.touched.add(hash52(id));
   // Like ids, assigned once, when a server is created, and kept (src/catalog/install-key.ts).
-  const installKeys = assignInstallKeys([...created].map((id) => [id, index.servers.get(id) ?? id] as const), index.installKeys);
-  return { changed, created, inRun, installKeys };
+  const keys = assignInstallKeys([...placed.created].map((id) => [id, placed.names.get(id) ?? id] as const), installKeys.asSet());
+  const touched = [...new Set(placed.changed.map((p) => p.serverId))];
+  const stored = touched.filter((id) => !placed.created.has(id));
+  const previous = await writer.storedSources(stored);
+  // Versions are append-only upstream: an update keeps the versions already known beside its own.
+  const changed = placed.changed.map((p) => withKnownVersions(p, previous.get(p.serverId)));
+  const hashes = await writer.contentHashes(stored);
+  const createdInRun = await writer.createdAt(stored, run.now);
+  const fresh = new Map<string, Placement[]>();
+  for (const p of changed) fresh.set(p.serverId, [...(fresh.get(p.serverId) ?? []), p]);
+  const writes: ServerWrite[] = [];
+  for (const id of touched) {
+    const incoming = (fresh.get(id) ?? []).map(serverOf);
+    const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));
+    const kept = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key))).map((s) => s.normalized).filter(isUpstreamServer);
+    const entry = materialize(id, [...incoming, ...kept]);
+    const isNew = placed.created.has(id);
+    if (!isNew && hashes.get(id) === entry.contentHash) continue;
+    if (isNew) counts.added += 1;
+    else if (!createdInRun.has(id)) counts.updated.add(hash52(id));
+    writes.push({ entry, isNew, installKey: keys.get(id) });
+  }
+  await writer.writeServers(writes, run.now);
+  await writer.saveSources(changed.map((p) => ({ source: p.source, key: p.key, serverId: p.serverId, recordHash: p.recordHash, recordJson: p.rawJson, normalizedJson: p.serverJson })), run.now);
+  await writer.addMatchKeys(placed.newKeys);
 }
 
-/** The merge keys each of these servers owns. */
-function keysOf(index: CatalogIndex, servers: ReadonlySet<string>): Map<string, string[]> {
-  const out = new Map<string, string[]>([...servers].map((id) => [id, []]));
-  for (const [key, id] of index.keys) out.get(id)?.push(key);
+interface Placed {
+  readonly changed: Placement[];
+  readonly created: Set<string>;
+  /** Every server a record of the batch belongs to. */
+  readonly servers: Set<string>;
+  /** Canonical names of the servers created. */
+  readonly names: Map<string, string>;
+  /** Merge keys the batch gave a server: [key, server id]. */
+  readonly newKeys: Array<readonly [string, string]>;
+}
+
+/**
+ * Where each record of the batch belongs, from the catalog as written so far (earlier batches of
+ * the run included): its earlier server, or one that shares a merge key and has no record from
+ * this source yet, or one with the same name, or a new one. Records of the batch see each other.
+ */
+async function place(writer: CatalogWriter, records: readonly ReadRecord[], ambiguous: ReadonlySet<number>): Promise<Placed> {
+  const usable = records.map((record) => record.matchKeys.filter((key) => !ambiguous.has(hash52(key))));
+  const sources = await writer.sourceRows(records.map((r) => ({ source: r.source, key: r.key })));
+  const keyOwners = await writer.keyOwners([...new Set(usable.flat())]);
+  const byName = await writer.serversByName([...new Set(records.map((r) => r.name))]);
+  const candidates = new Set([...[...sources.values()].map((s) => s.serverId), ...keyOwners.values(), ...byName.values()]);
+  const owners = await writer.sourcesOfServers([...candidates]);
+  const taken = await writer.takenIds([...new Set(records.map((r) => slugOf(r.name)))]);
+  const out: Placed = { changed: [], created: new Set(), servers: new Set(), names: new Map(), newKeys: [] };
+  for (const [i, record] of records.entries()) {
+    const keys = usable[i] ?? [];
+    const existing = sources.get(sourceKey(record.source, record.key));
+    const free = (id: string | undefined): id is string => id !== undefined && !owners.get(id)?.has(record.source);
+    let serverId = existing?.serverId ?? keys.map((key) => keyOwners.get(key)).find(free) ?? [byName.get(record.name)].find(free);
+    if (serverId === undefined) {
+      serverId = await freeValue(slugOf(record.name), (id) => taken.has(id), async (id) => (await writer.takenIds([id])).size > 0);
+      const name = await freeValue(record.name, (n) => byName.has(n), async (n) => (await writer.serversByName([n])).size > 0);
+      taken.add(serverId);
+      byName.set(name, serverId);
+      out.created.add(serverId);
+      out.names.set(serverId, name);
+    }
+    out.servers.add(serverId);
+    owners.set(serverId, new Set([...(owners.get(serverId) ?? []), record.source]));
+    for (const key of keys) {
+      if (keyOwners.has(key)) continue;
+      keyOwners.set(key, serverId);
+      out.newKeys.push([key, serverId]);
+    }
+    // The hash of [server, raw] (hashOf) from the JSON both are stored as.
+    const recordHash = hashOfJson(`[${record.serverJson},${record.rawJson}]`);
+    if (existing?.recordHash !== recordHash) {
+      out.changed.push({ ...record, serverId, recordHash });
+      sources.set(sourceKey(record.source, record.key), { source: record.source, key: record.key, serverId, recordHash });
+    }
+  }
   return out;
+}
+
+/** `base`, or `base-2`, `base-3`…: the first taken neither in this batch (`inBatch`, which knows `base` from the catalog too) nor in the catalog. */
+async function freeValue(base: string, inBatch: (value: string) => boolean, stored: (value: string) => Promise<boolean>): Promise<string> {
+  for (let n = 1; ; n += 1) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!inBatch(candidate) && !(n > 1 && (await stored(candidate)))) return candidate;
+  }
+}
+
+/** A run-long set of strings kept as hash52 values: a few bytes each, however long the string. */
+class HashedSet {
+  private readonly hashes: Set<number>;
+
+  constructor(values: Iterable<string>) {
+    this.hashes = new Set([...values].map(hash52));
+  }
+
+  /** As the Set<string> assignInstallKeys takes (it asks `has` and `add`); a collision only passes over a free key. */
+  asSet(): Set<string> {
+    const hashes = this.hashes;
+    return new (class extends Set<string> {
+      override has(value: string): boolean {
+        return hashes.has(hash52(value));
+      }
+      override add(value: string): this {
+        hashes.add(hash52(value));
+        return this;
+      }
+    })();
+  }
+}
+
+/** A 52-bit hash of a string (two 32-bit multiplicative lanes), for run-long sets of ids and keys. */
+export function hash52(value: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c ^ value.length;
+  for (let i = 0; i < value.length; i += 1) {
+    const c = value.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
 }
 
 /**
@@ -168,37 +298,6 @@ function withKnownVersions(record: Placement, stored: readonly StoredSource[] | 
   const versions = [...current.versions, ...older].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
   const dates = versions.map((v) => v.publishedAt).filter((d): d is string => d !== null).sort();
   return { ...record, serverJson: JSON.stringify({ ...current, versions, publishedAt: dates[0] ?? current.publishedAt }) };
-}
-
-/** The same (source, key) twice: the later one wins. */
-function dedupe(records: readonly ReadRecord[]): ReadRecord[] {
-  const byKey = new Map<string, ReadRecord>();
-  for (const record of records) byKey.set(sourceKey(record.source, record.key), record);
-  return [...byKey.values()];
-}
-
-/**
- * Keys shared by several records of one source cannot identify a server (a monorepo URL, say):
- * they are not used for merging.
- */
-function ambiguousKeys(records: readonly ReadRecord[]): Set<string> {
-  const seen = new Map<string, string>();
-  const ambiguous = new Set<string>();
-  for (const record of records) {
-    for (const key of record.matchKeys) {
-      const scoped = `${record.source}\u0000${key}`;
-      const owner = seen.get(scoped);
-      if (owner !== undefined && owner !== record.key) ambiguous.add(key);
-      seen.set(scoped, record.key);
-    }
-  }
-  return ambiguous;
-}
-
-function ownersBySource(index: CatalogIndex): Map<string, Set<SourceName>> {
-  const owners = new Map<string, Set<SourceName>>();
-  for (const row of index.sources.values()) owners.set(row.serverId, new Set([...(owners.get(row.serverId) ?? []), row.source]));
-  return owners;
 }
 
 function isUpstreamServer(value: unknown): value is UpstreamServer {

@@ -11,11 +11,13 @@ const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
 const PUBLISHER_META = 'io.modelcontextprotocol.registry/publisher-provided';
 const REGISTRY_TYPES = ['npm', 'pypi', 'oci', 'nuget', 'mcpb'] as const;
 
-interface Entry {
+/** One entry of an official document: a server version with its registry metadata. */
+export interface OfficialEntry {
   readonly server: JsonObject;
   readonly meta: JsonObject;
   readonly label: string;
 }
+type Entry = OfficialEntry;
 
 /** Whether a parsed document is in the official format (envelope or single server.json). */
 export function isOfficialDocument(doc: unknown): boolean {
@@ -26,26 +28,36 @@ export function isOfficialDocument(doc: unknown): boolean {
 /** Reads an official document; `source` is `official`, or `demo` for the bundled catalog. */
 export function readOfficial(doc: unknown, file: string, source: SourceName): IngestRecord[] {
   const entries: Entry[] = isObject(doc) && Array.isArray(doc.servers)
-    ? doc.servers.map((item, index) => {
-        if (!isObject(item)) throw new IngestError(file, `#${index}`, 'entry is not an object');
-        const server = isObject(item.server) ? item.server : item;
-        return { server, meta: asObject(asObject(item._meta)[OFFICIAL_META]), label: `#${index} (${String(server.name ?? '?')})` };
-      })
+    ? doc.servers.map((item, index) => listEntry(item, index, file))
     : [{ server: asObject(doc), meta: asObject(asObject(asObject(doc)._meta)[OFFICIAL_META]), label: `#0 (${String(asObject(doc).name ?? '?')})` }];
 
   const byName = new Map<string, Entry[]>();
   for (const entry of entries) {
-    const name = text(entry.server.name);
-    if (!name || !name.includes('/')) throw new IngestError(file, entry.label, 'name must be a namespaced string like "io.github.owner/server"');
-    if (typeof entry.server.description !== 'string') throw new IngestError(file, entry.label, 'description must be a string');
-    if (!text(entry.server.version)) throw new IngestError(file, entry.label, 'version must be a non-empty string');
-    if (text(entry.meta.status) === 'deleted') continue;
+    const name = entryName(entry, file);
+    if (name === null) continue;
     byName.set(name, [...(byName.get(name) ?? []), entry]);
   }
-  return [...byName.entries()].map(([name, versions]) => toRecord(name, versions, file, source));
+  return [...byName.entries()].map(([name, versions]) => officialRecord(name, versions, file, source));
 }
 
-function toRecord(name: string, entries: Entry[], file: string, source: SourceName): IngestRecord {
+/** The entry at `index` of a `/v0.1/servers` list (`{server, _meta}`, or a bare server). */
+export function listEntry(item: unknown, index: number, file: string): OfficialEntry {
+  if (!isObject(item)) throw new IngestError(file, `#${index}`, 'entry is not an object');
+  const server = isObject(item.server) ? item.server : item;
+  return { server, meta: asObject(asObject(item._meta)[OFFICIAL_META]), label: `#${index} (${String(server.name ?? '?')})` };
+}
+
+/** The entry's canonical name once it is checked, or null for a deleted version (left out). */
+export function entryName(entry: OfficialEntry, file: string): string | null {
+  const name = text(entry.server.name);
+  if (!name || !name.includes('/')) throw new IngestError(file, entry.label, 'name must be a namespaced string like "io.github.owner/server"');
+  if (typeof entry.server.description !== 'string') throw new IngestError(file, entry.label, 'description must be a string');
+  if (!text(entry.server.version)) throw new IngestError(file, entry.label, 'version must be a non-empty string');
+  return text(entry.meta.status) === 'deleted' ? null : name;
+}
+
+/** One record from every version of a name: the latest one's data, the others listed under `versions`. */
+export function officialRecord(name: string, entries: readonly Entry[], file: string, source: SourceName): IngestRecord {
   const ordered = [...entries].sort(compareEntries);
   const latest = ordered.find((entry) => entry.meta.isLatest === true) ?? ordered[0];
   if (!latest) throw new IngestError(file, name, 'no versions');

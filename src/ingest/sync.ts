@@ -1,9 +1,12 @@
 /**
  * `sextant sync`: pulls the official registry's `/v0.1/servers` page by page through the
- * guarded network client, from `updated_since` of the last successful run, and ingests the
- * whole run in one transaction; a failed page leaves the catalog as it was, and the next run
+ * guarded network client, from `updated_since` of the last successful run, into a file ingest
+ * then streams, and ingests the whole run in one transaction; a failed page leaves the catalog as it was, and the next run
  * starts again from the same point.
  */
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { NetClient } from '../net/index.js';
 import type { Store } from '../store/index.js';
 import { ingest, type IngestSummary } from './ingest-service.js';
@@ -38,29 +41,42 @@ export async function sync(store: Store, net: NetClient, options: SyncOptions = 
   const since = await store.monitor.lastSyncStart(upstream);
   const startedAt = now().toISOString();
   const run = await store.monitor.startSync(upstream, startedAt);
+  // Pages are written to a file as they come and ingest streams it: memory holds one page.
+  const dir = await mkdtemp(join(tmpdir(), 'sextant-sync-'));
+  const file = join(dir, 'servers.json');
   try {
-    const entries: unknown[] = [];
+    const out = await open(file, 'w');
+    let entries = 0;
     let cursor: string | null = null;
     let pages = 0;
-    do {
+    try {
+      await out.write('{"servers":[');
+      do {
       const url = new URL(`${upstream}/v0.1/servers`);
       url.searchParams.set('limit', String(options.pageSize ?? 100));
       if (cursor) url.searchParams.set('cursor', cursor);
       if (since) url.searchParams.set('updated_since', since);
-      const page = await fetchPage(net, url.toString());
-      entries.push(...page.servers);
-      cursor = page.nextCursor;
-      pages += 1;
-      options.onPage?.(pages, entries.length);
-    } while (cursor && pages < MAX_PAGES);
-    const summary = entries.length === 0
+        const page = await fetchPage(net, url.toString());
+        if (page.servers.length > 0) await out.write(`${entries > 0 ? ',' : ''}${page.servers.map((entry) => JSON.stringify(entry)).join(',')}`);
+        entries += page.servers.length;
+        cursor = page.nextCursor;
+        pages += 1;
+        options.onPage?.(pages, entries);
+      } while (cursor && pages < MAX_PAGES);
+      await out.write(']}');
+    } finally {
+      await out.close();
+    }
+    const summary = entries === 0
       ? { records: 0, added: 0, updated: 0, unchanged: 0, servers: await store.catalog.countServers(), tools: 0, sources: [], seconds: 0 }
-      : await ingest(store, [{ file: `${upstream}/v0.1/servers`, text: JSON.stringify({ servers: entries }) }], { now, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-    await store.monitor.finishSync(run, now().toISOString(), 'complete', entries.length, null);
+      : await ingest(store, [{ file: `${upstream}/v0.1/servers`, path: file }], { now, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    await store.monitor.finishSync(run, now().toISOString(), 'complete', entries, null);
     return { ...summary, upstream, pages, since };
   } catch (err) {
     await store.monitor.finishSync(run, now().toISOString(), 'failed', 0, err instanceof Error ? err.message : String(err));
     throw err;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -13,7 +13,7 @@ import type { SourceName } from '../types.js';
 import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk-insert.js';
 import { dialectOf, type Db } from './db.js';
 import { FTS_COLUMNS, type FtsTable } from './fts.js';
-import { withIndexesDeferred } from './deferred-indexes.js';
+import { deferIndexes, withIndexesDeferred, type DeferredIndexes } from './deferred-indexes.js';
 import { withFirstLoadJournal } from './first-load.js';
 
 export interface SourceRow {
@@ -63,9 +63,29 @@ export interface CatalogWriter {
    * 2,000 by default) while the last is written.
    */
   writeServers(entries: Iterable<ServerWrite>, now: string, batchSize?: number): Promise<void>;
-  /** Replaces the merge keys of these servers. */
-  setMatchKeys(keysByServer: ReadonlyMap<string, readonly string[]>): Promise<void>;
+  /** Gives servers merge keys, [key, server id]; a key some server already owns stays with it. */
+  addMatchKeys(pairs: ReadonlyArray<readonly [string, string]>): Promise<void>;
   countTools(): Promise<number>;
+  countServers(): Promise<number>;
+  /** The stored source rows of these records, by `sourceKey`. */
+  sourceRows(records: ReadonlyArray<{ readonly source: SourceName; readonly key: string }>): Promise<Map<string, SourceRow>>;
+  /** The server each of these merge keys belongs to (keys no server has are left out). */
+  keyOwners(keys: readonly string[]): Promise<Map<string, string>>;
+  /** Server ids by canonical name, for these names. */
+  serversByName(names: readonly string[]): Promise<Map<string, string>>;
+  /** The sources each of these servers has a record from. */
+  sourcesOfServers(serverIds: readonly string[]): Promise<Map<string, Set<SourceName>>>;
+  /** Those of these ids that servers have. */
+  takenIds(ids: readonly string[]): Promise<Set<string>>;
+  /** Those of these servers created at `at` (by this run). */
+  createdAt(serverIds: readonly string[], at: string): Promise<Set<string>>;
+  /** Every install key the catalog has assigned. */
+  installKeys(): Promise<string[]>;
+  /**
+   * Runs `work` (a run of writes) with the non-unique indexes of empty tables built after it
+   * (SQLite; see deferred-indexes.ts); they are built at once should `work` replace a server.
+   */
+  deferIndexes<T>(work: () => Promise<T>): Promise<T>;
   serverName(serverId: string): Promise<string | null>;
   sourceHash(source: SourceName, key: string): Promise<string | null>;
 }
@@ -168,6 +188,11 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
     const row = await trx(table).max({ seq: 'seq' }).first();
     return Number(row?.seq ?? 0) + 1;
   };
+  // Kept across the calls of one transaction (ingest writes a batch per call).
+  let seqs: { server: number; tool: number } | null = null;
+  let widened = dialectOf(trx) !== 'sqlite';
+  let deferred: DeferredIndexes | null = null;
+  let installKeys: Set<string> | null = null;
 
   return {
     async loadIndex() {
@@ -204,11 +229,11 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
 
     async writeServers(entries, now, batchSize = WRITE_BATCH) {
       if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
-      let serverSeq = await nextSeq('servers');
-      let toolSeq = await nextSeq('tools');
+      seqs ??= { server: await nextSeq('servers'), tool: await nextSeq('tools') };
+      const next = seqs;
       // A new server's install key as ingest assigned it, or else the next free one (src/catalog/install-key.ts).
-      let installKeys: Set<string> | null = null;
       const installKeyFor = async ({ entry, installKey }: ServerWrite): Promise<string> => {
+        if (installKey !== undefined && installKeys === null) return installKey;
         installKeys ??= new Set<string>((await trx('servers').whereNotNull('install_key').pluck('install_key')) as string[]);
         const taken = installKeys;
         const key = installKey ?? uniqueId(installKeyBase(entry.server.name), (candidate) => taken.has(candidate));
@@ -216,10 +241,9 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
         return key;
       };
       const source = entries[Symbol.iterator]();
-      let widened = dialectOf(trx) !== 'sqlite';
       // The next batch is materialized (the iterator may be lazy) and turned into rows while the
       // last one is being written: SQLite works on its own thread meanwhile.
-      await withIndexesDeferred(trx, DEFERRED_TABLES, async () => {
+      const write = async (): Promise<void> => {
         let writing: Promise<void> = Promise.resolve();
         try {
           for (;;) {
@@ -231,15 +255,17 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
               widened = true;
             }
             const changed = batch.filter((e) => !e.isNew).map((e) => e.entry.server.id);
-            const seqs = await serverColumn<number>(trx, 'seq', changed);
+            // Replacing a server needs the indexes deferred so far (its children are found through them).
+            if (changed.length > 0) await deferred?.build();
+            const stored = await serverColumn<number>(trx, 'seq', changed);
             const rows = new CatalogRows(now);
             for (const write of batch) {
               const { entry, isNew } = write;
-              const seq = isNew ? serverSeq++ : seqs.get(entry.server.id);
+              const seq = isNew ? next.server++ : stored.get(entry.server.id);
               if (seq === undefined) throw new Error(`server ${entry.server.id} is not in the catalog`);
-              toolSeq = rows.add(entry, seq, isNew ? await installKeyFor(write) : null, toolSeq);
+              next.tool = rows.add(entry, seq, isNew ? await installKeyFor(write) : null, next.tool);
             }
-            writing = writeRows(trx, rows, changed, [...seqs.values()]);
+            writing = writeRows(trx, rows, changed, [...stored.values()]);
             // Marked handled now: it is awaited on the next turn, after the next batch is taken.
             writing.catch(() => undefined);
           }
@@ -247,18 +273,90 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
           // When taking the next batch failed, the batch being written settles before the rollback.
           await writing.catch(() => undefined);
         }
-      });
+      };
+      if (deferred !== null) await write();
+      else await withIndexesDeferred(trx, DEFERRED_TABLES, write);
     },
 
-    async setMatchKeys(keysByServer) {
-      const ids = [...keysByServer.keys()];
-      for (const chunk of chunks(ids)) await trx('match_keys').whereIn('server_id', chunk).delete();
-      await insertMany(trx, INSERTS.matchKeys, [...keysByServer].flatMap(([serverId, keys]) => keys.map((key) => [key, serverId])));
+    async deferIndexes(work) {
+      if (deferred !== null) return work();
+      deferred = await deferIndexes(trx, DEFERRED_TABLES);
+      try {
+        return await work();
+      } finally {
+        // Built before the transaction ends either way: a failure rolls the drop back with the rest.
+        const pending = deferred;
+        deferred = null;
+        await pending.build();
+      }
+    },
+
+    async addMatchKeys(pairs) {
+      await insertMany(trx, INSERTS.matchKeys, pairs.map(([key, serverId]) => [key, serverId]));
     },
 
     async countTools() {
       const row = await trx('tools').count({ n: '*' }).first();
       return Number(row?.n ?? 0);
+    },
+
+    async countServers() {
+      const row = await trx('servers').count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+
+    async sourceRows(records) {
+      const out = new Map<string, SourceRow>();
+      for (const chunk of chunks(records)) {
+        const rows: Array<{ source: SourceName; source_key: string; server_id: string; record_hash: string }> = await trx('sources')
+          .whereIn(['source', 'source_key'], chunk.map((r) => [r.source, r.key]))
+          .select('source', 'source_key', 'server_id', 'record_hash');
+        for (const r of rows) out.set(sourceKey(r.source, r.source_key), { source: r.source, key: r.source_key, serverId: r.server_id, recordHash: r.record_hash });
+      }
+      return out;
+    },
+
+    async keyOwners(keys) {
+      const out = new Map<string, string>();
+      for (const chunk of chunks(keys)) {
+        const rows: Array<{ match_key: string; server_id: string }> = await trx('match_keys').whereIn('match_key', chunk).select('match_key', 'server_id');
+        for (const r of rows) out.set(r.match_key, r.server_id);
+      }
+      return out;
+    },
+
+    async serversByName(names) {
+      const out = new Map<string, string>();
+      for (const chunk of chunks(names)) {
+        const rows: Array<{ id: string; name: string }> = await trx('servers').whereIn('name', chunk).select('id', 'name');
+        for (const r of rows) out.set(r.name, r.id);
+      }
+      return out;
+    },
+
+    async sourcesOfServers(serverIds) {
+      const out = new Map<string, Set<SourceName>>();
+      for (const chunk of chunks(serverIds)) {
+        const rows: Array<{ server_id: string; source: SourceName }> = await trx('sources').whereIn('server_id', chunk).select('server_id', 'source');
+        for (const r of rows) out.set(r.server_id, (out.get(r.server_id) ?? new Set()).add(r.source));
+      }
+      return out;
+    },
+
+    async takenIds(ids) {
+      const out = new Set<string>();
+      for (const chunk of chunks(ids)) for (const id of (await trx('servers').whereIn('id', chunk).pluck('id')) as string[]) out.add(id);
+      return out;
+    },
+
+    async createdAt(serverIds, at) {
+      const out = new Set<string>();
+      for (const chunk of chunks(serverIds)) for (const id of (await trx('servers').whereIn('id', chunk).where('created_at', at).pluck('id')) as string[]) out.add(id);
+      return out;
+    },
+
+    async installKeys() {
+      return (await trx('servers').whereNotNull('install_key').pluck('install_key')) as string[];
     },
 
     async serverName(serverId) {

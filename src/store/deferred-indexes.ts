@@ -11,19 +11,37 @@ import { dialectOf, rowsOf } from './db.js';
 
 /** Runs `work` with the non-unique indexes of those of `tables` that are empty built after it. */
 export async function withIndexesDeferred<T>(trx: Knex.Transaction, tables: readonly string[], work: () => Promise<T>): Promise<T> {
-  if (dialectOf(trx) !== 'sqlite') return work();
+  const deferred = await deferIndexes(trx, tables);
+  const result = await work();
+  await deferred.build();
+  return result;
+}
+
+/** Indexes dropped for a bulk write: `build` makes them again (once, however often it is called). */
+export interface DeferredIndexes {
+  build(): Promise<void>;
+}
+
+/** Drops the non-unique indexes of those of `tables` that are empty (SQLite only); `build` restores them. */
+export async function deferIndexes(trx: Knex.Transaction, tables: readonly string[]): Promise<DeferredIndexes> {
+  if (dialectOf(trx) !== 'sqlite') return { build: async () => undefined };
   const empty: string[] = [];
   for (const table of tables) {
     const any = rowsOf(await trx.raw(`SELECT 1 FROM "${table}" LIMIT 1`));
     if (any.length === 0) empty.push(table);
   }
-  if (empty.length === 0) return work();
+  if (empty.length === 0) return { build: async () => undefined };
   const indexes = rowsOf<{ name: string; sql: string }>(await trx.raw(
     `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %' AND tbl_name IN (${empty.map(() => '?').join(', ')}) ORDER BY rowid`,
     empty,
   ));
   for (const index of indexes) await trx.raw(`DROP INDEX "${index.name.replaceAll('"', '""')}"`);
-  const result = await work();
-  for (const index of indexes) await trx.raw(index.sql);
-  return result;
+  let pending = indexes;
+  return {
+    async build() {
+      const now = pending;
+      pending = [];
+      for (const index of now) await trx.raw(index.sql);
+    },
+  };
 }

@@ -1,5 +1,6 @@
 /** Ingest: idempotence, all-or-nothing failure, merges across sources, no secret stored or served. */
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { IngestError } from '../../src/ingest/upstream.js';
@@ -35,7 +36,7 @@ function withWriter(store: Store, alter: (writer: CatalogWriter) => Partial<Cata
 }
 
 /** The store with one method of its catalog writer failing. */
-function failingAt(store: Store, method: 'countTools' | 'setMatchKeys'): Store {
+function failingAt(store: Store, method: 'countTools' | 'addMatchKeys'): Store {
   return withWriter(store, () => ({ [method]: async () => { throw new Error('disk on fire'); } }));
 }
 
@@ -55,11 +56,12 @@ describe('ingest', () => {
     expect(await snapshot(h)).to.deep.equal(before);
   });
 
-  it('finds nothing changed when the same files are read again on worker threads', async () => {
-    const first = await ingest(h.service.store, FIXTURES.map(fixture));
+  it('writes the same catalog from files streamed off disk in batches of one record as from texts in one batch', async () => {
+    const first = await ingest(h.service.store, FIXTURES.map((name) => ({ file: name, path: fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)) })), { batchSize: 1 });
+    expect(first).to.include({ added: 6, updated: 0, unchanged: 0, servers: 6 });
     const before = await snapshot(h);
-    const parallel = await ingest(h.service.store, FIXTURES.map(fixture), { read: { parallelFromBytes: 0, threads: 3 } });
-    expect(parallel).to.include({ added: 0, updated: 0, unchanged: 6, servers: 6, records: first.records });
+    const again = await ingest(h.service.store, FIXTURES.map(fixture));
+    expect(again).to.include({ added: 0, updated: 0, unchanged: 6, servers: 6, records: first.records });
     expect(await snapshot(h)).to.deep.equal(before);
   });
 
@@ -185,7 +187,7 @@ describe('ingest', () => {
     try {
       const before = await schema();
       const store = h.service.store;
-      expect(((await ingest(failingAt(store, 'setMatchKeys'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
+      expect(((await ingest(failingAt(store, 'addMatchKeys'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
       expect(await schema()).to.deep.equal(before);
       await ingest(store, FIXTURES.map(fixture));
       expect(await schema()).to.deep.equal(before);
@@ -217,7 +219,7 @@ describe('ingest', () => {
     it('writes into an empty catalog with a rollback journal, then returns to WAL, also after a failure', async () => {
       const file = fileOf(h.database.url);
       const { store, seen } = watched(h.service.store, file);
-      expect(((await ingest(failingAt(store, 'setMatchKeys'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
+      expect(((await ingest(failingAt(store, 'addMatchKeys'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
       expect(seen).to.deep.equal([{ journal: true, wal: false }]);
       expect(headerMode(file)).to.equal('wal');
       expect((await h.request('/api/v1/servers/search')).body.total).to.equal(0);

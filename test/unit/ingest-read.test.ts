@@ -1,9 +1,11 @@
-/** Ingest's read phase on worker threads: the same records in the same order as on one thread, and the same first failure. */
+/** Ingest's streaming read: the same records as reading each document whole, the same failures, from a text or a file. */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { IngestInput } from '../../src/ingest/detect.js';
-import { readGroup, readInputs } from '../../src/ingest/read.js';
+import type { IngestInput, TextInput } from '../../src/ingest/detect.js';
+import { readDocument } from '../../src/ingest/detect.js';
+import { asRead, type ReadRecord } from '../../src/ingest/read.js';
+import { streamRecords } from '../../src/ingest/stream-read.js';
 import { IngestError } from '../../src/ingest/upstream.js';
 import { fixture } from '../support/harness.js';
 
@@ -11,56 +13,62 @@ const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 const REAL = ['official-registry-v0.1-snapshot-2025-12.json', 'docker-mcp-catalog-servers.json', 'toolsdk-mcp-registry-servers.json'];
 const realAvailable = REAL.every((file) => existsSync(`${DATA}${file}`));
 
-/** Workers whatever the size of the text. */
-const PARALLEL = { parallelFromBytes: 0, threads: 3 };
+/** Small documents of every format, a plain server.json among them. */
+const SMALL = ['toolsdk-small.json', 'official-small.json', 'canary-docker.json', 'docker-small.json', 'canary-official.json', 'install-kinds.json', 'toolsdk-go.json'];
 
-/** Small documents of every format, in an order whose sizes do not follow it (the threads' shares do not either). */
-const SMALL = ['toolsdk-small.json', 'official-small.json', 'canary-docker.json', 'docker-small.json', 'canary-official.json', 'install-kinds.json', 'toolsdk-go.json'].map(fixture);
+async function streamed(input: IngestInput): Promise<ReadRecord[]> {
+  const out: ReadRecord[] = [];
+  for await (const record of streamRecords(input)) out.push(record);
+  return out;
+}
+
+function whole(input: TextInput): ReadRecord[] {
+  return readDocument(input).map(asRead);
+}
 
 async function failureOf(read: Promise<unknown>): Promise<unknown> {
   return read.then(() => expect.fail('the read should have failed'), (err: unknown) => err);
 }
 
-describe('ingest reading documents on worker threads', function () {
+describe('ingest reading documents as streams', function () {
   this.timeout(60_000);
 
-  it('gives the records of every document in input order, as one thread does', async () => {
-    const alone = readGroup(SMALL);
-    expect(alone.failure).to.equal(null);
-    const expected = alone.records.flat();
-    expect(expected.length).to.be.greaterThan(SMALL.length);
-    expect(await readInputs(SMALL, PARALLEL)).to.deep.equal(expected);
-    expect(await readInputs(SMALL, { parallelFromBytes: 0, threads: 2 })).to.deep.equal(expected);
-    expect(await readInputs(SMALL)).to.deep.equal(expected);
-    expect(await readInputs([], PARALLEL)).to.deep.equal([]);
+  it('gives the records of every format as reading the document whole does, from a text and from a file', async () => {
+    for (const name of SMALL) {
+      const input = fixture(name) as TextInput;
+      const expected = whole(input);
+      expect(expected.length, name).to.be.greaterThan(0);
+      expect(await streamed(input), name).to.deep.equal(expected);
+      expect(await streamed({ file: name, path: fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)) }), name).to.deep.equal(expected);
+    }
+    const single = { file: 'server.json', text: JSON.stringify({ name: 'com.example/one', description: 'd', version: '1.0.0', packages: [] }) };
+    expect(await streamed(single)).to.deep.equal(whole(single));
   });
 
-  it(`reads the real upstream files alike on one thread and on three${realAvailable ? '' : ' (skipped: ../shared/data not found)'}`, async function () {
+  it(`reads the real upstream files as reading them whole does${realAvailable ? '' : ' (skipped: ../shared/data not found)'}`, async function () {
     if (!realAvailable) this.skip();
-    const inputs: IngestInput[] = REAL.map((file) => ({ file, text: readFileSync(`${DATA}${file}`, 'utf8') }));
-    const parallel = await readInputs(inputs, PARALLEL);
-    expect(parallel).to.have.length(964 + 328 + 4548);
-    expect(parallel).to.deep.equal(await readInputs(inputs, { threads: 1 }));
+    let count = 0;
+    for (const file of REAL) {
+      const input = { file, text: readFileSync(`${DATA}${file}`, 'utf8') };
+      const records = await streamed({ file, path: `${DATA}${file}` });
+      expect(records).to.deep.equal(whole(input));
+      count += records.length;
+    }
+    expect(count).to.equal(964 + 328 + 4548);
   });
 
-  it('fails with the first bad document in input order, whichever thread read it, as an IngestError', async () => {
-    const corrupt = fixture('corrupt-record.json');
-    const truncated = fixture('truncated.json');
-    const TWO = { parallelFromBytes: 0, threads: 2 };
-    // Shares go largest first to the lightest thread, the calling one first: the corrupt
-    // document (2 KB) is read here, the truncated one (51 bytes) on the worker.
-    const onWorker = await failureOf(readInputs([truncated, corrupt], TWO));
-    expect(onWorker).to.be.instanceOf(IngestError);
-    expect((onWorker as IngestError).message).to.match(/^truncated\.json: record document: not valid JSON/);
-    expect(onWorker).to.include({ file: 'truncated.json', record: 'document' });
-    const here = await failureOf(readInputs([corrupt, truncated], TWO));
-    expect(here).to.be.instanceOf(IngestError);
-    expect((here as IngestError).message).to.equal('corrupt-record.json: record #1 (?): name must be a namespaced string like "io.github.owner/server"');
-    for (const inputs of [[...SMALL, truncated, corrupt], [corrupt, ...SMALL, truncated]]) {
-      const failure = await failureOf(readInputs(inputs, PARALLEL));
-      const first = readGroup(inputs).error as IngestError;
-      expect(failure).to.be.instanceOf(IngestError);
-      expect(failure).to.include({ message: first.message, file: first.file, record: first.record, reason: first.reason });
+  it('fails on a bad document as an IngestError naming the file and the record, or where the JSON broke', async () => {
+    const truncated = await failureOf(streamed(fixture('truncated.json')));
+    expect(truncated).to.be.instanceOf(IngestError);
+    expect((truncated as IngestError).message).to.match(/^truncated\.json: record document: not valid JSON/);
+    const corrupt = await failureOf(streamed(fixture('corrupt-record.json')));
+    expect(corrupt).to.be.instanceOf(IngestError);
+    expect((corrupt as IngestError).message).to.equal('corrupt-record.json: record #1 (?): name must be a namespaced string like "io.github.owner/server"');
+    const broken = await failureOf(streamed({ file: 'broken.json', text: '{"servers": [{"server": {"name": "com.example/a", "description": "d", "version": "1"}}, {"server": x}]}' }));
+    expect((broken as IngestError).message).to.match(/^broken\.json: record document after record #0: not valid JSON \(.*position/);
+    for (const text of ['', 'null', '[]', '"x"']) {
+      const failure = await failureOf(streamed({ file: 'odd.json', text }));
+      expect(failure, text).to.be.instanceOf(IngestError);
     }
   });
 });

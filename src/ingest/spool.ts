@@ -1,0 +1,136 @@
+/**
+ * Where a run keeps the records it has read until it writes them (issue 27): files in a
+ * temporary folder, one per source, so the run's memory holds a buffer and not the records.
+ * Reading first and writing afterwards keeps two guarantees: a bad record stops the run before
+ * anything is written, and merging knows every merge key of the run before it places a record.
+ * A record is a frame of three length-prefixed UTF-8 parts: its identity (JSON), the normalized
+ * server's JSON and the upstream document's JSON, the last two handed on as they are.
+ */
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SourceName } from '../types.js';
+import type { ReadRecord } from './read.js';
+
+/** Bytes buffered before a write or read of a spool file. */
+const BUFFER = 4 << 20;
+
+interface Identity {
+  readonly source: SourceName;
+  readonly key: string;
+  readonly name: string;
+  readonly matchKeys: readonly string[];
+}
+
+class SpoolFile {
+  private readonly fd: number;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  records = 0;
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w+');
+  }
+
+  append(record: ReadRecord): void {
+    const identity: Identity = { source: record.source, key: record.key, name: record.name, matchKeys: record.matchKeys };
+    for (const part of [JSON.stringify(identity), record.serverJson, record.rawJson]) {
+      const bytes = Buffer.from(part, 'utf8');
+      const length = Buffer.allocUnsafe(4);
+      length.writeUInt32LE(bytes.length);
+      this.pending.push(length, bytes);
+      this.pendingBytes += 4 + bytes.length;
+    }
+    this.records += 1;
+    if (this.pendingBytes >= BUFFER) this.flush();
+  }
+
+  flush(): void {
+    if (this.pendingBytes === 0) return;
+    const all = Buffer.concat(this.pending, this.pendingBytes);
+    for (let at = 0; at < all.length; ) at += writeSync(this.fd, all, at, all.length - at);
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  /** The records in the order they were appended. */
+  *read(): Generator<ReadRecord> {
+    this.flush();
+    let buffer = Buffer.alloc(0);
+    let at = 0;
+    let position = 0;
+    /** Makes sure `bytes` bytes are buffered from `at` on, reading more of the file when needed. */
+    const need = (bytes: number): boolean => {
+      if (buffer.length - at >= bytes) return true;
+      const rest = buffer.subarray(at);
+      const next = Buffer.allocUnsafe(Math.max(BUFFER, bytes) + rest.length);
+      rest.copy(next);
+      let filled = rest.length;
+      while (filled < next.length) {
+        const read = readSync(this.fd, next, filled, next.length - filled, position);
+        if (read === 0) break;
+        filled += read;
+        position += read;
+      }
+      buffer = next.subarray(0, filled);
+      at = 0;
+      return filled >= bytes;
+    };
+    const part = (): string => {
+      if (!need(4)) throw new Error(`${this.path}: a spooled record ends early`);
+      const length = buffer.readUInt32LE(at);
+      if (!need(4 + length)) throw new Error(`${this.path}: a spooled record ends early`);
+      const text = buffer.toString('utf8', at + 4, at + 4 + length);
+      at += 4 + length;
+      return text;
+    };
+    while (need(1)) {
+      const identity = JSON.parse(part()) as Identity;
+      yield { ...identity, serverJson: part(), rawJson: part() };
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/** A run's spool: a file per source, read back source by source. */
+export class Spool {
+  private readonly dir: string;
+  private readonly files = new Map<SourceName, SpoolFile>();
+
+  constructor() {
+    this.dir = mkdtempSync(join(tmpdir(), 'sextant-ingest-'));
+  }
+
+  append(record: ReadRecord): void {
+    let file = this.files.get(record.source);
+    if (!file) {
+      file = new SpoolFile(join(this.dir, `${record.source}.spool`));
+      this.files.set(record.source, file);
+    }
+    file.append(record);
+  }
+
+  /** Records of these sources, source by source in the order given, each in the order read. */
+  *read(order: readonly SourceName[]): Generator<ReadRecord> {
+    for (const source of order) {
+      const file = this.files.get(source);
+      if (file) yield* file.read();
+    }
+  }
+
+  get sources(): SourceName[] {
+    return [...this.files.keys()];
+  }
+
+  get records(): number {
+    return [...this.files.values()].reduce((sum, file) => sum + file.records, 0);
+  }
+
+  remove(): void {
+    for (const file of this.files.values()) file.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
