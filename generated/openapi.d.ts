@@ -766,7 +766,7 @@ export interface components {
             isError: boolean;
         };
         /** @enum {string} */
-        InstallClient: "claude-desktop" | "claude-code" | "cursor" | "vscode" | "windsurf" | "gemini-cli";
+        InstallClient: "claude-desktop" | "claude-code" | "cursor" | "vscode" | "windsurf" | "gemini-cli" | "zed";
         InstallInstructions: {
             serverId: string;
             serverName: string;

@@ -14,7 +14,7 @@ export type ClientInstall = components['schemas']['ClientInstall'];
 type ConfigFile = components['schemas']['ConfigFile'];
 type Json = Record<string, unknown>;
 
-export const INSTALL_CLIENTS: readonly InstallClient[] = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'gemini-cli'];
+export const INSTALL_CLIENTS: readonly InstallClient[] = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'gemini-cli', 'zed'];
 
 interface Launches {
   readonly name: string;
@@ -132,6 +132,28 @@ const RENDERERS: Readonly<Record<InstallClient, Renderer>> = {
       : geminiMcpAdd(Object.entries(launch.env).flatMap(([k, v]) => ['--env', `${k}=${v}`]), name, [launch.command, ...(launch.args.length > 0 ? ['--', ...launch.args] : [])]);
     return result('gemini-cli', launch.kind, null, files, { mcpServers: { [name]: entry } }, command, null, launch.inputs);
   },
+
+  /**
+   * Zed (zed.dev/docs/ai/mcp, "As Custom Servers"): `context_servers` in the user settings file
+   * (zed.dev/docs/configuring-zed, "User Settings File"); a local server by `command`, `args`,
+   * `env`, a remote one by `url` and `headers`. The docs name no SSE endpoint for `url`, so an
+   * SSE-only server goes through the mcp-remote bridge. Zed has no CLI command or install link.
+   */
+  zed: ({ name, local, remote }) => {
+    const files: ConfigFile[] = [
+      { os: 'macos', scope: 'user', path: '~/.config/zed/settings.json' },
+      { os: 'linux', scope: 'user', path: '~/.config/zed/settings.json' },
+    ];
+    if (remote && remote.transport !== 'sse') {
+      return result('zed', 'remote', null, files, { context_servers: { [name]: { url: remote.url, ...headersOf(remote) } } }, null, null, remote.inputs);
+    }
+    if (local) return result('zed', 'package', null, files, { context_servers: { [name]: stdioEntry(local) } }, null, null, local.inputs);
+    if (remote) {
+      const bridge = bridgeLaunch(remote);
+      return result('zed', 'bridge', 'Zed\'s documentation gives a remote server\'s "url" for Streamable HTTP and names no SSE transport; the mcp-remote bridge connects to this SSE endpoint as a local command.', files, { context_servers: { [name]: stdioEntry(bridge) } }, null, null, bridge.inputs);
+    }
+    return unsupported('zed', files);
+  },
 };
 
 const CLIENT_NAMES: Readonly<Record<InstallClient, string>> = {
@@ -141,6 +163,7 @@ const CLIENT_NAMES: Readonly<Record<InstallClient, string>> = {
   vscode: 'Visual Studio Code',
   windsurf: 'Windsurf',
   'gemini-cli': 'Gemini CLI',
+  zed: 'Zed',
 };
 
 function result(

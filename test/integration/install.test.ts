@@ -6,10 +6,10 @@ import type { components } from '../../generated/openapi.js';
 type ClientInstall = components['schemas']['ClientInstall'];
 type Json = Record<string, any>;
 
-const CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'gemini-cli'] as const;
+const CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'gemini-cli', 'zed'] as const;
 /** The key under which each client keeps its servers. */
 const SERVERS_KEY: Record<(typeof CLIENTS)[number], string> = {
-  'claude-desktop': 'mcpServers', 'claude-code': 'mcpServers', cursor: 'mcpServers', vscode: 'servers', windsurf: 'mcpServers', 'gemini-cli': 'mcpServers',
+  'claude-desktop': 'mcpServers', 'claude-code': 'mcpServers', cursor: 'mcpServers', vscode: 'servers', windsurf: 'mcpServers', 'gemini-cli': 'mcpServers', zed: 'context_servers',
 };
 
 describe('install instructions', () => {
@@ -73,6 +73,7 @@ describe('install instructions', () => {
     expect(entryOf(await install('com.acme~remote-auth', 'cursor'), 'cursor', 'remote-auth')).to.deep.equal({ url: 'https://mcp.acme.com/mcp', headers: { Authorization: 'Bearer <AUTHORIZATION>' } });
     expect(entryOf(await install('com.acme~remote-auth', 'gemini-cli'), 'gemini-cli', 'remote-auth')).to.deep.equal({ httpUrl: 'https://mcp.acme.com/mcp', headers: { Authorization: 'Bearer <AUTHORIZATION>' } });
     expect(entryOf(await install('com.acme~remote-open', 'gemini-cli'), 'gemini-cli', 'remote-open')).to.deep.equal({ url: 'https://mcp.acme.com/sse' });
+    expect(entryOf(await install('com.acme~remote-auth', 'zed'), 'zed', 'remote-auth')).to.deep.equal({ url: 'https://mcp.acme.com/mcp', headers: { Authorization: 'Bearer <AUTHORIZATION>' } });
   });
 
   it('gives VS Code servers with inputs prompting for secrets, and a link and command with the same JSON', async () => {

@@ -216,3 +216,28 @@ describe('Gemini CLI, as its documentation says', () => {
     expect(installFor(bare, 'gemini-cli').command).to.deep.equal(['gemini', 'mcp', 'add', '--scope', 'user', 'weather', 'uvx', '--', 'acme-weather==1.0.0']);
   });
 });
+
+describe('Zed, as its documentation says', () => {
+  const DOC = 'zed.dev/docs/ai/mcp, "As Custom Servers", as stored in the search tool\'s docs corpus';
+
+  it('keeps its user settings in ~/.config/zed/settings.json (zed.dev/docs/configuring-zed, "User Settings File"; the page gives no Windows path, so none is offered)', () => {
+    expect(paths(installFor(local, 'zed'))).to.deep.equal(['macos/user: ~/.config/zed/settings.json', 'linux/user: ~/.config/zed/settings.json']);
+  });
+
+  it(`adds a local server under "context_servers" with "command", "args", "env", and a remote one with "url" and "headers" (${DOC}); Zed has neither a CLI command nor an install link for it`, () => {
+    const r = installFor(local, 'zed');
+    expect(Object.keys(r.config!)).to.deep.equal(['context_servers']);
+    expect(entry(r, 'context_servers')).to.deep.equal({ command: 'npx', args: NPX, env: { API_KEY: '<API_KEY>', UNITS: 'metric' } });
+    const rem = installFor(remote, 'zed');
+    expect(rem.method).to.equal('remote');
+    expect(entry(rem, 'context_servers')).to.deep.equal({ url: 'https://mcp.acme.com/mcp', headers: { Authorization: 'Bearer <AUTHORIZATION>' } });
+    expect([r.command, r.deepLink, rem.command, rem.deepLink]).to.deep.equal([null, null, null, null]);
+  });
+
+  it(`bridges an SSE-only server through mcp-remote with --transport sse-only, saying why, since the page names no SSE transport for "url" (${DOC}; github.com/geelen/mcp-remote README, "Transport Strategies")`, () => {
+    const r = installFor(sse, 'zed');
+    expect(r).to.include({ method: 'bridge', supported: true });
+    expect(r.reason).to.match(/SSE/);
+    expect(entry(r, 'context_servers')).to.deep.equal({ command: 'npx', args: ['-y', 'mcp-remote', 'https://mcp.acme.com/sse', '--transport', 'sse-only'] });
+  });
+});

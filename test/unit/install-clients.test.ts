@@ -109,6 +109,7 @@ describe('bearer-token headers', () => {
       docs: 'Gemini CLI docs: "headers" beside "httpUrl", and gemini mcp add --header "Authorization: Bearer abc123"',
       value: (r) => [(r.config as Json).mcpServers.weather.headers.Authorization, r.command![r.command!.indexOf('--header') + 1]!],
     },
+    zed: { docs: 'Zed docs: "headers": {"Authorization": "Bearer <token>"} beside "url" in context_servers', value: (r) => [(r.config as Json).context_servers.weather.headers.Authorization] },
   };
   const expected: Record<InstallClient, string[]> = {
     'claude-code': ['Bearer <AUTHORIZATION>', 'Authorization: Bearer <AUTHORIZATION>'],
@@ -117,6 +118,7 @@ describe('bearer-token headers', () => {
     vscode: ['Bearer ${input:authorization}', 'Bearer ${input:authorization}', 'Bearer ${input:authorization}'],
     windsurf: ['Bearer <AUTHORIZATION>'],
     'gemini-cli': ['Bearer <AUTHORIZATION>', 'Authorization: Bearer <AUTHORIZATION>'],
+    zed: ['Bearer <AUTHORIZATION>'],
   };
 
   for (const client of INSTALL_CLIENTS) {
