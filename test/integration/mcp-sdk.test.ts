@@ -69,6 +69,23 @@ describe('MCP endpoint with the official SDK client', () => {
     expect(text!.text).to.match(/no\.such~server/).and.to.match(/search_servers/);
   });
 
+  it('answers a search that finds nothing as a result, not an error: isError false, no items', async () => {
+    for (const name of ['search_servers', 'search_tools']) {
+      const result = await client.callTool({ name, arguments: { q: 'zqxjvwk' } });
+      expect(result.isError, name).to.equal(false);
+      expect(result.structuredContent, name).to.deep.include({ items: [], total: 0 });
+    }
+  });
+
+  it('reports a domain failure as a tool error: unknown ids to compare, an unknown category', async () => {
+    const compared = await client.callTool({ name: 'compare_servers', arguments: { ids: ['com.notion~mcp', 'no.such~server'] } });
+    expect(compared.isError).to.equal(true);
+    expect((compared.content as Array<{ text: string }>)[0]!.text).to.match(/no\.such~server/);
+    const category = await client.callTool({ name: 'search_servers', arguments: { category: 'no-such-category' } });
+    expect(category.isError).to.equal(true);
+    expect(category.structuredContent).to.equal(undefined);
+  });
+
   it('reports invalid arguments as a tool error the model can correct (2025-11-25)', async () => {
     const result = await client.callTool({ name: 'search_servers', arguments: { limit: 500, sort: 'popular' } });
     expect(result.isError).to.equal(true);
