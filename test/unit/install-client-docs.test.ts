@@ -129,6 +129,7 @@ describe('Cursor, as its documentation says', () => {
   });
 });
 
+/** The VS Code pages were read from microsoft/vscode-docs as the search tool's index stores it (mcp-configuration.md approved 5/20/2026). */
 describe('VS Code, as its documentation says', () => {
   const REF = 'code.visualstudio.com/docs/copilot/reference/mcp-configuration';
 
