@@ -436,7 +436,7 @@ export interface components {
          * @description Stable machine-readable error code.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_domain" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "invalid_domain" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable";
         /** @description An RFC 9457 problem detail. */
         Problem: {
             /** @description URI reference naming the problem type. */
@@ -1157,6 +1157,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The catalog's database does not answer (`database_unavailable`), and this answer was not held from before the outage; ask again after `Retry-After` seconds. */
+        DatabaseUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Any other error, e.g. 413 for an oversized body or 503 while starting; always a problem. */
         OtherError: {
             headers: {
@@ -1333,6 +1344,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1373,6 +1385,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1406,6 +1419,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1439,6 +1453,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1475,6 +1490,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1508,6 +1524,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1541,6 +1558,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1574,6 +1592,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1602,6 +1621,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1642,6 +1662,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1672,6 +1693,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1707,6 +1729,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };

@@ -54,4 +54,5 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
   upstream_timeout: { status: 504, title: 'Endpoint timed out' },
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
+  database_unavailable: { status: 503, title: 'Database unavailable' },
 };
