@@ -30,12 +30,12 @@ export interface IngestOptions {
   readonly now?: () => Date;
   /** Called as records are read and servers written: (done, total). */
   readonly onProgress?: (done: number, total: number) => void;
-  /** Records placed, merged and written together (2,000 by default). */
+  /** Records placed, merged and written together (500 by default). */
   readonly batchSize?: number;
 }
 
 /** Records placed, merged and written together: what the run holds in memory at a time. */
-const RECORDS_PER_BATCH = 2_000;
+const RECORDS_PER_BATCH = 500;
 
 /**
  * Streams every input into a spool (a bad record aborts before anything is written), then

@@ -175,9 +175,11 @@ const INSERTS = {
  * segment whenever they pass `hashsize` bytes (1 MiB by default), merging segments as they pile
  * up. A bulk ingest at 1 MiB writes and re-merges hundreds of small segments; at 64 MiB it writes
  * a few large ones (the buffer is written at commit anyway, so only a large transaction holds
- * that much). The setting is stored with the table (its `_config` shadow table), not the catalog.
+ * that much). 16 MiB a table keeps most of that gain while an ingest's memory stays bounded
+ * (issue 27: two tables at 64 MiB were a quarter of the 512 MB it may take). The setting is
+ * stored with the table (its `_config` shadow table), not the catalog.
  */
-const FTS_HASH_BYTES = 64 * 1024 * 1024;
+const FTS_HASH_BYTES = 16 * 1024 * 1024;
 
 async function widenFtsBuffers(trx: Knex.Transaction): Promise<void> {
   for (const table of Object.keys(FTS_COLUMNS) as FtsTable[]) await trx.raw(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ?)`, [FTS_HASH_BYTES]);
