@@ -428,6 +428,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Home page
+         * @description The registry for people: a search box (a GET form to `/servers`), the categories with
+         *     their counts, recently updated servers, catalog totals, and links to `/docs` and
+         *     `/assess`. Server-rendered HTML that works without JavaScript.
+         */
+        get: operations["getHomePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server search results page
+         * @description The results of `GET /api/v1/servers/search` with the same parameters and sort choices,
+         *     20 to a page, with links to the previous and next pages; each result links to its
+         *     server page. Tick results to compare them (`/compare`).
+         */
+        get: operations["getServersPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/servers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server page
+         * @description Everything the API knows of one server: description, publisher, links, categories,
+         *     transports, packages and remotes, tools with their input schemas and annotations,
+         *     install instructions for every client, trust evidence, endpoint status with its
+         *     history, sources, and "Try it" (through `/api/v1/proxy/connect` and `/invoke`) for each
+         *     catalogued Streamable HTTP endpoint. An unknown id is a 404 page.
+         */
+        get: operations["getServerPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tool search results page
+         * @description The results of `GET /api/v1/tools/search` with the same parameters, 20 to a page; each tool links to its server's page.
+         */
+        get: operations["getToolsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare page
+         * @description Servers side by side, as `GET /api/v1/servers/compare` returns them. `ids` may be
+         *     repeated (`ids=a&ids=b`, as the results page's form sends it) or comma-separated
+         *     (`ids=a,b`). With fewer than two servers the page says how to add more; unknown ids
+         *     are a 404 page naming them.
+         */
+        get: operations["getComparePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assess": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Assessment form
+         * @description A form with `domain` and `exposure` that posts to `/assess`; observations only, never a credit decision.
+         */
+        get: operations["getAssessPage"];
+        put?: never;
+        /**
+         * Start an assessment from the form
+         * @description Queues an assessment as `POST /api/v1/assessments` does and redirects to its page
+         *     (`303`, `/assessments/{id}`). An invalid domain or exposure shows the form again with
+         *     the reason (400); over the public limit, a 429 page says when to try again.
+         */
+        post: operations["submitAssessPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assessments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Assessment page
+         * @description One assessment's status and observations, with the observations-only notice in plain
+         *     view. While it is queued or running the page's script asks `GET
+         *     /api/v1/assessments/{id}` with `Prefer: wait` and reloads when it is finished.
+         */
+        get: operations["getAssessmentPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API reference
+         * @description This contract, `/openapi.json`, rendered in the browser by Swagger UI, served from this service (no third-party host).
+         */
+        get: operations["getDocsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A static file of the web pages
+         * @description The pages' stylesheet and scripts and the API reference's renderer. Each name carries
+         *     its content's hash, so a file never changes under its name and is cached for a year.
+         */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1062,6 +1262,32 @@ export interface components {
         };
     };
     responses: {
+        /** @description The page, server-rendered HTML that works without JavaScript. */
+        HtmlPage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description An error as a page (a bad parameter, an unknown record or page, a limit reached); the page says what happened and what to do. */
+        HtmlError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
         /** @description The request is malformed; `errors` names each offending parameter. */
         BadRequest: {
             headers: {
@@ -1180,6 +1406,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Servers already chosen for comparison, carried by the results page's compare form. */
+        CompareIds: string[];
         /** @description `wait=N` (N from 0 to 20): answer once the assessment is complete, or after N seconds. */
         PreferWait: string;
         /** @description Search text. Words are matched as prefixes and all must match. */
@@ -1207,6 +1435,12 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description The pages' policy: scripts and styles only from this origin, no inline script, no framing (`frame-ancestors 'none'`). */
+        "Content-Security-Policy": string;
+        /** @description `nosniff`. */
+        "X-Content-Type-Options": string;
+        /** @description `strict-origin-when-cross-origin`. */
+        "Referrer-Policy": string;
         /** @description Identifier of this request; also in every problem body as `requestId`. */
         "X-Request-Id": string;
         /** @description The quota of this route set: `"discovery";q=<requests>;w=<seconds>`. */
@@ -1956,6 +2190,223 @@ export interface operations {
                 };
             };
             default: components["responses"]["OtherError"];
+        };
+    };
+    getHomePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            405: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getServersPage: {
+        parameters: {
+            query?: {
+                /** @description Search text. Words are matched as prefixes and all must match. */
+                q?: components["parameters"]["Query"];
+                /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
+                category?: components["parameters"]["Category"];
+                /**
+                 * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
+                 *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+                 *     tools first), `endpoints` (most remote endpoints first).
+                 */
+                sort?: components["parameters"]["ServerSort"];
+                /** @description Number of results skipped. */
+                offset?: components["parameters"]["Offset"];
+                /** @description Servers already chosen for comparison, carried by the results page's compare form. */
+                compare?: components["parameters"]["CompareIds"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            400: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getServerPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            400: components["responses"]["HtmlError"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getToolsPage: {
+        parameters: {
+            query?: {
+                /** @description Search text. Words are matched as prefixes and all must match. */
+                q?: components["parameters"]["Query"];
+                /** @description Only tools whose server requires this kind of authentication. */
+                authentication?: components["parameters"]["AuthenticationFilter"];
+                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+                sort?: components["parameters"]["ToolSort"];
+                /** @description Number of results skipped. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            400: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getComparePage: {
+        parameters: {
+            query?: {
+                /** @description Server ids (or canonical names), repeated or comma-separated; 2 to 10 in all. */
+                ids?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            400: components["responses"]["HtmlError"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getAssessPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            405: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    submitAssessPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    domain?: string;
+                    exposure?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued; the assessment's page is at `Location`. */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The assessment's page, `/assessments/{id}`. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getAssessmentPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The assessment id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getDocsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            405: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's name, with its content hash (`app-1a2b3c4d.css`). */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `public, max-age=31536000, immutable`. */
+                    "Cache-Control": string;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                    "text/javascript": string;
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["HtmlError"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            default: components["responses"]["HtmlError"];
         };
     };
 }

@@ -20,6 +20,9 @@ import type { ProxyService } from './proxy/proxy-service.js';
 import type { AssessmentService } from './assessments/assessment-service.js';
 import type { ReadModel } from './read/read-model.js';
 import type { Store } from './store/index.js';
+import { loadAssets } from './web/assets.js';
+import { webEdge } from './web/edge.js';
+import { createWebPages } from './web/web-pages.js';
 
 export interface AppDeps {
   readonly config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
@@ -42,6 +45,8 @@ const DISCOVERY = /^\/(api(?!\/v1\/assessments)(\/|$)|mcp\/?$)/;
 const PROXY = /^\/api\/v1\/proxy\//;
 /** Where the body stays raw text: JSON-RPC answers a parse error itself. */
 const RAW_BODY = /^\/mcp\/?$/;
+/** Where the body is an HTML form (the assessment form's POST). */
+const FORM_BODY = /^\/assess\/?$/;
 /** Bytes of a request body at most. A number: the body readers would parse a string such as '256kb' on every request. */
 const BODY_LIMIT = 256 * 1024;
 
@@ -50,7 +55,8 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const mcp = createMcpServer({ read: deps.read, document, logger: deps.logger, version: document.info.version });
   const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins, publicOrigin: deps.config.publicUrl };
   const hostAllowed = createHostCheck(deps.config);
-  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments });
+  const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets: loadAssets() });
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, pages });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops });
   const app = new Koa<State>();
   app.proxy = deps.config.trustProxyHops > 0;
@@ -78,6 +84,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
     }
     return next();
   });
+  app.use(webEdge(pages, deps.logger));
   const { trustProxyHops } = deps.config;
   const limiter = deps.store.rateLimiter;
   app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, trustProxyHops, applies: (path) => DISCOVERY.test(path), limiter }));
@@ -86,6 +93,12 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
     if (ctx.method === 'POST' && RAW_BODY.test(ctx.path)) {
       try {
         ctx.request.body = await coBody.text(ctx, { limit: BODY_LIMIT, encoding: 'utf8' });
+      } catch (err) {
+        throw bodyError(err instanceof Error ? err : new Error(String(err)));
+      }
+    } else if (ctx.method === 'POST' && FORM_BODY.test(ctx.path) && ctx.is('application/x-www-form-urlencoded')) {
+      try {
+        ctx.request.body = await coBody.form(ctx, { limit: BODY_LIMIT });
       } catch (err) {
         throw bodyError(err instanceof Error ? err : new Error(String(err)));
       }

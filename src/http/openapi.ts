@@ -11,7 +11,7 @@ import { AppError, type Lookup } from '../errors.js';
 import type { OperationId } from '../types.js';
 import { clientAddress } from './client-address.js';
 import { createContractRouter, type Routed } from './contract-router.js';
-import type { HandlerInput, HandlerMap, OperationHandler, Reply, UnvalidatedOperation } from './operation.js';
+import type { HandlerInput, HandlerMap, OperationHandler, Reply, TextBody, UnvalidatedOperation } from './operation.js';
 
 /** How a REST caller finds what it looked up and did not find. */
 const FIND: Readonly<Record<Lookup, string>> = {
@@ -74,10 +74,16 @@ function inRequestTerms(error: AppError, routed: Routed): AppError {
   return new AppError(error.code, detail, errors, error.headers, error.lookup);
 }
 
-/** Writes a handler's reply: an answer's bytes as they are, a body scrubbed and serialized here, or composed pieces. */
-function writeReply(ctx: Koa.Context, reply: { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: unknown; readonly answer?: { readonly json: Buffer }; readonly raw?: readonly Buffer[] }): void {
+/** Writes a handler's reply: an answer's bytes as they are, a body scrubbed and serialized here, composed pieces, or a page's text. */
+function writeReply(ctx: Koa.Context, reply: { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: unknown; readonly answer?: { readonly json: Buffer }; readonly raw?: readonly Buffer[]; readonly text?: TextBody }): void {
   for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
   if (reply.raw !== undefined) return writeJsonPieces(ctx, reply.status, reply.raw);
+  if (reply.text !== undefined) {
+    ctx.type = reply.text.type;
+    ctx.body = reply.text.bytes;
+    ctx.status = reply.status;
+    return;
+  }
   const bytes = reply.answer?.json ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(scrubValue(reply.body))));
   if (bytes === undefined) {
     // Koa turns a null body into 204 unless the status is set after it.

@@ -6,13 +6,16 @@ import type { operations } from '../../generated/openapi.js';
 import type { PathOf, QueryOf } from '../contract.js';
 import type { Answer } from '../read/answer.js';
 import type { OperationId } from '../types.js';
+import type { TextBody } from '../web/text-body.js';
+
+export type { TextBody };
 
 
 type Responses<O extends OperationId> = operations[O]['responses'];
 /** Statuses a handler answers itself: JSON bodies and empty ones; problems come from thrown AppErrors. */
 type OwnStatus<O extends OperationId> = {
   [S in keyof Responses<O>]: S extends number
-    ? Responses<O>[S] extends { content: { 'application/json': unknown } } ? S : Responses<O>[S] extends { content?: never } ? S : never
+    ? Responses<O>[S] extends { content: { 'application/json': unknown } } ? S : Responses<O>[S] extends { content?: never } ? S : Responses<O>[S] extends { content: Record<string, string> } ? S : never
     : never;
 }[keyof Responses<O>];
 type Body<O extends OperationId, S extends keyof Responses<O>> = Responses<O>[S] extends { content: { 'application/json': infer B } }
@@ -20,12 +23,16 @@ type Body<O extends OperationId, S extends keyof Responses<O>> = Responses<O>[S]
       | { readonly body: B; readonly answer?: undefined; readonly raw?: undefined }
       | { readonly body?: undefined; readonly answer: Answer<B>; readonly raw?: undefined }
       | { readonly body?: undefined; readonly answer?: undefined; readonly raw: readonly Buffer[] }
-  : { readonly body?: undefined; readonly answer?: undefined; readonly raw?: undefined };
+  : Responses<O>[S] extends { content: Record<string, string> }
+    ? { readonly body?: undefined; readonly answer?: undefined; readonly raw?: undefined; readonly text: TextBody }
+    : { readonly body?: undefined; readonly answer?: undefined; readonly raw?: undefined };
+
 
 /**
  * One of the operation's JSON (or empty) responses: a `body` (scrubbed and serialized as it is
  * sent), an `answer` of the read model (scrubbed and serialized already), or `raw` JSON bytes
- * in pieces that an edge composed from such answers (an MCP envelope around a tool result).
+ * in pieces that an edge composed from such answers (an MCP envelope around a tool result);
+ * or, for a response declared in another media type (the web pages), its `text`.
  */
 export type Reply<O extends OperationId> = {
   [S in OwnStatus<O>]: { readonly status: S; readonly headers?: Readonly<Record<string, string>> } & Body<O, S>;
@@ -37,12 +44,13 @@ export type UnvalidatedOperation = 'postMcp';
 /** The validated JSON body; raw for unvalidated operations. */
 export type BodyOf<O extends OperationId> = O extends UnvalidatedOperation
   ? unknown
-  : operations[O] extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
+  : operations[O] extends { requestBody: { content: { 'application/json': infer B } } } ? B
+  : operations[O] extends { requestBody: { content: { 'application/x-www-form-urlencoded': infer F } } } ? F : undefined;
 
 export interface HandlerInput<O extends OperationId> {
   readonly query: QueryOf<O>;
   readonly path: PathOf<O>;
-  /** The request body: validated JSON, or the raw text for /mcp. */
+  /** The request body: validated JSON (or form fields), or the raw text for /mcp. */
   readonly body: BodyOf<O>;
   /** Request headers, lower-case names. */
   readonly headers: Readonly<Record<string, string>>;

@@ -1,11 +1,13 @@
 /**
  * Validates every response the tests receive against openapi.yaml: the status must be declared
  * for the operation (or `default`), the media type must be one it declares, the body must match
- * its schema and required headers must be present. Unrouted responses must be problems.
+ * its schema and required headers must be present. Unrouted responses must be problems, but
+ * for unknown pages outside the API paths, which are the web's 404 page.
  */
 import type { ValidateFunction } from 'ajv';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import { createAjv, loadContract } from '../../src/contract.js';
+import { isPagePath } from '../../src/web/security.js';
 
 export interface ObservedResponse {
   readonly method: string;
@@ -42,6 +44,13 @@ export async function contractViolations(res: ObservedResponse): Promise<string[
   const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
   if (!res.headers.get('x-request-id')) problems.push('X-Request-Id header is missing');
   const operation = api.router.matchOperation({ method: res.method, path: res.path, headers: {} });
+  if (!operation && isPagePath(res.path)) {
+    // An unknown page (outside /api, /v0.1, /mcp, /openapi.json): the web tag's 404 page.
+    if (res.status !== 404 && res.status !== 405) problems.push(`unrouted page answered ${res.status}, not 404`);
+    if (mediaType !== 'text/html') problems.push(`unrouted page has media type ${mediaType}, not text/html`);
+    if (!res.headers.get('content-security-policy')) problems.push('unrouted page has no Content-Security-Policy');
+    return problems;
+  }
   if (!operation) {
     if (mediaType !== 'application/problem+json') problems.push(`unrouted response has media type ${mediaType}, not problem+json`);
     const validate = validatorFor('Problem', (api.definition as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas.Problem);

@@ -1,9 +1,9 @@
 /**
  * The code's imports form no loop: no file imports one that (through others) imports it back,
  * and no folder of src/ imports one that imports it back (issue 21). Read from the source text:
- * every relative `import … from` and `export … from` of src/**.ts.
+ * every relative `import … from` and `export … from` of src/**.ts and src/**.tsx.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -15,8 +15,14 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
   });
+}
+
+/** The source file an import of `x.js` names: `x.ts`, or `x.tsx` for the web pages. */
+function sourceOf(target: string): string {
+  const ts = target.replace(/\.js$/, '.ts');
+  return existsSync(ts) ? ts : target.replace(/\.js$/, '.tsx');
 }
 
 /** Each file of src/ (relative path) with the files of src/ it imports. */
@@ -24,8 +30,8 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SRC)) {
     const targets = [...readFileSync(file, 'utf8').matchAll(IMPORT)]
-      .map((match) => resolve(dirname(file), (match[1] ?? '').replace(/\.js$/, '.ts')))
-      .filter((target) => target.startsWith(SRC) && target.endsWith('.ts'))
+      .map((match) => sourceOf(resolve(dirname(file), match[1] ?? '')))
+      .filter((target) => target.startsWith(SRC) && /\.tsx?$/.test(target))
       .map((target) => relative(SRC, target));
     graph.set(relative(SRC, file), targets);
   }

@@ -6,6 +6,7 @@ import type { ProxyService } from '../../proxy/proxy-service.js';
 import type { ReadModel } from '../../read/read-model.js';
 import type { Store } from '../../store/index.js';
 import type { OpenApiDocument } from '../../contract.js';
+import type { WebPages } from '../../web/web-pages.js';
 import type { HandlerMap } from '../operation.js';
 import { assessmentHandlers } from './assessments.js';
 import { categoryHandlers } from './categories.js';
@@ -13,7 +14,10 @@ import { evidenceHandlers } from './evidence.js';
 import { legacyHandlers } from './legacy.js';
 import { mcpHandlers } from './mcp.js';
 import { metaHandlers } from './meta.js';
+import { pageHandlers } from './pages.js';
 import { proxyHandlers } from './proxy.js';
+import { preflightHandlers } from './preflight.js';
+import { registryApiHandlers } from './registry-api.js';
 import { serverHandlers } from './servers.js';
 import { toolHandlers } from './tools.js';
 
@@ -25,18 +29,22 @@ export interface HandlerDeps {
   readonly mcpOptions: McpTransportOptions;
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
+  readonly pages: WebPages;
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerMap {
   return {
     ...serverHandlers(deps.read),
+    ...registryApiHandlers(deps.read),
     ...toolHandlers(deps.read),
     ...evidenceHandlers(deps.read),
     ...categoryHandlers(deps.read),
     ...legacyHandlers(deps.read),
     ...metaHandlers(deps.document, deps.store),
+    ...preflightHandlers(deps.document),
     ...mcpHandlers(deps.mcp, deps.mcpOptions),
     ...proxyHandlers(deps.proxy),
     ...assessmentHandlers(deps.assessments),
+    ...pageHandlers(deps.pages),
   } satisfies HandlerMap;
 }

@@ -1,0 +1,32 @@
+/** Handlers of the `web` tag: the HTML pages and their static files, each a call to the web pages service (src/web). */
+import type { WebPages } from '../../web/web-pages.js';
+import type { HandlerMap } from '../operation.js';
+
+type PageOperations = 'getHomePage' | 'getServersPage' | 'getServerPage' | 'getToolsPage' | 'getComparePage' | 'getAssessPage' | 'submitAssessPage' | 'getAssessmentPage' | 'getDocsPage' | 'getAsset';
+
+/** A year: asset names carry their content's hash, so they never change. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export function pageHandlers(pages: WebPages): Pick<HandlerMap, PageOperations> {
+  return {
+    getHomePage: async () => ok(await pages.home()),
+    getServersPage: async ({ query }) => ok(await pages.servers(query)),
+    getServerPage: async ({ path }) => ok(await pages.server(path.id)),
+    getToolsPage: async ({ query }) => ok(await pages.tools(query)),
+    getComparePage: async ({ query }) => ok(await pages.compare(query.ids ?? [])),
+    getAssessPage: async () => ok(pages.assessForm()),
+    submitAssessPage: async ({ body, client }) => {
+      const outcome = await pages.submitAssessment(body, client);
+      if (outcome.kind === 'queued') return { status: 303, headers: { Location: outcome.location } };
+      const { status, text, headers } = outcome.page;
+      return status === 429 ? { status: 429, text, ...(headers ? { headers } : {}) } : { status: 400, text };
+    },
+    getAssessmentPage: async ({ path }) => ok(await pages.assessment(path.id)),
+    getDocsPage: async () => ok(pages.docs()),
+    getAsset: async ({ path }) => ({ status: 200, text: pages.asset(path.file), headers: { 'Cache-Control': IMMUTABLE } }),
+  };
+}
+
+function ok(page: { readonly text: { readonly type: string; readonly bytes: Buffer } }): { status: 200; text: { type: string; bytes: Buffer } } {
+  return { status: 200, text: page.text };
+}

@@ -1,0 +1,116 @@
+/** Small pieces the pages share. Every value is passed to preact as text or an attribute, never as markup. */
+import type { ComponentChildren } from 'preact';
+import type { ServerSummary } from '../types.js';
+import { safeHref } from './security.js';
+
+/** A link only when `href` is http(s); otherwise the text alone (a `javascript:` URL stays visible, inert). */
+export function ExternalLink({ href, children }: { readonly href: string | null | undefined; readonly children?: ComponentChildren }) {
+  const safe = safeHref(href);
+  if (safe === null) return <span class="unlinked">{children ?? href ?? ''}</span>;
+  return (
+    <a href={safe} rel="noopener noreferrer nofollow" class="external">
+      {children ?? safe}
+    </a>
+  );
+}
+
+/** The page of a server. */
+export const serverPath = (id: string): string => `/servers/${encodeURIComponent(id)}`;
+
+/** A date as `25 Nov 2026`, or the fallback. */
+export function formatDate(iso: string | null | undefined, fallback = 'unknown'): string {
+  if (!iso) return fallback;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return fallback;
+  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** A date and time in UTC, `25 Nov 2026, 14:03 UTC`. */
+export function formatDateTime(iso: string | null | undefined, fallback = 'never'): string {
+  if (!iso) return fallback;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return fallback;
+  return `${date.toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })} UTC`;
+}
+
+const AUTHENTICATION: Readonly<Record<string, string>> = { none: 'No sign-in', api_key: 'API key', oauth: 'OAuth', unknown: 'Sign-in unknown' };
+
+export function authLabel(authentication: string): string {
+  return AUTHENTICATION[authentication] ?? authentication;
+}
+
+const TRANSPORT: Readonly<Record<string, string>> = { stdio: 'Local (stdio)', 'streamable-http': 'Streamable HTTP', sse: 'HTTP+SSE' };
+
+export function transportLabel(transport: string): string {
+  return TRANSPORT[transport] ?? transport;
+}
+
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+}
+
+/** A server in a list: its name linking to its page, what it does, and its facts. */
+export function ServerCard({ server, categoryNames, compare }: { readonly server: ServerSummary; readonly categoryNames: ReadonlyMap<string, string>; readonly compare?: boolean }) {
+  const title = server.title ?? server.name;
+  return (
+    <li class="card server-card">
+      <div class="card-head">
+        <h3 class="card-title">
+          <a href={serverPath(server.id)}>{title}</a>
+        </h3>
+        {compare ? (
+          <label class="compare-pick">
+            <input type="checkbox" name="ids" value={server.id} /> Compare <span class="visually-hidden">{title}</span>
+          </label>
+        ) : null}
+      </div>
+      <p class="card-name"><code>{server.name}</code></p>
+      <p class="card-description">{server.description || 'No description.'}</p>
+      <ul class="facts" aria-label="Facts">
+        <li>{plural(server.toolCount, 'tool')}</li>
+        <li>{server.transports.map(transportLabel).join(', ') || 'No transport listed'}</li>
+        <li>{authLabel(server.authentication)}</li>
+        {server.categories.slice(0, 3).map((slug) => (
+          <li class="tag">{categoryNames.get(slug) ?? slug}</li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+/** Previous and next links for a result page (20 to a page). */
+export function Pager({ total, offset, limit, hrefFor }: { readonly total: number; readonly offset: number; readonly limit: number; readonly hrefFor: (offset: number) => string }) {
+  if (total <= limit && offset === 0) return null;
+  const last = Math.min(offset + limit, total);
+  const previous = offset > 0 ? Math.max(0, offset - limit) : null;
+  const next = offset + limit < total && offset + limit <= 10000 ? offset + limit : null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      {previous === null ? <span class="pager-off" aria-hidden="true">← Previous</span> : <a href={hrefFor(previous)} rel="prev">← Previous</a>}
+      <span class="pager-where">{total === 0 ? 'No results' : `${(offset + 1).toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`}</span>
+      {next === null ? <span class="pager-off" aria-hidden="true">Next →</span> : <a href={hrefFor(next)} rel="next">Next →</a>}
+    </nav>
+  );
+}
+
+/** A query string from the parameters that have a value (`?q=…&sort=…`), or nothing. */
+export function queryString(params: ReadonlyArray<readonly [string, string | number | null | undefined]>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of params) if (value !== null && value !== undefined && value !== '') search.append(name, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** A JSON value as indented text (shown in a <pre>, so escaped like any text). */
+export function prettyJson(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+/** A copy button: the enhancing script copies the text of the element `target` names; without it the button stays hidden. */
+export function CopyButton({ target, label }: { readonly target: string; readonly label: string }) {
+  return (
+    <button type="button" class="copy" data-copy={target} hidden>
+      Copy <span class="visually-hidden">{label}</span>
+    </button>
+  );
+}

@@ -1,0 +1,81 @@
+/** GET /assessments/{id} (getAssessmentPage): status, observations and, in plain view, the observations-only notice. */
+import type { components } from '../../../generated/openapi.js';
+import type { AssetCatalog } from '../assets.js';
+import { formatDateTime } from '../components.js';
+import { Layout } from '../layout.js';
+
+type Assessment = components['schemas']['Assessment'];
+
+const STATUS: Readonly<Record<Assessment['status'], string>> = {
+  queued: 'Queued: waiting for a worker',
+  running: 'Running: the probes are under way',
+  complete: 'Complete: every observation got an answer',
+  partial: 'Partly complete: some observations could not be made',
+  failed: 'Failed: no probe got an answer, for reasons outside the domain',
+};
+
+const OUTCOME: Readonly<Record<string, string>> = { observed: 'Observed', not_found: 'Not found', error: 'Error', timeout: 'Timed out' };
+
+/** An observation's value as text: strings as they are, anything else as JSON. */
+function valueText(value: unknown): string {
+  if (value === null || value === undefined) return '–';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value, null, 1);
+}
+
+export function AssessmentPage({ assets, assessment }: { readonly assets: AssetCatalog; readonly assessment: Assessment }) {
+  const finished = assessment.status !== 'queued' && assessment.status !== 'running';
+  const name = assessment.domainUnicode || assessment.domain;
+  return (
+    <Layout assets={assets} section="assess" title={`Web estate of ${name}`} description={`Observations of the web estate of ${name}. Observations only: not a score, rating or credit decision.`}>
+      <h1>Web estate of {name}</h1>
+      <p class="notice notice-strong" role="note">{assessment.notice}</p>
+      <dl class="facts-list">
+        <div><dt>Domain</dt><dd><code>{assessment.domain}</code></dd></div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span class={`status status-${assessment.status}`} data-assessment={assessment.id} data-finished={finished ? 'yes' : 'no'}>
+              {STATUS[assessment.status]}
+            </span>
+          </dd>
+        </div>
+        <div><dt>Requested</dt><dd>{formatDateTime(assessment.createdAt)}</dd></div>
+        <div><dt>Finished</dt><dd>{formatDateTime(assessment.completedAt, 'not yet')}</dd></div>
+        {assessment.exposure !== null ? <div><dt>Exposure (your figure)</dt><dd>{assessment.exposure.toLocaleString('en-US')}</dd></div> : null}
+      </dl>
+      {finished ? null : (
+        <p class="muted" role="status">
+          This page updates by itself when the assessment finishes. Without JavaScript, <a href={`/assessments/${encodeURIComponent(assessment.id)}`}>reload it</a>.
+        </p>
+      )}
+      <section aria-labelledby="observations-title" class="panel">
+        <h2 id="observations-title">Observations</h2>
+        {assessment.observations.length === 0 ? (
+          <p>No observations yet.</p>
+        ) : (
+          <div class="table-scroll" tabIndex={0} role="region" aria-label="Observations table">
+            <table class="observations">
+              <caption class="visually-hidden">Observations</caption>
+              <thead>
+                <tr><th scope="col">Observation</th><th scope="col">Outcome</th><th scope="col">Value</th><th scope="col">Evidence</th><th scope="col">Source</th></tr>
+              </thead>
+              <tbody>
+                {assessment.observations.map((observation) => (
+                  <tr>
+                    <th scope="row">{observation.name.replace(/_/g, ' ')}</th>
+                    <td><span class={`outcome outcome-${observation.outcome}`}>{OUTCOME[observation.outcome] ?? observation.outcome}</span></td>
+                    <td><pre class="value">{valueText(observation.value)}</pre></td>
+                    <td>{observation.evidence}</td>
+                    <td>{observation.source.toUpperCase()}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <p><a href="/assess">Assess another business</a> · <a href={`/api/v1/assessments/${encodeURIComponent(assessment.id)}`}>This assessment as JSON</a></p>
+    </Layout>
+  );
+}

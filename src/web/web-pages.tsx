@@ -1,0 +1,182 @@
+/**
+ * The web pages as a service: each page reads the catalog through the read model (the one read
+ * door, as the REST handlers do) or the assessment service, and renders with preact. Errors are
+ * thrown as AppErrors; the web edge (edge.ts) shows them as pages.
+ */
+import type { AssessmentService } from '../assessments/assessment-service.js';
+import { NOTICE } from '../assessments/assessment-service.js';
+import { AppError } from '../errors.js';
+import type { ReadModel } from '../read/read-model.js';
+import type { Authentication, ServerSort, Tool, ToolSort } from '../types.js';
+import type { AssetCatalog } from './assets.js';
+import { AssessPage, type AssessData } from './pages/assess.js';
+import { AssessmentPage } from './pages/assessment.js';
+import { ComparePage } from './pages/compare.js';
+import { DocsPage } from './pages/docs.js';
+import { ErrorPage, type ErrorData } from './pages/error.js';
+import { HomePage } from './pages/home.js';
+import { ServerPageView } from './pages/server.js';
+import { ServersPage } from './pages/servers.js';
+import { ToolsPage } from './pages/tools.js';
+import { renderPage } from './render.js';
+import type { PageReply, TextBody } from './text-body.js';
+
+/** Results on a page of /servers and /tools. */
+export const PAGE_SIZE = 20;
+/** Tools whose details (input schema, annotations) a server page shows; the rest are listed by name. */
+const TOOL_DETAILS = 200;
+
+export interface ServersPageInput {
+  readonly q?: string | undefined;
+  readonly category?: string | undefined;
+  readonly sort?: ServerSort | undefined;
+  readonly offset?: number | undefined;
+  readonly compare?: readonly string[] | undefined;
+}
+
+export interface ToolsPageInput {
+  readonly q?: string | undefined;
+  readonly authentication?: Authentication | undefined;
+  readonly sort?: ToolSort | undefined;
+  readonly offset?: number | undefined;
+}
+
+/** What the assessment form sends. */
+export interface AssessForm {
+  readonly domain?: string | undefined;
+  readonly exposure?: string | undefined;
+}
+
+export type AssessOutcome = { readonly kind: 'page'; readonly page: PageReply } | { readonly kind: 'queued'; readonly location: string };
+
+export interface WebPages {
+  home(): Promise<PageReply>;
+  servers(input: ServersPageInput): Promise<PageReply>;
+  tools(input: ToolsPageInput): Promise<PageReply>;
+  server(id: string): Promise<PageReply>;
+  compare(ids: readonly string[]): Promise<PageReply>;
+  assessForm(): PageReply;
+  submitAssessment(form: AssessForm, client: string): Promise<AssessOutcome>;
+  assessment(id: string): Promise<PageReply>;
+  docs(): PageReply;
+  /** A static file by its hashed name; unknown names are not_found. */
+  asset(file: string): TextBody;
+  error(data: ErrorData): PageReply;
+}
+
+export interface WebPagesDeps {
+  readonly read: ReadModel;
+  readonly assessments: AssessmentService;
+  readonly assets: AssetCatalog;
+}
+
+export function createWebPages({ read, assessments, assets }: WebPagesDeps): WebPages {
+  const ok = (text: TextBody): PageReply => ({ status: 200, text });
+  /** A server looked up for a page: not found is said without the REST hint. */
+  const server = async (id: string) => {
+    try {
+      return (await read.getServer(id)).value;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'not_found') throw new AppError('not_found', `No server has the id or name “${id}”.`);
+      throw err;
+    }
+  };
+  const titled = async (ids: readonly string[]) =>
+    Promise.all(ids.map(async (id) => {
+      const found = await server(id);
+      return { id: found.id, title: found.title ?? found.name };
+    }));
+
+  return {
+    async home() {
+      const [servers, tools, categories] = await Promise.all([
+        read.searchServers({ sort: 'newest', limit: 6, offset: 0 }),
+        read.searchTools({ limit: 1, offset: 0 }),
+        read.listCategories(),
+      ]);
+      return ok(renderPage(<HomePage assets={assets} data={{ servers: servers.value, toolTotal: tools.value.total, categories: categories.value }} />));
+    },
+
+    async servers(input) {
+      const compare = [...new Set(input.compare ?? [])];
+      const [page, categories, chosen] = await Promise.all([
+        read.searchServers({ q: input.q, category: input.category, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }),
+        read.listCategories(),
+        titled(compare),
+      ]);
+      return ok(renderPage(<ServersPage assets={assets} data={{ page: page.value, categories: categories.value, chosen }} />));
+    },
+
+    async tools(input) {
+      const page = await read.searchTools({ q: input.q, authentication: input.authentication, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 });
+      return ok(renderPage(<ToolsPage assets={assets} page={page.value} />));
+    },
+
+    async server(id) {
+      const found = await server(id);
+      const [install, trust, status, categories, tools] = await Promise.all([
+        read.getInstall(found.id),
+        read.getTrust(found.id),
+        read.getStatus(found.id),
+        read.listCategories(),
+        Promise.all(found.tools.slice(0, TOOL_DETAILS).map(async (tool): Promise<Tool | null> => {
+          try {
+            return (await read.getTool(tool.id)).value;
+          } catch {
+            return null;
+          }
+        })),
+      ]);
+      const details = new Map<string, Tool>();
+      for (const tool of tools) if (tool) details.set(tool.id, tool);
+      const data = { server: found, tools: details, install: install.value, trust: trust.value, status: status.value, categories: categories.value };
+      return ok(renderPage(<ServerPageView assets={assets} data={data} />));
+    },
+
+    async compare(given) {
+      const ids = [...new Set(given.flatMap((value) => value.split(',')).map((id) => id.trim()).filter(Boolean))];
+      if (ids.length > 10) throw new AppError('validation_failed', `Compare at most 10 servers at a time; ${ids.length} were given.`, [{ location: 'query.ids', message: 'must name 2 to 10 servers' }]);
+      if (ids.length < 2) return ok(renderPage(<ComparePage assets={assets} data={{ kind: 'choose', chosen: await titled(ids) }} />));
+      const [comparison, categories] = await Promise.all([read.compareServers(ids), read.listCategories()]);
+      const categoryNames = new Map(categories.value.items.map((c) => [c.slug, c.name]));
+      return ok(renderPage(<ComparePage assets={assets} data={{ kind: 'comparison', comparison: comparison.value, categoryNames }} />));
+    },
+
+    assessForm: () => ok(renderPage(<AssessPage assets={assets} data={{ notice: NOTICE }} />)),
+
+    async submitAssessment(form, client) {
+      const domain = (form.domain ?? '').trim();
+      const exposureText = (form.exposure ?? '').trim();
+      const again = (status: number, errors: AssessData['errors'], headers?: Readonly<Record<string, string>>): AssessOutcome => ({
+        kind: 'page',
+        page: { status, text: renderPage(<AssessPage assets={assets} data={{ notice: NOTICE, domain, exposure: exposureText, errors }} />), ...(headers ? { headers } : {}) },
+      });
+      if (domain === '') return again(400, { domain: 'Enter the business’s domain, such as example-business.co.uk.' });
+      const exposure = exposureText === '' ? undefined : Number(exposureText.replace(/[,_\s]/g, ''));
+      if (exposure !== undefined && (!Number.isFinite(exposure) || exposure < 0)) return again(400, { exposure: 'Exposure must be a number of zero or more, such as 25000, or left empty.' });
+      try {
+        const { assessment } = await assessments.create({ domain, ...(exposure === undefined ? {} : { exposure }) }, client);
+        return { kind: 'queued', location: `/assessments/${encodeURIComponent(assessment.id)}` };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        if (err.code === 'invalid_domain' || err.code === 'validation_failed') return again(400, { domain: err.errors[0]?.message ?? err.detail });
+        if (err.code === 'rate_limited') return again(429, { form: err.detail }, err.headers);
+        throw err;
+      }
+    },
+
+    async assessment(id) {
+      return ok(renderPage(<AssessmentPage assets={assets} assessment={await assessments.get(id)} />));
+    },
+
+    docs: () => ok(renderPage(<DocsPage assets={assets} />)),
+
+    asset(file) {
+      const found = assets.find(file);
+      if (!found) throw new AppError('route_not_found', `There is no file /assets/${file}.`);
+      return { type: found.type, bytes: found.bytes };
+    },
+
+    error: (data) => ({ status: data.status, text: renderPage(<ErrorPage assets={assets} data={data} />) }),
+  };
+}

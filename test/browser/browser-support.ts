@@ -1,0 +1,91 @@
+/**
+ * The browser suite's fixtures: the real service on loopback with the demo catalog, hostile
+ * records and a fixture MCP server (let through NET_ALLOW_PRIVATE), assessments with stand-in
+ * probes, and Debian's Chromium driven by playwright-core. Each visit collects console errors
+ * and page errors (a CSP violation is one) and can run axe-core inside the page.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { catalog, mcpHandler, startFixture, type Fixture } from '../support/fixture-servers.js';
+import { fixture, startHarness, type Harness } from '../support/harness.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface Suite {
+  readonly harness: Harness;
+  readonly mcp: Fixture;
+  readonly browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startSuite(): Promise<Suite> {
+  const mcp = await startFixture(mcpHandler());
+  const harness = await startHarness({
+    demo: true,
+    netAllowPrivate: ['127.0.0.1/32'],
+    net: { timeoutMs: 2000, connectTimeoutMs: 1000 },
+    inputs: [
+      fixture('hostile-web.json'),
+      catalog([
+        { name: 'com.fixture/echo', url: `${mcp.url}/mcp`, headers: [{ name: 'X-Api-Key', description: 'Your key for the echo fixture', isRequired: false, isSecret: true }], tools: ['echo'] },
+        { name: 'com.fixture/private', url: 'http://127.0.0.2:9/mcp' },
+      ]),
+    ],
+    probe: async () => [{ name: 'addresses', outcome: 'observed', value: ['192.0.2.10'], evidence: 'A records from a stand-in resolver', source: 'dns', observedAt: new Date().toISOString() }],
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return {
+    harness,
+    mcp,
+    browser,
+    async close() {
+      await browser.close();
+      await harness.close();
+      await mcp.close();
+    },
+  };
+}
+
+export interface Visit {
+  readonly page: Page;
+  /** Console errors and uncaught page errors seen so far. */
+  readonly errors: string[];
+}
+
+/** A new page in a fresh context (no storage carried over), with its errors collected. */
+export async function open(suite: Suite, path: string): Promise<Visit> {
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('close', () => void context.close());
+  await page.goto(`${suite.harness.baseUrl}${path}`, { waitUntil: 'load' });
+  return { page, errors };
+}
+
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly targets: string[];
+}
+
+/** axe-core's violations on the page as it stands (evaluated by the debugger protocol, so the page's CSP does not apply to it). */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+}
+
+/** Where screenshots go when SCREENSHOTS names a folder (docs/screenshots); none are taken otherwise. */
+export const SCREENSHOTS = process.env.SCREENSHOTS ?? '';

@@ -1,0 +1,212 @@
+/**
+ * The web interface in Debian's Chromium (issue 24): what a person sees and can do, with
+ * axe-core on every page and no console error anywhere (a CSP violation is one).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { SCREENSHOTS, axeViolations, open, startSuite, type Suite, type Visit } from './browser-support.js';
+
+describe('web pages in Chromium', function () {
+  this.timeout(60_000);
+  let suite: Suite;
+  const visits: Visit[] = [];
+
+  before(async () => {
+    suite = await startSuite();
+  });
+  after(async () => {
+    for (const visit of visits) await visit.page.close();
+    await suite?.close();
+  });
+
+  const visit = async (path: string): Promise<Visit> => {
+    const opened = await open(suite, path);
+    visits.push(opened);
+    return opened;
+  };
+  const noErrors = (v: Visit) => expect(v.errors, `console errors on ${v.page.url()}`).to.deep.equal([]);
+
+  it('searches from the home page and opens a result', async () => {
+    const v = await visit('/');
+    await v.page.getByLabel('Search servers').fill('notion');
+    await v.page.keyboard.press('Enter');
+    await v.page.waitForURL(/\/servers\?q=notion/);
+    const first = v.page.locator('.server-card .card-title a').first();
+    expect(await first.textContent()).to.match(/notion/i);
+    await first.click();
+    await v.page.waitForURL(/\/servers\/com\.notion~mcp$/);
+    expect(await v.page.locator('h1').textContent()).to.match(/notion/i);
+    expect(await v.page.title()).to.match(/notion/i);
+    noErrors(v);
+  });
+
+  it('shows install sections for every client, with copy buttons', async () => {
+    const v = await visit('/servers/com.notion~mcp');
+    for (const client of ['Claude Desktop', 'Claude Code', 'Cursor', 'Visual Studio Code', 'Windsurf', 'Gemini CLI']) {
+      expect(await v.page.getByRole('heading', { name: client, exact: true }).count(), client).to.equal(1);
+    }
+    expect(await v.page.locator('#command-claude-code').textContent()).to.match(/^claude mcp add/);
+    expect(await v.page.locator('#install a.button[href^="cursor://"]').count()).to.equal(1);
+    expect(await v.page.locator('button.copy:visible').count()).to.be.greaterThan(3);
+    noErrors(v);
+  });
+
+  it('compares two ticked results side by side', async () => {
+    const v = await visit('/servers?sort=a-z');
+    await v.page.locator('input[type="checkbox"][name="ids"]').nth(0).check();
+    await v.page.locator('input[type="checkbox"][name="ids"]').nth(1).check();
+    await v.page.getByRole('button', { name: 'Compare ticked servers' }).click();
+    await v.page.waitForURL(/\/compare\?ids=/);
+    expect(await v.page.locator('table.compare thead th').count()).to.equal(2);
+    expect(await v.page.getByRole('rowheader', { name: 'Trust checks' }).count()).to.equal(1);
+    noErrors(v);
+  });
+
+  it('adds to compare from a server page, then picks a second server', async () => {
+    const v = await visit('/servers/com.notion~mcp');
+    await v.page.getByRole('link', { name: 'Add to compare' }).click();
+    await v.page.waitForURL(/compare=com\.notion~mcp/);
+    await v.page.locator('input[type="checkbox"][name="ids"]:not([value="com.notion~mcp"])').first().check();
+    await v.page.getByRole('button', { name: 'Compare ticked servers' }).click();
+    await v.page.waitForURL(/\/compare\?/);
+    expect(await v.page.locator('table.compare thead th').allTextContents()).to.include('Notion');
+    noErrors(v);
+  });
+
+  it('tries a server: connects through the proxy, fills the tool form, calls it, sends the header once and stores nothing', async () => {
+    const v = await visit('/servers/com.fixture~echo');
+    await v.page.getByLabel(/X-Api-Key/).fill('typed-key-123');
+    await v.page.getByRole('button', { name: /Try it/ }).click();
+    await v.page.getByText(/Connected to fixture/).waitFor();
+    await v.page.getByLabel('Tool', { exact: true }).selectOption({ label: 'echo' });
+    await v.page.locator('.try-form [name="text"]').fill('hello from the browser');
+    await v.page.getByRole('button', { name: 'Call' }).click();
+    await v.page.locator('.try-result').waitFor();
+    expect(await v.page.locator('.try-result').textContent()).to.equal('echo: hello from the browser');
+    const withKey = suite.mcp.requests.filter((r) => r.headers['x-api-key'] === 'typed-key-123');
+    expect(withKey.length, 'the typed header reached the server').to.be.greaterThan(0);
+    const stored = await v.page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie }));
+    expect(stored).to.deep.equal({ local: 0, session: 0, cookie: '' });
+    noErrors(v);
+  });
+
+  it('says in a plain sentence when the proxy refuses a private destination', async () => {
+    const v = await visit('/servers/com.fixture~private');
+    v.errors.length = 0;
+    await v.page.getByRole('button', { name: /Try it/ }).click();
+    const alert = v.page.locator('.try-error');
+    await alert.waitFor();
+    expect(await alert.textContent()).to.match(/will not connect to this endpoint: it resolves to a private/);
+    // The browser itself logs the 403 response; nothing else may fail.
+    expect(v.errors.filter((e) => !/status of 403/.test(e))).to.deep.equal([]);
+  });
+
+  it('shows hostile catalog text as text: nothing runs, no javascript: link', async () => {
+    for (const path of ['/servers/io.github.hostile~xss-probe', '/servers?q=hostile', '/tools?q=query', '/compare?ids=io.github.hostile~xss-probe,com.notion~mcp']) {
+      const v = await visit(path);
+      const state = await v.page.evaluate(() => ({
+        pwned: (window as unknown as { __pwned?: number }).__pwned ?? null,
+        badLinks: [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? '').filter((href) => /^\s*(javascript|data|vbscript):/i.test(href)),
+        injected: document.querySelectorAll('main script, main img, main svg[onload], [onerror], [onload]').length,
+      }));
+      expect(state, path).to.deep.equal({ pwned: null, badLinks: [], injected: 0 });
+      noErrors(v);
+    }
+    const v = await visit('/servers/io.github.hostile~xss-probe');
+    expect(await v.page.locator('h1').textContent()).to.equal('Hostile <script>window.__pwned=1</script>');
+    expect(await v.page.locator('.server-head .lead').textContent()).to.contain('<img src=x onerror="window.__pwned=2">');
+    expect(await v.page.locator('.server-head').textContent()).to.contain('Not listed');
+    expect(await v.page.locator('[id="tool-<svg onload=window.__pwned=5>"] h3 code').textContent()).to.equal('<svg onload=window.__pwned=5>');
+  });
+
+  it('shows why a bad domain is refused, and takes a good one to its assessment page, which fills in', async () => {
+    const v = await visit('/assess');
+    await v.page.getByLabel('Business domain').fill('https://acme-widgets.co.uk/about');
+    await v.page.getByRole('button', { name: 'Start the assessment' }).click();
+    await v.page.locator('#assess-domain-error').waitFor();
+    expect(await v.page.locator('#assess-domain-error').textContent()).to.match(/URL|scheme|domain/i);
+    expect(await v.page.getByLabel('Business domain').getAttribute('aria-invalid')).to.equal('true');
+    v.errors.length = 0; // the 400 page load itself is logged by the browser
+    await v.page.getByLabel('Business domain').fill('acme-widgets.co.uk');
+    await v.page.getByLabel('Exposure (optional)').fill('25000');
+    await v.page.getByRole('button', { name: 'Start the assessment' }).click();
+    await v.page.waitForURL(/\/assessments\/[^/]+$/);
+    await v.page.locator('.status-complete').waitFor({ timeout: 20_000 });
+    expect(await v.page.locator('.notice-strong').textContent()).to.match(/not a score, rating, recommendation or credit decision/);
+    expect(await v.page.locator('table.observations tbody tr').count()).to.equal(1);
+    noErrors(v);
+  });
+
+  it('renders the API reference from /openapi.json with our own files, under the CSP', async () => {
+    const v = await visit('/docs');
+    await v.page.locator('.swagger-ui .info .title').waitFor();
+    expect(await v.page.locator('.swagger-ui .info .title').textContent()).to.contain('Sextant');
+    expect(await v.page.locator('.opblock-tag-section').count()).to.be.greaterThan(5);
+    noErrors(v);
+  });
+
+  it('keeps the home page under 100 KiB with everything it loads', async () => {
+    const v = await visit('/');
+    const bytes = await v.page.evaluate(() => {
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      return navigation.decodedBodySize + resources.reduce((sum, r) => sum + r.decodedBodySize, 0);
+    });
+    console.log(`      home page with everything it loads: ${(bytes / 1024).toFixed(1)} KiB`);
+    expect(bytes).to.be.below(100 * 1024);
+  });
+
+  const PAGES = ['/', '/servers', '/servers?q=github', '/tools?q=issue', '/servers/com.notion~mcp', '/servers/com.fixture~echo', '/compare?ids=com.notion~mcp,app.linear~linear', '/compare', '/assess', '/docs', '/no-such-page'];
+
+  it('has no serious or critical axe-core violation on any page', async () => {
+    const report: string[] = [];
+    for (const path of PAGES) {
+      const v = await visit(path);
+      if (path === '/docs') await v.page.locator('.swagger-ui .info .title').waitFor();
+      const violations = await axeViolations(v.page);
+      const serious = violations.filter((x) => x.impact === 'serious' || x.impact === 'critical');
+      report.push(`${path}: ${violations.length} violations (${serious.length} serious or critical)${violations.length ? `: ${violations.map((x) => `${x.id}/${x.impact}`).join(', ')}` : ''}`);
+      expect(serious, `${path}: ${JSON.stringify(serious, null, 1)}`).to.deep.equal([]);
+    }
+    console.log(report.map((line) => `      ${line}`).join('\n'));
+  });
+
+  it('answers an unknown page with a 404 page, and keeps the API in JSON', async () => {
+    const v = await visit('/no-such-page');
+    expect(await v.page.locator('h1').textContent()).to.equal('Page not found');
+    const api = await fetch(`${suite.harness.baseUrl}/api/no-such-route`);
+    expect(api.headers.get('content-type')).to.match(/^application\/problem\+json/);
+  });
+
+  if (SCREENSHOTS) {
+    it('takes a screenshot of each page', async () => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      const shots: Array<[string, string, (page: Page) => Promise<void>]> = [
+        ['home', '/', async () => undefined],
+        ['servers', '/servers?q=github', async () => undefined],
+        ['tools', '/tools?q=issue', async () => undefined],
+        ['server', '/servers/com.notion~mcp', async () => undefined],
+        ['try-it', '/servers/com.fixture~echo', async (page) => {
+          await page.getByRole('button', { name: /Try it/ }).click();
+          await page.locator('.try-form [name="text"]').fill('hello');
+          await page.getByRole('button', { name: 'Call' }).click();
+          await page.locator('.try-result').waitFor();
+          await page.locator('#try').scrollIntoViewIfNeeded();
+        }],
+        ['compare', '/compare?ids=com.notion~mcp,app.linear~linear', async () => undefined],
+        ['assess', '/assess', async () => undefined],
+        ['hostile', '/servers/io.github.hostile~xss-probe', async () => undefined],
+        ['docs', '/docs', async (page) => void (await page.locator('.swagger-ui .info .title').waitFor())],
+        ['not-found', '/no-such-page', async () => undefined],
+      ];
+      for (const [name, path, prepare] of shots) {
+        const v = await visit(path);
+        await prepare(v.page);
+        const fullPage = name !== 'try-it';
+        await v.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage, ...(fullPage ? {} : {}) });
+      }
+    });
+  }
+});
