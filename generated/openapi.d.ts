@@ -2202,6 +2202,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HtmlPage"];
+            403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];
         };
@@ -2232,6 +2233,7 @@ export interface operations {
         responses: {
             200: components["responses"]["HtmlPage"];
             400: components["responses"]["HtmlError"];
+            403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];
         };
@@ -2250,6 +2252,7 @@ export interface operations {
         responses: {
             200: components["responses"]["HtmlPage"];
             400: components["responses"]["HtmlError"];
+            403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];
@@ -2275,6 +2278,7 @@ export interface operations {
         responses: {
             200: components["responses"]["HtmlPage"];
             400: components["responses"]["HtmlError"];
+            403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];
         };
@@ -2293,6 +2297,7 @@ export interface operations {
         responses: {
             200: components["responses"]["HtmlPage"];
             400: components["responses"]["HtmlError"];
+            403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];
@@ -2308,6 +2313,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HtmlPage"];
+            403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];
         };
@@ -2339,6 +2345,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["HtmlError"];
+            403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
             429: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];
@@ -2357,6 +2364,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HtmlPage"];
+            403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];
@@ -2372,6 +2380,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HtmlPage"];
+            403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];
         };
@@ -2404,6 +2413,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["HtmlError"];
+            403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
             default: components["responses"]["HtmlError"];

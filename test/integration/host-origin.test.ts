@@ -69,7 +69,7 @@ describe('Host validation (DNS rebinding), bound to loopback', () => {
   }
 
   it('refuses unknown routes, wrong methods and the older routes alike', async () => {
-    for (const [method, path] of [['GET', '/no/such/route'], ['DELETE', '/mcp'], ['GET', '/api/search?q=github'], ['GET', '/api/servers/x']]) {
+    for (const [method, path] of [['GET', '/no/such/page'], ['GET', '/api/v1/no/such/route'], ['DELETE', '/mcp'], ['GET', '/api/search?q=github'], ['GET', '/api/servers/x']]) {
       const res = await send(h, method ?? 'GET', path ?? '/', { host: 'evil.example.com' });
       expect(res.status, `${method} ${path}`).to.equal(403);
       expect(res.body.code).to.equal('host_not_allowed');

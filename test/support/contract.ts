@@ -44,7 +44,8 @@ export async function contractViolations(res: ObservedResponse): Promise<string[
   const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
   if (!res.headers.get('x-request-id')) problems.push('X-Request-Id header is missing');
   const operation = api.router.matchOperation({ method: res.method, path: res.path, headers: {} });
-  if (!operation && isPagePath(res.path)) {
+  // A Host the deployment does not answer to is refused before any route or page: a problem everywhere.
+  if (!operation && isPagePath(res.path) && !(res.status === 403 && mediaType === 'application/problem+json')) {
     // An unknown page (outside /api, /v0.1, /mcp, /openapi.json): the web tag's 404 page.
     if (res.status !== 404 && res.status !== 405) problems.push(`unrouted page answered ${res.status}, not 404`);
     if (mediaType !== 'text/html') problems.push(`unrouted page has media type ${mediaType}, not text/html`);

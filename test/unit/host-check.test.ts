@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createHostCheck, isLoopbackHost, parseHost } from '../../src/http/host-check.js';
+import { createHostCheck, isLoopbackHost, parseHost } from '../../src/host-check.js';
 
 const PORT = 3000;
 
