@@ -132,8 +132,9 @@ export function checkTargets(sizes: readonly SizeResult[]): Target[] {
  * minutes apart, and the ratio of their raw req/s would carry the machine's drift in between.
  */
 function mcpTarget(mcp: ScenarioResult | undefined, rest: ScenarioResult | undefined, at: string): Target {
-  const label = 'MCP search_servers ≥ 0.8 × REST search req/s';
-  const target = check(label, mcp?.ratio && rest?.ratio ? mcp.ratio / rest.ratio : null, '>=', 0.8, '×', at);
+  // 0.6 since issue 27: a bare node:http server does the MCP exchange (a POST, twice the bytes) at 0.75× REST's GET, before any work.
+  const label = 'MCP search_servers ≥ 0.6 × REST search req/s';
+  const target = check(label, mcp?.ratio && rest?.ratio ? mcp.ratio / rest.ratio : null, '>=', 0.6, '×', at);
   const raw = mcp?.load && rest?.load ? mcp.load.rps / Math.max(rest.load.rps, 1e-9) : null;
   return raw === null || target.status === 'n/a' ? target : { ...target, note: `${target.note}; ${fmt(raw, 3)}× in raw req/s` };
 }
