@@ -40,7 +40,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/assessments/{id}
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightGetAssessment"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -63,7 +67,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/servers/search
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightSearchServers"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -85,7 +93,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/tools/search
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightSearchTools"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -105,7 +117,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/servers/{id}
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightGetServer"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -127,7 +143,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/servers/compare
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightCompareServers"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -150,7 +170,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/servers/{id}/install
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightGetInstall"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -171,7 +195,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/servers/{id}/trust
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightGetTrust"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -192,7 +220,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/servers/{id}/status
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightGetStatus"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -209,7 +241,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/tools/{id}
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightGetTool"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -229,7 +265,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/v1/categories
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightListCategories"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -251,7 +291,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/search
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightLegacySearch"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -271,7 +315,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/categories
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightLegacyListCategories"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -294,7 +342,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /api/servers/{domain}
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightLegacyGetServerByDomain"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -342,6 +394,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0.1/servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List servers (MCP Registry API)
+         * @description The generic MCP Server Registry API's list, as the official registry publishes it
+         *     (`docs/reference/api/openapi.yaml` in modelcontextprotocol/registry), for VS Code's MCP
+         *     gallery, GitHub Copilot and mirroring registries. Every catalog server appears: official
+         *     servers with every version as published, others once under `local.sextant/<id>`.
+         *     Entries run in name, then version order (byte by byte). `search` matches every entry whose
+         *     name contains the text, in any case, in the same order. `updated_since` returns entries
+         *     updated after the time and includes deleted ones, as upstream. Cursors are opaque and
+         *     URL-safe; a walk that follows `metadata.nextCursor` sees every entry once while the catalog
+         *     does not change.
+         */
+        get: operations["registryListServers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of /v0.1/servers
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightRegistryListServers"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers/{serverName}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every version of a server (MCP Registry API)
+         * @description Every version of one server, newest published first.
+         */
+        get: operations["registryListVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of /v0.1/servers/{serverName}/versions
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightRegistryListVersions"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers/{serverName}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one version of a server (MCP Registry API)
+         * @description One version as published; `latest` names the latest version.
+         */
+        get: operations["registryGetVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of /v0.1/servers/{serverName}/versions/{version}
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightRegistryGetVersion"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -383,7 +515,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of /openapi.json
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightGetOpenApiDocument"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -632,6 +768,72 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The published API's ServerList; `metadata` is always present. */
+        RegistryServerList: {
+            servers: components["schemas"]["RegistryServerResponse"][];
+            metadata: {
+                /** @description The cursor of the next page; absent on the last one. */
+                nextCursor?: string;
+                count: number;
+            };
+        };
+        /** @description The published API's ServerResponse. `_meta` is always present. */
+        RegistryServerResponse: {
+            server: components["schemas"]["RegistryServerDetail"];
+            _meta: {
+                "io.modelcontextprotocol.registry/official": components["schemas"]["RegistryOfficialMeta"];
+                "local.sextant/catalog"?: components["schemas"]["RegistryCatalogMeta"];
+            };
+        };
+        /**
+         * @description A server.json: as its official registry published it, or (for a server only other
+         *     sources list) written from the catalog record under `local.sextant/<id>`. Published
+         *     documents may carry fields of their own schema version.
+         */
+        RegistryServerDetail: {
+            $schema?: string;
+            name: string;
+            description: string;
+            title?: string;
+            version: string;
+            repository?: Record<string, never>;
+            websiteUrl?: string;
+            packages?: Record<string, never>[];
+            remotes?: Record<string, never>[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The registry metadata of this version, as its registry published it (or, for local names, as Sextant keeps it). */
+        RegistryOfficialMeta: {
+            /** @enum {string} */
+            status: "active" | "deprecated" | "deleted";
+            statusMessage?: string;
+            /** Format: date-time */
+            statusChangedAt?: string;
+            /** Format: date-time */
+            publishedAt?: string;
+            /** Format: date-time */
+            updatedAt: string;
+            isLatest: boolean;
+        };
+        /** @description What Sextant adds, in its own namespace; `status` and `trust` are as of the time the page was made. */
+        RegistryCatalogMeta: {
+            /** @description The server's id in Sextant's catalog (`/api/v1/servers/{id}`). */
+            id: string;
+            categories: string[];
+            toolCount: number;
+            tools: string[];
+            authentication: components["schemas"]["Authentication"];
+            sources: components["schemas"]["SourceName"][];
+            trust: components["schemas"]["TrustSummary"];
+            status: {
+                state: components["schemas"]["EndpointState"];
+                /** Format: date-time */
+                checkedAt: string | null;
+            };
+            /** @description Where the published document broke the API's own schema and how it was made to conform (e.g. an empty repository left out); absent when it was served as published. */
+            repairs?: string[];
+        };
         /**
          * @description Stable machine-readable error code.
          * @enum {string}
@@ -1262,6 +1464,21 @@ export interface components {
         };
     };
     responses: {
+        /** @description The CORS preflight of a public GET route, for any origin. */
+        CorsPreflight: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                /** @description `GET, OPTIONS`. */
+                "Access-Control-Allow-Methods": "GET, OPTIONS";
+                /** @description `Authorization, Content-Type`. */
+                "Access-Control-Allow-Headers": "Authorization, Content-Type";
+                /** @description Seconds a browser may keep the preflight. */
+                "Access-Control-Max-Age"?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The page, server-rendered HTML that works without JavaScript. */
         HtmlPage: {
             headers: {
@@ -1373,21 +1590,21 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request's `Host` is not one this deployment answers to (`host_not_allowed`): bound to loopback, only a loopback name or address with the bound port; otherwise also the host of `PUBLIC_URL`, those `ALLOWED_HOSTS` lists, or an IP address with the bound port. Guards against DNS rebinding; every route answers it. */
-        HostNotAllowed: {
+        /** @description The catalog's database does not answer (`database_unavailable`), and this answer was not held from before the outage; ask again after `Retry-After` seconds. */
+        DatabaseUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The catalog's database does not answer (`database_unavailable`), and this answer was not held from before the outage; ask again after `Retry-After` seconds. */
-        DatabaseUnavailable: {
+        /** @description The request's `Host` is not one this deployment answers to (`host_not_allowed`): bound to loopback, only a loopback name or address with the bound port; otherwise also the host of `PUBLIC_URL`, those `ALLOWED_HOSTS` lists, or an IP address with the bound port. Guards against DNS rebinding; every route answers it. */
+        HostNotAllowed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -1406,6 +1623,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The server's name, URL-encoded (`io.github.acme%2Fweather`). */
+        RegistryServerName: string;
+        /** @description Include deleted versions. */
+        IncludeDeleted: boolean;
         /** @description Servers already chosen for comparison, carried by the results page's compare form. */
         CompareIds: string[];
         /** @description `wait=N` (N from 0 to 20): answer once the assessment is complete, or after N seconds. */
@@ -1435,6 +1656,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `*`: any origin may read the public GET routes (the registry API, the API reference, `/api` reads). */
+        "Access-Control-Allow-Origin": "*";
         /** @description The pages' policy: scripts and styles only from this origin, no inline script, no framing (`frame-ancestors 'none'`). */
         "Content-Security-Policy": string;
         /** @description `nosniff`. */
@@ -1537,6 +1760,26 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    preflightGetAssessment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait=N` (N from 0 to 20): answer once the assessment is complete, or after N seconds. */
+                Prefer?: components["parameters"]["PreferWait"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     searchServers: {
         parameters: {
             query?: {
@@ -1582,6 +1825,36 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    preflightSearchServers: {
+        parameters: {
+            query?: {
+                /** @description Search text. Words are matched as prefixes and all must match. */
+                q?: components["parameters"]["Query"];
+                /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
+                category?: components["parameters"]["Category"];
+                /**
+                 * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
+                 *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+                 *     tools first), `endpoints` (most remote endpoints first).
+                 */
+                sort?: components["parameters"]["ServerSort"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of results skipped. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     searchTools: {
         parameters: {
             query?: {
@@ -1623,6 +1896,32 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    preflightSearchTools: {
+        parameters: {
+            query?: {
+                /** @description Search text. Words are matched as prefixes and all must match. */
+                q?: components["parameters"]["Query"];
+                /** @description Only tools whose server requires this kind of authentication. */
+                authentication?: components["parameters"]["AuthenticationFilter"];
+                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+                sort?: components["parameters"]["ToolSort"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of results skipped. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     getServer: {
         parameters: {
             query?: never;
@@ -1657,6 +1956,24 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    preflightGetServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     compareServers: {
         parameters: {
             query: {
@@ -1688,6 +2005,24 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightCompareServers: {
+        parameters: {
+            query: {
+                /** @description Comma-separated server ids (or canonical names), 2 to 10. */
+                ids: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1728,6 +2063,27 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    preflightGetInstall: {
+        parameters: {
+            query?: {
+                /** @description One client; without it every supported client is returned. */
+                client?: components["schemas"]["InstallClient"];
+            };
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     getTrust: {
         parameters: {
             query?: never;
@@ -1759,6 +2115,24 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightGetTrust: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1796,6 +2170,24 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    preflightGetStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     getTool: {
         parameters: {
             query?: never;
@@ -1830,6 +2222,24 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    preflightGetTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tool `id` (`<serverId>:<tool name>`). */
+                id: components["parameters"]["ToolId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     listCategories: {
         parameters: {
             query?: never;
@@ -1856,6 +2266,21 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightListCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1900,6 +2325,30 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    preflightLegacySearch: {
+        parameters: {
+            query?: {
+                /** @description Search text. Words are matched as prefixes and all must match. */
+                q?: components["parameters"]["Query"];
+                /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
+                category?: components["parameters"]["Category"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of results skipped. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     legacyListCategories: {
         parameters: {
             query?: never;
@@ -1928,6 +2377,21 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightLegacyListCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1964,6 +2428,24 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightLegacyGetServerByDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Host name of the server's primary remote endpoint, e.g. `mcp.example.com`. */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -2036,6 +2518,191 @@ export interface operations {
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    registryListServers: {
+        parameters: {
+            query?: {
+                /** @description The `metadata.nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Entries a page. */
+                limit?: number;
+                /** @description Part of the server name, in any case. */
+                search?: string;
+                /** @description Entries updated after this RFC 3339 time (deleted ones included). */
+                updated_since?: string;
+                /** @description `latest` for the latest version of each server, or one exact version. */
+                version?: string;
+                /** @description Include deleted versions. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of server versions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightRegistryListServers: {
+        parameters: {
+            query?: {
+                /** @description The `metadata.nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Entries a page. */
+                limit?: number;
+                /** @description Part of the server name, in any case. */
+                search?: string;
+                /** @description Entries updated after this RFC 3339 time (deleted ones included). */
+                updated_since?: string;
+                /** @description `latest` for the latest version of each server, or one exact version. */
+                version?: string;
+                /** @description Include deleted versions. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    registryListVersions: {
+        parameters: {
+            query?: {
+                /** @description Include deleted versions. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path: {
+                /** @description The server's name, URL-encoded (`io.github.acme%2Fweather`). */
+                serverName: components["parameters"]["RegistryServerName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's versions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightRegistryListVersions: {
+        parameters: {
+            query?: {
+                /** @description Include deleted versions. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path: {
+                /** @description The server's name, URL-encoded (`io.github.acme%2Fweather`). */
+                serverName: components["parameters"]["RegistryServerName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    registryGetVersion: {
+        parameters: {
+            query?: {
+                /** @description Include deleted versions. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path: {
+                /** @description The server's name, URL-encoded (`io.github.acme%2Fweather`). */
+                serverName: components["parameters"]["RegistryServerName"];
+                /** @description The version, URL-encoded (a `+` of build metadata as `%2B`), or `latest`. */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightRegistryGetVersion: {
+        parameters: {
+            query?: {
+                /** @description Include deleted versions. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path: {
+                /** @description The server's name, URL-encoded (`io.github.acme%2Fweather`). */
+                serverName: components["parameters"]["RegistryServerName"];
+                /** @description The version, URL-encoded (a `+` of build metadata as `%2B`), or `latest`. */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -2129,6 +2796,21 @@ export interface operations {
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightGetOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
     };

@@ -11,6 +11,7 @@ import { AppError } from './errors.js';
 import { createHandlers } from './http/handlers/index.js';
 import { loadContract, type OpenApiDocument } from './contract.js';
 import { createHostCheck } from './host-check.js';
+import { corsReads } from './http/cors.js';
 import { createDispatcher } from './http/openapi.js';
 import { sendProblem } from './http/problem.js';
 import { rateLimit } from './http/rate-limit.js';
@@ -39,8 +40,8 @@ interface State {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** The discovery routes, which the rate limit covers: both route sets and /mcp (assessments have their own public limit). */
-const DISCOVERY = /^\/(api(?!\/v1\/assessments)(\/|$)|mcp\/?$)/;
+/** The discovery routes, which the rate limit covers: both route sets, the registry API and /mcp (assessments have their own public limit). */
+const DISCOVERY = /^\/(api(?!\/v1\/assessments)(\/|$)|v0\.1\/|mcp\/?$)/;
 /** The proxy, which opens outbound connections: a tighter limit on top of discovery's. */
 const PROXY = /^\/api\/v1\/proxy\//;
 /** Where the body stays raw text: JSON-RPC answers a parse error itself. */
@@ -84,6 +85,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
     }
     return next();
   });
+  app.use(corsReads());
   app.use(webEdge(pages, deps.logger));
   const { trustProxyHops } = deps.config;
   const limiter = deps.store.rateLimiter;

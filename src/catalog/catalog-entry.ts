@@ -6,8 +6,26 @@ export type ServerRecord = Omit<Server, 'tools' | 'sources' | 'links'>;
 /** A server as the catalog holds it: the contract's Server but for the links, which the read model adds (src/read/links.ts). */
 export type CatalogServer = Omit<Server, 'links'>;
 
+/** One version of a server as a registry published it: its server.json and that registry's metadata of it. */
+export interface PublishedVersion {
+  readonly version: string;
+  /** The server.json as published (scrubbed of credentials). */
+  readonly document: Readonly<Record<string, unknown>>;
+  readonly status: 'active' | 'deprecated' | 'deleted';
+  readonly statusMessage: string | null;
+  readonly statusChangedAt: string | null;
+  readonly publishedAt: string | null;
+  readonly updatedAt: string | null;
+  readonly isLatest: boolean;
+}
+
 export interface CatalogEntry {
   readonly server: ServerRecord;
+  /**
+   * Every version an official registry published of it (the MCP Registry API serves them); empty
+   * for a server known only from other sources (it is served from its record).
+   */
+  readonly published: readonly PublishedVersion[];
   readonly tools: readonly Tool[];
   /** Lower-case name forms for exact and prefix name matches in relevance ranking. */
   readonly matchNames: readonly string[];

@@ -67,6 +67,8 @@ export function materialize(id: string, records: readonly UpstreamServer[]): Cat
   const categoryNames = categories.map((slug) => TAXONOMY.find((c) => c.slug === slug)?.name ?? slug);
   const entry = {
     server,
+    // The versions an official registry published, from the first source that has them.
+    published: sources.find((s) => (s.published?.length ?? 0) > 0)?.published?.slice() ?? [],
     tools,
     matchNames: matchNamesOf(primary.name, sources.map((s) => s.name), title),
     searchCategories: [...categoryNames, ...unique(sources.flatMap((s) => s.upstreamCategories))].join(' '),

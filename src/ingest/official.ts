@@ -3,7 +3,8 @@
  * documents. Several versions of one name become one record at the latest version.
  */
 import type { EnvironmentVariable, Package, PackageArgument, Remote, RemoteHeader, ServerVersion, SourceName, Transport } from '../types.js';
-import { isSecretName } from '../catalog/secrets.js';
+import type { PublishedVersion } from '../catalog/catalog-entry.js';
+import { isSecretName, scrubValue } from '../catalog/secrets.js';
 import { annotations, asArray, asObject, flag, httpUrl, isObject, objectSchema, remote, text, timestamp, type JsonObject } from './json.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 
@@ -91,7 +92,25 @@ export function officialRecord(name: string, entries: readonly Entry[], file: st
       upstreamCategories: [],
       oauth: false,
       declaresSecrets: false,
+      published: ordered.map((entry) => publishedOf(entry, entry === latest)),
     },
+  };
+}
+
+const STATUSES = ['active', 'deprecated', 'deleted'] as const;
+
+/** One version as its registry published it: the server.json (scrubbed) and that registry's metadata of it. */
+function publishedOf(entry: Entry, isLatest: boolean): PublishedVersion {
+  const status = STATUSES.find((s) => s === entry.meta.status) ?? 'active';
+  return {
+    version: text(entry.server.version) ?? '',
+    document: scrubValue(entry.server),
+    status,
+    statusMessage: text(entry.meta.statusMessage),
+    statusChangedAt: timestamp(entry.meta.statusChangedAt),
+    publishedAt: timestamp(entry.meta.publishedAt),
+    updatedAt: timestamp(entry.meta.updatedAt),
+    isLatest,
   };
 }
 

@@ -2,6 +2,7 @@
  * What every upstream adapter produces: one record per server and source, already
  * normalized to the contract's shapes and scrubbed of secret values.
  */
+import type { PublishedVersion } from '../catalog/catalog-entry.js';
 import type { Package, Remote, ServerVersion, SourceName, ToolAnnotations, JsonSchemaObject } from '../types.js';
 
 export interface UpstreamTool {
@@ -37,6 +38,8 @@ export interface UpstreamServer {
   readonly oauth: boolean;
   /** Whether the upstream declares a secret outside env vars and headers (e.g. Docker secrets). */
   readonly declaresSecrets: boolean;
+  /** Every version an official registry published (official format only; the registry API serves them). */
+  readonly published?: readonly PublishedVersion[];
 }
 
 /** One upstream record with the (scrubbed) document it came from. */

@@ -9,6 +9,10 @@ import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type 
 
 export interface CatalogLookups {
   findServer(idOrName: string): Promise<CatalogServer | null>;
+  /** Several servers by id, read together (a page of the registry API): those found, by id. */
+  findServers(ids: readonly string[]): Promise<Map<string, CatalogServer>>;
+  /** Every tool of each of several servers, by server id. */
+  toolsOfServers(ids: readonly string[]): Promise<Map<string, Tool[]>>;
   findServerIdByDomain(host: string): Promise<string | null>;
   findTool(id: string): Promise<Tool | null>;
   /** Every tool of a server, in upstream order. */
@@ -21,11 +25,58 @@ export interface CatalogLookups {
   installKeyOf(serverId: string): Promise<string | null>;
 }
 
+type Owned<R> = R & { server_id: string };
+type ToolSummaryRow = { server_id: string; id: string; name: string; title: string | null; description: string };
+type SourceRow = { server_id: string; source: SourceRef['source']; source_key: string; ingested_at: string };
+
 export function createCatalogLookups(db: Db): CatalogLookups {
   const toolsOfServer = async (serverId: string): Promise<Tool[]> => {
     if (!storable(serverId)) return [];
     const rows: ToolRow[] = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.server_id', serverId).orderBy('t.position').select(TOOL_COLUMNS);
     return rows.map(toTool);
+  };
+
+  /** Servers with their remotes, packages, tools and sources, each child table read once for all of them. */
+  const serversOf = async (rows: readonly ServerRow[]): Promise<Map<string, CatalogServer>> => {
+    const ids = rows.map((row) => row.id);
+    const [remotes, packages, tools, sources]: [Owned<RemoteRow>[], Owned<PackageRow>[], ToolSummaryRow[], SourceRow[]] = await Promise.all([
+      db('remotes').whereIn('server_id', ids).orderBy(['server_id', 'position']),
+      db('packages').whereIn('server_id', ids).orderBy(['server_id', 'position']),
+      db('tools').whereIn('server_id', ids).orderBy(['server_id', 'position']).select('server_id', 'id', 'name', 'title', 'description'),
+      db('sources').whereIn('server_id', ids).orderBy(['server_id', 'source', 'source_key']).select('server_id', 'source', 'source_key', 'ingested_at'),
+    ]);
+    const grouped = <R extends { server_id: string }>(all: readonly R[]): Map<string, R[]> => {
+      const map = new Map<string, R[]>();
+      for (const r of all) {
+        const list = map.get(r.server_id);
+        if (list) list.push(r);
+        else map.set(r.server_id, [r]);
+      }
+      return map;
+    };
+    const [remotesBy, packagesBy, toolsBy, sourcesBy] = [grouped(remotes), grouped(packages), grouped(tools), grouped(sources)];
+    const out = new Map<string, CatalogServer>();
+    for (const row of rows) {
+      out.set(row.id, {
+        ...toSummary(row),
+        websiteUrl: row.website_url,
+        license: row.license,
+        versions: JSON.parse(row.versions),
+        packages: (packagesBy.get(row.id) ?? []).map((p) => ({
+          registryType: p.registry_type,
+          identifier: p.identifier,
+          version: p.version,
+          runtimeHint: p.runtime_hint,
+          transport: p.transport,
+          environmentVariables: JSON.parse(p.environment_variables),
+          arguments: JSON.parse(p.arguments),
+        })),
+        remotes: (remotesBy.get(row.id) ?? []).map((r) => ({ transport: r.transport, url: r.url, host: r.host, headers: JSON.parse(r.headers) })),
+        tools: (toolsBy.get(row.id) ?? []).map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
+        sources: (sourcesBy.get(row.id) ?? []).map((s) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
+      });
+    }
+    return out;
   };
 
   return {
@@ -38,32 +89,22 @@ export function createCatalogLookups(db: Db): CatalogLookups {
     async findServer(idOrName) {
       if (!storable(idOrName)) return null;
       const row: ServerRow | undefined = await db('servers as s').where('s.id', idOrName).orWhere('s.name', idOrName).orderByRaw('s.id = ? DESC', [idOrName]).first('s.*');
-      if (!row) return null;
-      const [remotes, packages, tools, sources] = await Promise.all([
-        db('remotes').where({ server_id: row.id }).orderBy('position'),
-        db('packages').where({ server_id: row.id }).orderBy('position'),
-        toolsOfServer(row.id),
-        db('sources').where({ server_id: row.id }).orderBy(['source', 'source_key']).select('source', 'source_key', 'ingested_at'),
-      ]);
-      const summary = toSummary(row);
-      return {
-        ...summary,
-        websiteUrl: row.website_url,
-        license: row.license,
-        versions: JSON.parse(row.versions),
-        packages: packages.map((p: PackageRow) => ({
-          registryType: p.registry_type,
-          identifier: p.identifier,
-          version: p.version,
-          runtimeHint: p.runtime_hint,
-          transport: p.transport,
-          environmentVariables: JSON.parse(p.environment_variables),
-          arguments: JSON.parse(p.arguments),
-        })),
-        remotes: remotes.map((r: RemoteRow) => ({ transport: r.transport, url: r.url, host: r.host, headers: JSON.parse(r.headers) })),
-        tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
-        sources: sources.map((s: { source: SourceRef['source']; source_key: string; ingested_at: string }) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
-      };
+      return row ? ((await serversOf([row])).get(row.id) ?? null) : null;
+    },
+
+    async findServers(ids) {
+      const wanted = [...new Set(ids)].filter(storable);
+      if (wanted.length === 0) return new Map();
+      return serversOf(await db('servers as s').whereIn('s.id', wanted).select('s.*'));
+    },
+
+    async toolsOfServers(ids) {
+      const wanted = [...new Set(ids)].filter(storable);
+      const out = new Map<string, Tool[]>(wanted.map((id) => [id, []]));
+      if (wanted.length === 0) return out;
+      const rows: ToolRow[] = await db('tools as t').join('servers as s', 's.id', 't.server_id').whereIn('t.server_id', wanted).orderBy(['t.server_id', 't.position']).select(TOOL_COLUMNS);
+      for (const row of rows) out.get(row.server_id)?.push(toTool(row));
+      return out;
     },
 
     async findServerIdByDomain(host) {

@@ -9,6 +9,7 @@ import { TAXONOMY } from '../catalog/taxonomy.js';
 import { installKeyBase } from '../catalog/install-key.js';
 import { uniqueId } from '../catalog/ids.js';
 import { withoutNamespace } from '../catalog/namespace.js';
+import { REGISTRY_VERSION_COLUMNS, versionRowsOf } from './registry-versions.js';
 import type { SourceName } from '../types.js';
 import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk-insert.js';
 import { dialectOf, type Db } from './db.js';
@@ -168,6 +169,7 @@ const INSERTS = {
   toolsFts: { table: 'tools_fts', columns: ['rowid', ...FTS_COLUMNS.tools_fts] },
   sources: { table: 'sources', columns: SOURCE_COLUMNS, onConflict: mergeOn(['source', 'source_key'], SOURCE_COLUMNS) },
   matchKeys: { table: 'match_keys', columns: ['match_key', 'server_id'], onConflict: ignoreOn(['match_key']) },
+  registryVersions: { table: 'registry_versions', columns: [...REGISTRY_VERSION_COLUMNS] },
 } satisfies Record<string, BulkInsert>;
 
 /**
@@ -416,6 +418,8 @@ class CatalogRows {
   readonly packages: Row[] = [];
   readonly tools: Row[] = [];
   readonly toolFts: Row[] = [];
+  /** What the registry API serves of each server (registry-versions.ts). */
+  readonly registryVersions: Row[] = [];
 
   constructor(private readonly now: string) {}
 
@@ -427,6 +431,7 @@ class CatalogRows {
     else this.updates.push({ id: server.id, values: Object.fromEntries(SERVER_COLUMNS.map((column, i) => [column, row[i]])) });
     this.serverFts.push([seq, withoutNamespace(server.name), server.title ?? '', server.description, entry.searchCategories, entry.searchTools]);
     for (const slug of server.categories) this.categories.push([slug, server.id]);
+    this.registryVersions.push(...versionRowsOf(entry, this.now));
     for (const [position, remote] of server.remotes.entries()) {
       this.remotes.push([server.id, position, remote.transport, remote.url, remote.host, JSON.stringify(remote.headers)]);
     }
@@ -460,6 +465,7 @@ async function writeRows(trx: Knex.Transaction, rows: CatalogRows, changed: read
   await insertMany(trx, INSERTS.packages, rows.packages);
   await insertMany(trx, INSERTS.tools, rows.tools);
   await insertMany(trx, INSERTS.toolsFts, rows.toolFts);
+  await insertMany(trx, INSERTS.registryVersions, rows.registryVersions);
 }
 
 /** A server's values in the order of SERVER_COLUMNS. */
@@ -480,7 +486,7 @@ async function deleteChildren(trx: Knex.Transaction, serverIds: readonly string[
     for (const seqChunk of chunks(toolSeqs.map((t) => t.seq))) {
       await trx.raw(`DELETE FROM tools_fts WHERE rowid IN (${seqChunk.map(() => '?').join(', ')})`, seqChunk);
     }
-    for (const table of ['tools', 'remotes', 'packages', 'server_categories']) await trx(table).whereIn('server_id', chunk).delete();
+    for (const table of ['tools', 'remotes', 'packages', 'server_categories', 'registry_versions']) await trx(table).whereIn('server_id', chunk).delete();
   }
   for (const seqChunk of chunks(serverSeqs)) {
     if (seqChunk.length > 0) await trx.raw(`DELETE FROM servers_fts WHERE rowid IN (${seqChunk.map(() => '?').join(', ')})`, seqChunk);

@@ -38,6 +38,8 @@ export interface MonitorStore {
   recordCheck(check: EndpointCheck, keep: number): Promise<void>;
   /** Checks of a server's endpoints, newest first, at most `limit` per endpoint. */
   recentChecks(serverId: string, limit: number): Promise<EndpointCheck[]>;
+  /** The same for several servers, read together: by server id. */
+  recentChecksOf(serverIds: readonly string[], limit: number): Promise<Map<string, EndpointCheck[]>>;
   /** When the last successful sync from `upstream` started, if any. */
   lastSyncStart(upstream: string): Promise<string | null>;
   startSync(upstream: string, at: string): Promise<number>;
@@ -50,6 +52,28 @@ interface CheckRow {
 }
 
 export function createMonitorStore(db: Db): MonitorStore {
+  /** Each server's latest `limit` checks per endpoint URL, newest first. */
+  const recentChecksOf = async (serverIds: readonly string[], limit: number): Promise<Map<string, EndpointCheck[]>> => {
+    const out = new Map<string, EndpointCheck[]>(serverIds.map((id) => [id, []]));
+    if (serverIds.length === 0) return out;
+    const rows: CheckRow[] = await db('endpoint_checks')
+      .whereIn('server_id', [...new Set(serverIds)])
+      .orderBy([{ column: 'server_id' }, { column: 'url' }, { column: 'checked_at', order: 'desc' }])
+      .select('*');
+    const perUrl = new Map<string, number>();
+    for (const row of rows) {
+      const key = `${row.server_id}\n${row.url}`;
+      const seen = perUrl.get(key) ?? 0;
+      perUrl.set(key, seen + 1);
+      if (seen >= limit) continue;
+      out.get(row.server_id)?.push({
+        serverId: row.server_id, url: row.url, checkedAt: row.checked_at, state: row.state, httpStatus: row.http_status, latencyMs: row.latency_ms,
+        protocolVersion: row.protocol_version, toolCount: row.tool_count, error: row.error,
+      });
+    }
+    return out;
+  };
+
   const lock = dialectOf(db) === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   return {
     async scheduleEndpoints() {
@@ -91,19 +115,10 @@ export function createMonitorStore(db: Db): MonitorStore {
     },
 
     async recentChecks(serverId, limit) {
-      const rows: CheckRow[] = await db('endpoint_checks').where({ server_id: serverId }).orderBy([{ column: 'url' }, { column: 'checked_at', order: 'desc' }]).select('*');
-      const perUrl = new Map<string, number>();
-      return rows
-        .filter((row) => {
-          const seen = perUrl.get(row.url) ?? 0;
-          perUrl.set(row.url, seen + 1);
-          return seen < limit;
-        })
-        .map((row) => ({
-          serverId: row.server_id, url: row.url, checkedAt: row.checked_at, state: row.state, httpStatus: row.http_status, latencyMs: row.latency_ms,
-          protocolVersion: row.protocol_version, toolCount: row.tool_count, error: row.error,
-        }));
+      return (await recentChecksOf([serverId], limit)).get(serverId) ?? [];
     },
+
+    recentChecksOf,
 
     async lastSyncStart(upstream) {
       const row = await db('sync_runs').where({ upstream, status: 'complete' }).orderBy('started_at', 'desc').first('started_at');

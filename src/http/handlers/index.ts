@@ -16,6 +16,8 @@ import { mcpHandlers } from './mcp.js';
 import { metaHandlers } from './meta.js';
 import { pageHandlers } from './pages.js';
 import { proxyHandlers } from './proxy.js';
+import { preflightHandlers } from './preflight.js';
+import { registryApiHandlers } from './registry-api.js';
 import { serverHandlers } from './servers.js';
 import { toolHandlers } from './tools.js';
 
@@ -33,11 +35,13 @@ export interface HandlerDeps {
 export function createHandlers(deps: HandlerDeps): HandlerMap {
   return {
     ...serverHandlers(deps.read),
+    ...registryApiHandlers(deps.read),
     ...toolHandlers(deps.read),
     ...evidenceHandlers(deps.read),
     ...categoryHandlers(deps.read),
     ...legacyHandlers(deps.read),
     ...metaHandlers(deps.document, deps.store),
+    ...preflightHandlers(deps.document),
     ...mcpHandlers(deps.mcp, deps.mcpOptions),
     ...proxyHandlers(deps.proxy),
     ...assessmentHandlers(deps.assessments),

@@ -13,6 +13,7 @@ import * as ftsWithoutPrefix from './007-fts-without-prefix.js';
 import * as installKeys from './008-install-keys.js';
 import * as namesWithoutNamespace from './009-names-without-namespace.js';
 import * as ftsVocabulary from './010-fts-vocabulary.js';
+import * as registryVersions from './011-registry-versions.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -25,6 +26,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '008-install-keys': installKeys,
   '009-names-without-namespace': namesWithoutNamespace,
   '010-fts-vocabulary': ftsVocabulary,
+  '011-registry-versions': registryVersions,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

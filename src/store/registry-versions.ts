@@ -1,0 +1,123 @@
+/**
+ * The `registry_versions` table (migration 011): what the MCP Registry API serves, one row per
+ * registry name and version. The catalog writer replaces a server's rows with the server; the
+ * subregistry service (src/subregistry) reads them in pages, a name's versions, or one version.
+ */
+import type { Knex } from 'knex';
+import type { CatalogEntry } from '../catalog/catalog-entry.js';
+import { localRegistryName } from '../catalog/registry-name.js';
+import { conformed, serverJsonOf } from '../catalog/server-json.js';
+import type { Db } from './db.js';
+
+export type RegistryStatus = 'active' | 'deprecated' | 'deleted';
+
+/** One stored version, as read back. */
+export interface RegistryVersionRow {
+  readonly name: string;
+  readonly version: string;
+  readonly serverId: string;
+  /** The server.json text. */
+  readonly document: string;
+  /** What was changed for the document to conform to the API's schema (server-json.ts: conformed). */
+  readonly repairs: readonly string[];
+  readonly status: RegistryStatus;
+  readonly statusMessage: string | null;
+  readonly statusChangedAt: string | null;
+  readonly publishedAt: string | null;
+  readonly updatedAt: string;
+  readonly isLatest: boolean;
+}
+
+/** The table's columns, in the order `versionRowsOf` gives values. */
+export const REGISTRY_VERSION_COLUMNS = ['name', 'version', 'server_id', 'document', 'repairs', 'status', 'status_message', 'status_changed_at', 'published_at', 'updated_at', 'is_latest'] as const;
+
+/**
+ * The rows of one catalog entry (as `REGISTRY_VERSION_COLUMNS`): every version an official
+ * registry published, or (for a server no official registry lists) one version from its record,
+ * under its local name, changed at `now`. `is_latest` is 1 or 0, which both databases read as a boolean.
+ */
+export function versionRowsOf(entry: CatalogEntry, now: string): Array<Array<string | number | null>> {
+  const { server } = entry;
+  if (entry.published.length > 0) {
+    return entry.published.map((v) => {
+      const { document, repairs } = conformed({ ...v.document });
+      return [
+        server.name, v.version, server.id, JSON.stringify(document), repairs.length > 0 ? JSON.stringify(repairs) : null, v.status, v.statusMessage,
+        v.statusChangedAt, v.publishedAt, v.updatedAt ?? v.publishedAt ?? now, v.isLatest ? 1 : 0,
+      ];
+    });
+  }
+  const document = serverJsonOf(server, localRegistryName(server.id));
+  return [[document.name as string, document.version as string, server.id, JSON.stringify(document), null, 'active', null, null, server.publishedAt ?? now, now, 1]];
+}
+
+interface Row {
+  name: string;
+  version: string;
+  server_id: string;
+  document: string;
+  repairs: string | null;
+  status: RegistryStatus;
+  status_message: string | null;
+  status_changed_at: string | null;
+  published_at: string | null;
+  updated_at: string;
+  is_latest: boolean | number;
+}
+
+const toRow = (row: Row): RegistryVersionRow => ({
+  name: row.name, version: row.version, serverId: row.server_id, document: row.document, repairs: row.repairs ? JSON.parse(row.repairs) : [], status: row.status, statusMessage: row.status_message,
+  statusChangedAt: row.status_changed_at, publishedAt: row.published_at, updatedAt: row.updated_at, isLatest: Boolean(row.is_latest),
+});
+
+/** What a list page filters on (the registry API's query, parsed). */
+export interface RegistryListQuery {
+  /** The last entry of the previous page: the page starts after it. */
+  readonly after: { readonly name: string; readonly version: string } | null;
+  readonly limit: number;
+  /** Part of the name, any case. */
+  readonly search: string | null;
+  /** Entries updated after this time (ISO 8601 UTC). */
+  readonly updatedSince: string | null;
+  /** `latest`, or one exact version. */
+  readonly version: string | null;
+  readonly includeDeleted: boolean;
+}
+
+export interface RegistryVersions {
+  /** A page of entries in name, then version order (byte by byte). */
+  page(query: RegistryListQuery): Promise<RegistryVersionRow[]>;
+  /** Every version of a name, newest published first. */
+  versionsOf(name: string, includeDeleted: boolean): Promise<RegistryVersionRow[]>;
+  /** One version of a name (`latest`: the one marked latest). */
+  versionOf(name: string, version: string, includeDeleted: boolean): Promise<RegistryVersionRow | null>;
+}
+
+export function createRegistryVersions(db: Db): RegistryVersions {
+  const visible = (q: Knex.QueryBuilder, includeDeleted: boolean): Knex.QueryBuilder => (includeDeleted ? q : q.whereNot('status', 'deleted'));
+  return {
+    async page({ after, limit, search, updatedSince, version, includeDeleted }) {
+      let q = db('registry_versions');
+      if (after) q = q.whereRaw('(name > ? OR (name = ? AND version > ?))', [after.name, after.name, after.version]);
+      // Upstream: updated_since always includes deleted entries.
+      q = visible(q, includeDeleted || updatedSince !== null);
+      if (search) q = q.whereRaw('lower(name) LIKE ? ESCAPE ?', [`%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`, '\\']);
+      if (updatedSince) q = q.where('updated_at', '>', updatedSince);
+      if (version === 'latest') q = q.where('is_latest', true);
+      else if (version !== null) q = q.where('version', version);
+      const rows: Row[] = await q.orderBy([{ column: 'name' }, { column: 'version' }]).limit(limit).select('*');
+      return rows.map(toRow);
+    },
+    async versionsOf(name, includeDeleted) {
+      const rows: Row[] = await visible(db('registry_versions').where({ name }), includeDeleted)
+        .orderByRaw("(published_at IS NULL), published_at DESC, version DESC")
+        .select('*');
+      return rows.map(toRow);
+    },
+    async versionOf(name, version, includeDeleted) {
+      const q = visible(db('registry_versions').where({ name }), includeDeleted);
+      const row: Row | undefined = await (version === 'latest' ? q.where('is_latest', true) : q.where({ version })).first('*');
+      return row ? toRow(row) : null;
+    },
+  };
+}
