@@ -68,7 +68,9 @@ export function sqlitePragmas(pageCacheMb = 64): string[] {
 /** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
 export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db {
   if (POSTGRES_URL.test(databaseUrl)) {
-    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, log: QUIET_ACQUIRE });
+    // A request waits for a connection 10 s at most (knex's default is 60): the read model
+    // bounds its own queue of searches, so a longer wait means the database does not answer.
+    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, acquireConnectionTimeout: 10_000, log: QUIET_ACQUIRE });
   }
   const match = /^sqlite:(.+)$/.exec(databaseUrl);
   if (!match?.[1]) throw new Error('unsupported DATABASE_URL: use sqlite:<path> or postgres://…');
@@ -91,6 +93,33 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
           conn.run(sql, (err) => (err ? done(err, conn) : next(index + 1)));
         };
         next(0);
+      },
+    },
+  });
+}
+
+/**
+ * A connection of its own for small reads that must not queue behind the pool's work (the
+ * content generation, read every 250 ms by every request): on PostgreSQL a pool of one that
+ * waits 2 s at most for its connection; on a SQLite file a second connection (WAL lets it read
+ * while the other works). An in-memory SQLite database has no second connection: null.
+ */
+export function openSideConnection(databaseUrl: string): Db | null {
+  if (POSTGRES_URL.test(databaseUrl)) {
+    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2_000, log: QUIET_ACQUIRE });
+  }
+  const filename = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
+  if (!filename || filename === ':memory:') return null;
+  return knexFactory({
+    client: SqliteClient,
+    connection: { filename: resolve(filename) },
+    useNullAsDefault: true,
+    log: QUIET_ACQUIRE,
+    pool: {
+      min: 0,
+      max: 1,
+      afterCreate(conn: Database, done: (err: Error | null, conn: Database) => void) {
+        conn.run('PRAGMA busy_timeout = 5000', (err) => done(err, conn));
       },
     },
   });

@@ -1,11 +1,10 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { readContentGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
-import { dialectOf, migrate, migrationsPending, openDatabase, type Db } from './db.js';
+import { dialectOf, migrate, migrationsPending, openDatabase, openSideConnection, type Db } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
-import { createRegistryVersions, type RegistryVersions } from './registry-versions.js';
 import { createSearchSource, type CatalogSearchSource } from './search-source.js';
 
 export interface RateLimiterSpec {
@@ -24,8 +23,6 @@ export interface Store {
   /** What the search engines (src/search) read the catalog through. */
   readonly searchSource: CatalogSearchSource;
   readonly monitor: MonitorStore;
-  /** What the MCP Registry API serves (src/subregistry). */
-  readonly registryVersions: RegistryVersions;
   readonly assessments: AssessmentStore;
   /** Runs `work` in one transaction; a throw rolls everything back. */
   withCatalogWriter<T>(work: (writer: CatalogWriter) => Promise<T>): Promise<T>;
@@ -43,6 +40,8 @@ export interface Store {
    * memory on SQLite (one instance).
    */
   rateLimiter(spec: RateLimiterSpec): RateLimiterAbstract;
+  /** Whether the database answers a query now (on the store's own side connection, not behind the pool's queue). */
+  answers(): Promise<boolean>;
   /** Readiness: whether the database answers and no migration is pending. */
   check(): Promise<{ database: 'ok' | 'error'; migrations: 'ok' | 'pending' | 'error' }>;
   close(): Promise<void>;
@@ -59,13 +58,25 @@ export interface StoreOptions {
 export function createStore(databaseUrl: string, options: StoreOptions = {}): Store {
   const db: Db = openDatabase(databaseUrl, { pageCacheMb: options.pageCacheMb });
   const dialect = dialectOf(db);
+  // The generation is read on a connection of its own: behind the pool's queue of searches, every
+  // request (kept answers too) would wait for it each time it goes stale.
+  const side = openSideConnection(databaseUrl);
+  const generationDb = side ?? db;
   // Writes through this store, seen at once; other processes' through the committed row.
   let writes = 0;
   let committed = '0';
   let checkedAt = 0;
+  /** The last read's failure, repeated without a query until it is stale (an outage costs one read per TTL). */
+  let failure: { error: unknown; at: number } | null = null;
   const readCommitted = async (): Promise<void> => {
-    committed = await readContentGeneration(db);
-    checkedAt = Date.now();
+    try {
+      committed = await readContentGeneration(generationDb);
+      checkedAt = Date.now();
+      failure = null;
+    } catch (error) {
+      failure = { error, at: Date.now() };
+      throw error;
+    }
   };
   /**
    * The read under way when the last one has gone stale: requests arriving meanwhile share it
@@ -75,7 +86,10 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
   const contentGeneration = async (fresh = false): Promise<string> => {
     // A fresh read starts after the call, so it sees every commit made before it.
     if (fresh) await readCommitted();
-    else if (Date.now() - checkedAt > GENERATION_TTL_MS) await (reading ??= readCommitted().finally(() => (reading = null)));
+    else if (Date.now() - checkedAt > GENERATION_TTL_MS) {
+      if (failure && Date.now() - failure.at <= GENERATION_TTL_MS) throw failure.error;
+      await (reading ??= readCommitted().finally(() => (reading = null)));
+    }
     return `${writes}:${committed}`;
   };
   const searchSource = createSearchSource(db);
@@ -84,7 +98,6 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     searchSource,
     contentGeneration,
     monitor: createMonitorStore(db),
-    registryVersions: createRegistryVersions(db),
     assessments: createAssessmentStore(db),
     withCatalogWriter: (work) => withCatalogWriter(db, work).finally(() => (writes += 1)),
     rateLimiter(spec) {
@@ -95,6 +108,14 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     async migrate() {
       await migrate(db);
       await syncTaxonomy(db);
+    },
+    async answers() {
+      try {
+        await generationDb.raw('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
     },
     async check() {
       try {
@@ -109,6 +130,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
       }
     },
     async close() {
+      await side?.destroy();
       await db.destroy();
     },
   };
