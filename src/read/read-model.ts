@@ -7,11 +7,11 @@
  * compare) are made afresh each time, so a check never flushes a content answer.
  */
 import type { RegistryService, ServerSearchInput, ToolSearchInput } from '../registry/registry-service.js';
-import type { RegistryListInput, RegistryServerList, RegistryServerResponse, SubregistryService } from '../subregistry/subregistry-service.js';
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
 import { Answer } from './answer.js';
 import { AppError } from '../errors.js';
 import { createAnswerCache, type AnswerCache } from './answer-cache.js';
+import { createFlights, type Flights } from './flights.js';
 import { withLinks } from './links.js';
 
 export interface ReadModel {
@@ -26,38 +26,59 @@ export interface ReadModel {
   getTrust(idOrName: string): Promise<Answer<TrustReport>>;
   getStatus(idOrName: string): Promise<Answer<StatusReport>>;
   compareServers(ids: readonly string[]): Promise<Answer<Comparison>>;
-  /** The MCP Registry API (src/subregistry): a page of the list, a server's versions, one version. */
-  registryServers(input: RegistryListInput): Promise<Answer<RegistryServerList>>;
-  registryVersions(name: string, includeDeleted: boolean): Promise<Answer<RegistryServerList>>;
-  registryVersion(name: string, version: string, includeDeleted: boolean): Promise<Answer<RegistryServerResponse>>;
 }
 
 export interface ReadModelDeps {
   readonly registry: RegistryService;
-  /** The registry API's service; a read model built without it (a test of another surface) has no registry API. */
-  readonly subregistry?: SubregistryService;
-  /** The catalog's content generation; null when it cannot be read (nothing is kept or answered from the cache then). */
+  /** The catalog's content generation; null when it cannot be read (answers are then neither kept nor replaced). */
   readonly generation: () => Promise<string | null>;
+  /** Whether the database answers now: asked after a read failed, to tell an outage from a fault. */
+  readonly databaseAnswers?: () => Promise<boolean>;
   readonly cache?: AnswerCache;
+  readonly flights?: Flights;
 }
 
-export function createReadModel({ registry, subregistry, generation, cache = createAnswerCache() }: ReadModelDeps): ReadModel {
-  /** The answer kept under `key`, or `compute`'s, kept if the content did not change meanwhile. */
+/** How long a client is told to wait before asking again while the database does not answer. */
+const OUTAGE_RETRY_SECONDS = 5;
+
+/** The error of a read the database could not answer (503, `database_unavailable`, `Retry-After`). */
+function databaseUnavailable(): AppError {
+  return new AppError('database_unavailable', `The catalog's database does not answer; try again in ${OUTAGE_RETRY_SECONDS} s.`, [], {
+    'Retry-After': String(OUTAGE_RETRY_SECONDS),
+  });
+}
+
+export function createReadModel({ registry, generation, databaseAnswers = async () => true, cache = createAnswerCache(), flights = createFlights() }: ReadModelDeps): ReadModel {
+  /** The last generation read: while the database does not answer, answers kept at it are served. */
+  let known: string | null = null;
+  /** `compute`'s value; a failure while the database does not answer becomes `database_unavailable`. */
+  const guarded = async <T>(compute: () => Promise<T>): Promise<T> => {
+    try {
+      return await compute();
+    } catch (err) {
+      if (err instanceof AppError || (await databaseAnswers())) throw err;
+      throw databaseUnavailable();
+    }
+  };
+  /**
+   * The answer kept under `key`, or `compute`'s, kept if the content did not change meanwhile.
+   * Identical misses share one computation, and computations queue (flights.ts).
+   */
   const kept = async <T>(key: string, compute: () => Promise<T>): Promise<Answer<T>> => {
-    const before = await generation();
-    const hit = before === null ? undefined : cache.get(before, key);
+    const now = await generation();
+    if (now !== null) known = now;
+    const at = now ?? known;
+    const hit = at === null ? undefined : cache.get(at, key);
     // Kept under a key only this function sets, for a compute of the same T.
     if (hit) return hit as Answer<T>;
-    const answer = Answer.of(await compute());
-    if (before !== null && (await generation()) === before) cache.set(before, key, answer);
-    return answer;
+    return flights.run(`${now ?? ''}\n${key}`, async () => {
+      const answer = Answer.of(await guarded(compute));
+      if (now !== null && (await generation()) === now) cache.set(now, key, answer);
+      return answer;
+    });
   };
-  const fresh = async <T>(compute: () => Promise<T>): Promise<Answer<T>> => Answer.of(await compute());
+  const fresh = async <T>(compute: () => Promise<T>): Promise<Answer<T>> => Answer.of(await guarded(compute));
   const keyOf = (operation: string, ...args: unknown[]): string => `${operation}\n${JSON.stringify(args)}`;
-  const registryApi = (): SubregistryService => {
-    if (!subregistry) throw new AppError('not_found', 'This service has no registry API.');
-    return subregistry;
-  };
 
   return {
     searchServers: (input) =>
@@ -72,12 +93,6 @@ export function createReadModel({ registry, subregistry, generation, cache = cre
     getTrust: (idOrName) => fresh(() => registry.getTrust(idOrName)),
     getStatus: (idOrName) => fresh(() => registry.getStatus(idOrName)),
     compareServers: (ids) => fresh(() => registry.compareServers(ids)),
-    // Kept until the catalog changes; trust and status in Sextant's `_meta` say when they were observed.
-    registryServers: (input) =>
-      kept(keyOf('registryServers', input.cursor, input.limit, input.search, input.updated_since, input.version, input.include_deleted), () => registryApi().listServers(input)),
-    registryVersions: (name, includeDeleted) => kept(keyOf('registryVersions', name, includeDeleted), () => registryApi().listVersions(name, includeDeleted)),
-    registryVersion: (name, version, includeDeleted) =>
-      kept(keyOf('registryVersion', name, version, includeDeleted), () => registryApi().getVersion(name, version, includeDeleted)),
   };
 }
 

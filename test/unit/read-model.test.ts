@@ -1,11 +1,14 @@
 /**
  * The read model: answers kept per content generation, scrubbed once as they enter, bounded by
  * their bytes; reads of monitor checks and the clock made afresh; the cache steps aside while
- * the generation cannot be read.
+ * the generation cannot be read; identical misses computed once, distinct ones queued; a
+ * database outage answered from what is kept, or with database_unavailable.
  */
 import { expect } from 'chai';
 import { Answer } from '../../src/read/answer.js';
 import { createAnswerCache } from '../../src/read/answer-cache.js';
+import { AppError } from '../../src/errors.js';
+import { createFlights } from '../../src/read/flights.js';
 import { createReadModel } from '../../src/read/read-model.js';
 import type { RegistryService } from '../../src/registry/registry-service.js';
 
@@ -38,7 +41,7 @@ describe('read model', () => {
     expect(calls.get('searchServers')).to.equal(3);
   });
 
-  it('keeps nothing computed while the generation moved, and steps aside while it cannot be read', async () => {
+  it('keeps nothing computed while the generation moved, and answers from what it kept while the generation cannot be read', async () => {
     const { registry, calls } = countingRegistry();
     const seen = ['g1', 'g2'];
     let generation: string | null = 'g2';
@@ -50,8 +53,80 @@ describe('read model', () => {
     expect(calls.get('getServer')).to.equal(2);
     generation = null;
     await read.getServer('a');
-    await read.getServer('a');
-    expect(calls.get('getServer'), 'no generation: every read goes the whole way').to.equal(4);
+    expect(calls.get('getServer'), 'no generation: what was kept at the last one read still answers').to.equal(2);
+    await read.getServer('b');
+    await read.getServer('b');
+    expect(calls.get('getServer'), 'no generation: nothing new is kept').to.equal(4);
+  });
+
+  it('runs concurrent identical misses once: the others wait for that answer', async () => {
+    const { registry, calls } = countingRegistry();
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const slow = new Proxy(registry, { get: (target, key) => async (...args: unknown[]) => (await gate, Reflect.get(target, key)(...args)) });
+    const read = createReadModel({ registry: slow, generation: async () => 'g1' });
+    const answers = Array.from({ length: 20 }, () => read.searchServers({ q: 'github', limit: 3 }));
+    const other = read.searchServers({ q: 'gitlab', limit: 3 });
+    open();
+    const settled = await Promise.all(answers);
+    expect(new Set(settled).size, 'one answer for all twenty').to.equal(1);
+    await other;
+    expect(calls.get('searchServers'), 'github once, gitlab once').to.equal(2);
+  });
+
+  it('queues distinct misses: no more computations at once than it allows', async () => {
+    let running = 0;
+    let most = 0;
+    const registry = new Proxy({} as RegistryService, {
+      get: () => async (...args: unknown[]) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return { args };
+      },
+    });
+    const read = createReadModel({ registry, generation: async () => 'g1', flights: createFlights({ concurrency: 3, queued: 100 }) });
+    const pages = await Promise.all(Array.from({ length: 30 }, (_, i) => read.searchServers({ q: `word${i}`, limit: 3 })));
+    expect(pages.map((p) => (p.value as unknown as { args: Array<{ q: string }> }).args[0]?.q)).to.deep.equal(Array.from({ length: 30 }, (_, i) => `word${i}`));
+    expect(most).to.equal(3);
+  });
+
+  it('refuses a miss beyond the queue with 503 service_unavailable and Retry-After', async () => {
+    const registry = new Proxy({} as RegistryService, { get: () => () => new Promise(() => undefined) });
+    const read = createReadModel({ registry, generation: async () => 'g1', flights: createFlights({ concurrency: 1, queued: 1 }) });
+    void read.searchServers({ q: 'a' });
+    void read.searchServers({ q: 'b' });
+    const refused = await read.searchServers({ q: 'c' }).catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(AppError).and.to.deep.include({ code: 'service_unavailable', headers: { 'Retry-After': '1' } });
+  });
+
+  it('while the database does not answer: serves what it kept, and says database_unavailable for the rest', async () => {
+    const { registry } = countingRegistry();
+    let down = false;
+    const failing = new Proxy(registry, {
+      get: (target, key) => async (...args: unknown[]) => {
+        if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return Reflect.get(target, key)(...args);
+      },
+    });
+    const read = createReadModel({ registry: failing, generation: async () => (down ? null : 'g1'), databaseAnswers: async () => !down });
+    const kept = await read.searchServers({ q: 'github' });
+    down = true;
+    expect(await read.searchServers({ q: 'github' }), 'the answer it held').to.equal(kept);
+    for (const attempt of [() => read.searchServers({ q: 'gitlab' }), () => read.getTrust('a')]) {
+      const err = await attempt().catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(AppError).and.to.deep.include({ code: 'database_unavailable', headers: { 'Retry-After': '5' } });
+    }
+    down = false;
+    expect((await read.searchServers({ q: 'gitlab' })).value, 'back by itself').to.deep.include({ call: 'searchServers' });
+  });
+
+  it('lets a failure pass as it is while the database answers (a fault, not an outage)', async () => {
+    const registry = new Proxy({} as RegistryService, { get: () => async () => { throw new Error('bug'); } });
+    const read = createReadModel({ registry, generation: async () => 'g1', databaseAnswers: async () => true });
+    const err = await read.searchServers({ q: 'x' }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(Error).and.not.to.be.instanceOf(AppError);
   });
 
   it('never keeps trust, status or comparison: they read monitor checks and the clock', async () => {
