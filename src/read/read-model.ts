@@ -7,6 +7,7 @@
  * compare) are made afresh each time, so a check never flushes a content answer.
  */
 import type { RegistryService, ServerSearchInput, ToolSearchInput } from '../registry/registry-service.js';
+import type { RegistryListInput, RegistryServerList, RegistryServerResponse, SubregistryService } from '../subregistry/subregistry-service.js';
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
 import { Answer } from './answer.js';
 import { AppError } from '../errors.js';
@@ -26,10 +27,16 @@ export interface ReadModel {
   getTrust(idOrName: string): Promise<Answer<TrustReport>>;
   getStatus(idOrName: string): Promise<Answer<StatusReport>>;
   compareServers(ids: readonly string[]): Promise<Answer<Comparison>>;
+  /** The MCP Registry API (src/subregistry): a page of the list, a server's versions, one version. */
+  registryServers(input: RegistryListInput): Promise<Answer<RegistryServerList>>;
+  registryVersions(name: string, includeDeleted: boolean): Promise<Answer<RegistryServerList>>;
+  registryVersion(name: string, version: string, includeDeleted: boolean): Promise<Answer<RegistryServerResponse>>;
 }
 
 export interface ReadModelDeps {
   readonly registry: RegistryService;
+  /** The registry API's service; a read model built without it (a test of another surface) has no registry API. */
+  readonly subregistry?: SubregistryService;
   /** The catalog's content generation; null when it cannot be read (answers are then neither kept nor replaced). */
   readonly generation: () => Promise<string | null>;
   /** Whether the database answers now: asked after a read failed, to tell an outage from a fault. */
@@ -48,7 +55,7 @@ function databaseUnavailable(): AppError {
   });
 }
 
-export function createReadModel({ registry, generation, databaseAnswers = async () => true, cache = createAnswerCache(), flights = createFlights() }: ReadModelDeps): ReadModel {
+export function createReadModel({ registry, subregistry, generation, databaseAnswers = async () => true, cache = createAnswerCache(), flights = createFlights() }: ReadModelDeps): ReadModel {
   /** The last generation read: while the database does not answer, answers kept at it are served. */
   let known: string | null = null;
   /** `compute`'s value; a failure while the database does not answer becomes `database_unavailable`. */
@@ -79,6 +86,10 @@ export function createReadModel({ registry, generation, databaseAnswers = async 
   };
   const fresh = async <T>(compute: () => Promise<T>): Promise<Answer<T>> => Answer.of(await guarded(compute));
   const keyOf = (operation: string, ...args: unknown[]): string => `${operation}\n${JSON.stringify(args)}`;
+  const registryApi = (): SubregistryService => {
+    if (!subregistry) throw new AppError('not_found', 'This service has no registry API.');
+    return subregistry;
+  };
 
   return {
     searchServers: (input) =>
@@ -93,6 +104,12 @@ export function createReadModel({ registry, generation, databaseAnswers = async 
     getTrust: (idOrName) => fresh(() => registry.getTrust(idOrName)),
     getStatus: (idOrName) => fresh(() => registry.getStatus(idOrName)),
     compareServers: (ids) => fresh(() => registry.compareServers(ids)),
+    // Kept until the catalog changes; trust and status in Sextant's `_meta` say when they were observed.
+    registryServers: (input) =>
+      kept(keyOf('registryServers', input.cursor, input.limit, input.search, input.updated_since, input.version, input.include_deleted), () => registryApi().listServers(input)),
+    registryVersions: (name, includeDeleted) => kept(keyOf('registryVersions', name, includeDeleted), () => registryApi().listVersions(name, includeDeleted)),
+    registryVersion: (name, version, includeDeleted) =>
+      kept(keyOf('registryVersion', name, version, includeDeleted), () => registryApi().getVersion(name, version, includeDeleted)),
   };
 }
 

@@ -5,6 +5,7 @@ import { dialectOf, migrate, migrationsPending, openDatabase, openSideConnection
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
+import { createRegistryVersions, type RegistryVersions } from './registry-versions.js';
 import { createSearchSource, type CatalogSearchSource } from './search-source.js';
 
 export interface RateLimiterSpec {
@@ -23,6 +24,8 @@ export interface Store {
   /** What the search engines (src/search) read the catalog through. */
   readonly searchSource: CatalogSearchSource;
   readonly monitor: MonitorStore;
+  /** What the MCP Registry API serves (src/subregistry). */
+  readonly registryVersions: RegistryVersions;
   readonly assessments: AssessmentStore;
   /** Runs `work` in one transaction; a throw rolls everything back. */
   withCatalogWriter<T>(work: (writer: CatalogWriter) => Promise<T>): Promise<T>;
@@ -98,6 +101,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     searchSource,
     contentGeneration,
     monitor: createMonitorStore(db),
+    registryVersions: createRegistryVersions(db),
     assessments: createAssessmentStore(db),
     withCatalogWriter: (work) => withCatalogWriter(db, work).finally(() => (writes += 1)),
     rateLimiter(spec) {
