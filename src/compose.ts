@@ -62,7 +62,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const generation = followGeneration(store.contentGeneration);
     const registry = createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
     const subregistry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor });
-    const read = createReadModel({ registry, subregistry, generation });
+    const read = createReadModel({ registry, subregistry, generation, databaseAnswers: store.answers });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
     const probe = options.probe ?? defaultProbe(client, config);
     if (options.workers) workers = startWorkers(store.assessments, probe, logger, options.workerOptions);
@@ -95,12 +95,13 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
 }
 
 /**
- * The search engines, in the order the read model asks them: on SQLite the in-memory engine
- * (while it is current) before FTS5; on PostgreSQL its own SQL.
+ * The search engines, in the order the read model asks them: the in-memory engine (while it is
+ * current) before the database's own SQL (FTS5 on SQLite, tsvector on PostgreSQL). On either
+ * database each instance builds its index at start and rebuilds it when the shared content
+ * generation moves; SQL answers meanwhile.
  */
 function searchEngines(store: Store, logger: Logger): SearchEngine[] {
   const sql = createSqlEngine(store.searchSource);
-  if (store.searchSource.sql.dialect !== 'sqlite') return [sql];
   const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true), {
     built: (stats) => logger.info(stats, 'search index built'),
     failed: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'search index build failed; SQL answers searches'),

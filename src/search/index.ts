@@ -1,8 +1,8 @@
 /**
  * The search engines, for the composition root: it builds the ones its database has, in the
  * order the read model asks them (src/read/engine-choice.ts).
- *  - SQLite: `createMemoryEngine(source, committed)` first (warm it before serving), then `createFts5Engine(source)`.
- *  - PostgreSQL: `createPostgresEngine(source)` alone.
+ *  - `createMemoryEngine(source, committed)` first (warm it before serving), on either database;
+ *  - then `createSqlEngine(source)`: `createFts5Engine` on SQLite, `createPostgresEngine` on PostgreSQL.
  * `source` is the store's `searchSource`.
  */
 import { createFts5Engine } from './fts5-engine.js';

@@ -1,8 +1,10 @@
 /**
- * The in-memory search engine (SQLite catalogs). FTS5 has to score every match with bm25 before
- * it can keep a page, which at 100k servers costs tens of milliseconds for a common word; this
- * engine holds the same words and weights next to what the ranking rules read (memory-index.ts),
- * so a search touches only the postings of its words, then reads the page's rows by seq.
+ * The in-memory search engine, on SQLite and PostgreSQL alike. FTS5 (or PostgreSQL's ts_rank)
+ * has to score every match before it can keep a page, which at 100k servers costs tens of
+ * milliseconds for a common word; this engine holds the same words and weights next to what the
+ * ranking rules read (memory-index.ts), so a search touches only the postings of its words, then
+ * reads the page's rows by seq. It reads the catalog through the same tables on both databases
+ * (servers_fts and tools_fts have the same columns and rowids), and ranks by FTS5's bm25 on both.
  *
  * Its indexes are built for one catalog content generation and answer only at that generation,
  * and only relevance searches with words: otherwise it answers null (the SQL engine answers),
