@@ -1,7 +1,8 @@
 /**
  * Two app processes on one PostgreSQL database (DESIGN.md "Scale"): the discovery rate limit
  * counts across both, a monitor pass from both checks each endpoint once, and an assessment
- * whose instance is killed mid-job is finished by the other. Runs under `npm run test:pg`.
+ * whose instance is killed mid-job is finished by the other, and a catalog write through one
+ * reaches the other's in-memory search index. Runs under `npm run test:pg`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -114,6 +115,42 @@ describe(`two instances on one PostgreSQL database${TEST_DIALECT === 'postgres' 
     for (const request of fixture.requests.filter((r) => r.body.includes('"initialize"'))) initializes.set(request.url, (initializes.get(request.url) ?? 0) + 1);
     expect(initializes.size, JSON.stringify(summaries)).to.equal(ENDPOINTS);
     expect([...initializes.values()].every((n) => n === 1), JSON.stringify([...initializes])).to.equal(true);
+  });
+
+  it('answers a search with the same first results on both after a write made through the other (each in-memory index follows the shared generation)', async () => {
+    const b = await startInstance(database);
+    instances.push(b);
+    const built = await b.next((m) => typeof m.indexBuilt === 'number');
+    const a = await startHarness({ demo: false, database });
+    try {
+      expect(await a.service.warmSearch(), 'the writer\'s in-memory index is built').to.equal(true);
+      const names = async (base: string, query: string): Promise<string[]> => {
+        const response = await fetch(`${base}/api/v1/servers/search?${query}`);
+        const body = (await response.json()) as { items: Array<{ name: string }> };
+        return body.items.map((item) => item.name);
+      };
+      expect(await names(b.base, 'q=beacon')).to.deep.equal([]);
+      await ingest(a.service.store, [catalog([
+        { name: 'com.example/beacon', tools: ['beacon_scan'] },
+        { name: 'com.example/beacon-relay', tools: ['relay_beacon', 'beacon_ping'] },
+        { name: 'com.example/lighthouse', tools: ['beacon_light'] },
+      ])]);
+      const servers = Number(built.indexBuilt) + 3;
+      // B sees the write within the generation's freshness (SQL answers while its index catches up) ...
+      const deadline = Date.now() + 10_000;
+      while ((await names(b.base, 'q=beacon')).length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      // ... then rebuilds its in-memory index at the new generation.
+      await b.next((m) => m.indexBuilt === servers);
+      expect(await a.service.warmSearch()).to.equal(true);
+      for (const query of ['q=beacon&limit=2', 'q=beacon%20scan', 'q=lighthouse']) {
+        const [fromA, fromB] = [await names(a.baseUrl, query), await names(b.base, query)];
+        expect(fromB, query).to.not.deep.equal([]);
+        expect(fromB, query).to.deep.equal(fromA);
+      }
+      expect(await names(b.base, 'q=beacon&limit=3')).to.have.members(['com.example/beacon', 'com.example/beacon-relay', 'com.example/lighthouse']);
+    } finally {
+      await a.close();
+    }
   });
 
   it('never hands one endpoint to two claims made at the same moment on separate connections', async () => {

@@ -3,7 +3,7 @@
  * root `serve` uses (createService), on the DATABASE_URL it is given, listening on loopback.
  * The probes are replaced (PROBE=hang never finishes, PROBE=quick answers at once) so no
  * assessment ever looks up a real domain; the monitor reaches loopback fixtures only.
- * It reports on stdout as JSON lines: {port}, {probing}, {monitor}.
+ * It reports on stdout as JSON lines: {port}, {probing}, {monitor}, {indexBuilt}.
  */
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
@@ -28,11 +28,20 @@ const probes: Record<string, ProbeRunner> = {
 };
 const probe = env.PROBE ? probes[env.PROBE] : undefined;
 
+/** The service's own log, of which only the in-memory index's builds are reported ({indexBuilt: servers}). */
+const log = pino({ level: 'info' }, {
+  write(line: string) {
+    const entry = JSON.parse(line) as { msg?: string; servers?: number };
+    if (entry.msg === 'search index built') say({ indexBuilt: entry.servers });
+  },
+});
 const service = await createService(
   testServiceConfig(env.DATABASE_URL ?? '', { discoveryRateLimit: Number(env.DISCOVERY_RATE_LIMIT ?? 0), netAllowPrivate: ['127.0.0.1/32'] }),
-  pino({ level: 'silent' }),
+  log,
   { workers: probe !== undefined, ...(probe ? { probe } : {}), workerOptions: { leaseMs: Number(env.LEASE_MS ?? 120_000), pollMs: 100 } },
 );
+// As `serve` does: the in-memory search index is built before the instance listens.
+await service.warmSearch();
 const server = service.app.listen(0, '127.0.0.1', () => say({ port: (server.address() as AddressInfo).port }));
 if (env.MONITOR === '1') {
   const summary = await runMonitorPass(service.store, service.net, pino({ level: 'silent' }), { clientVersion: 'test', intervalSeconds: 3600, perHostSpacingMs: 0, timeoutMs: 2000 });
