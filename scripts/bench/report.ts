@@ -114,6 +114,8 @@ export function checkTargets(sizes: readonly SizeResult[]): Target[] {
     check('get server by id ≥ 0.25 × baseline', ratio('get-server'), '>=', 0.25, '×', at),
     check('get tool by id ≥ 0.25 × baseline', ratio('get-tool'), '>=', 0.25, '×', at),
     check('tool search ≥ 0.10 × baseline', ratio('tool-search'), '>=', 0.1, '×', at),
+    check('web search results page ≥ 0.3 × baseline', ratio('web-search'), '>=', 0.3, '×', at),
+    check('web server page ≥ 0.3 × baseline', ratio('web-server'), '>=', 0.3, '×', at),
     mcpTarget(scenarioAt(sizes, largest, 'mcp-search'), scenarioAt(sizes, largest, 'search-q'), at),
     check('search p50 at 100k ≤ 2 × p50 at 10k', big && small ? big.p50 / Math.max(small.p50, 1e-9) : null, '<=', 2, '×', big && small ? ` (${fmt(big.p50, 2)} ms vs ${fmt(small.p50, 2)} ms)` : ''),
     check('ingest ≥ 5,000 servers/s (tools and index included)', ingestAt?.ingest.serversPerSecond, '>=', 5000, ' servers/s', ingestNote),

@@ -6,7 +6,7 @@
 import type { CorpusManifest } from './corpus.js';
 import type { LoadRequest } from './load.js';
 
-export type Expect = 'page' | 'record' | 'mcp';
+export type Expect = 'page' | 'record' | 'mcp' | 'html';
 
 export interface Scenario {
   readonly name: string;
@@ -103,6 +103,8 @@ export async function buildScenarios(base: string, manifest: CorpusManifest): Pr
     scenario('get-server', 'get server by id', 'record', ids.servers.map((id) => get(`/api/v1/servers/${q(id)}`, 'server'))),
     scenario('get-tool', 'get tool by id', 'record', ids.tools.map((id) => get(`/api/v1/tools/${q(id)}`, 'tool'))),
     scenario('legacy-search', 'older /api/search, q', 'page', [...serverQueries].reverse().map((s) => get(`/api/search?q=${q(s.q)}`, s.kind))),
+    scenario('web-search', 'web: search results page, q', 'html', serverQueries.map((s) => get(`/servers?q=${q(s.q)}`, s.kind))),
+    scenario('web-server', 'web: server page', 'html', ids.servers.map((id) => get(`/servers/${q(id)}`, 'server'))),
     scenario('mcp-search', 'MCP tools/call search_servers', 'mcp', serverQueries.map((s) => ({
       request: { method: 'POST', path: '/mcp', body: mcpBody(s.q), headers: MCP_HEADERS },
       kind: s.kind,
@@ -185,6 +187,7 @@ function samplesOf(s: Scenario, samples: number): number[] {
 }
 
 function isEmpty(expect: Expect, text: string): boolean {
+  if (expect === 'html') return !text.startsWith('<!doctype html>');
   try {
     const doc: JsonValue = JSON.parse(text);
     if (expect === 'page') return arrayOf(field(doc, 'items')).length === 0;

@@ -5,7 +5,7 @@
  * it for a year; pages link to the hashed names.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,22 @@ export interface Asset {
 /** The files pages refer to, by their plain names. */
 export type AssetName = 'app.css' | 'app.js' | 'icon.svg' | 'docs.css' | 'docs.js' | 'swagger-ui.css' | 'swagger-ui-bundle.js';
 
-/** src/web/static, found from src/web (tsx) or dist/web (the build) alike: both sit two levels below the package. */
-const STATIC = fileURLToPath(new URL('../../src/web/static/', import.meta.url));
+/**
+ * src/web/static of the package this module belongs to: the nearest folder above this file
+ * that has it (src/web under tsx, dist/web after the build, a bench build elsewhere).
+ */
+function staticFolder(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'src', 'web', 'static');
+    if (existsSync(join(candidate, 'app.css'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`src/web/static not found above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+}
+
+const STATIC = staticFolder();
 
 function swaggerFile(file: string): string {
   const require = createRequire(import.meta.url);

@@ -185,7 +185,7 @@ describe('web pages in Chromium', function () {
       mkdirSync(SCREENSHOTS, { recursive: true });
       const shots: Array<[string, string, (page: Page) => Promise<void>]> = [
         ['home', '/', async () => undefined],
-        ['servers', '/servers?q=github', async () => undefined],
+        ['servers', '/servers', async () => undefined],
         ['tools', '/tools?q=issue', async () => undefined],
         ['server', '/servers/com.notion~mcp', async () => undefined],
         ['try-it', '/servers/com.fixture~echo', async (page) => {
@@ -193,10 +193,14 @@ describe('web pages in Chromium', function () {
           await page.locator('.try-form [name="text"]').fill('hello');
           await page.getByRole('button', { name: 'Call' }).click();
           await page.locator('.try-result').waitFor();
-          await page.locator('#try').scrollIntoViewIfNeeded();
         }],
         ['compare', '/compare?ids=com.notion~mcp,app.linear~linear', async () => undefined],
         ['assess', '/assess', async () => undefined],
+        ['assessment', '/assess', async (page) => {
+          await page.getByLabel('Business domain').fill('acme-widgets.co.uk');
+          await page.getByRole('button', { name: 'Start the assessment' }).click();
+          await page.locator('.status-complete').waitFor({ timeout: 20_000 });
+        }],
         ['hostile', '/servers/io.github.hostile~xss-probe', async () => undefined],
         ['docs', '/docs', async (page) => void (await page.locator('.swagger-ui .info .title').waitFor())],
         ['not-found', '/no-such-page', async () => undefined],
@@ -204,8 +208,10 @@ describe('web pages in Chromium', function () {
       for (const [name, path, prepare] of shots) {
         const v = await visit(path);
         await prepare(v.page);
-        const fullPage = name !== 'try-it';
-        await v.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage, ...(fullPage ? {} : {}) });
+        const file = join(SCREENSHOTS, `${name}.png`);
+        // Try it: the panel alone; every other page whole.
+        if (name === 'try-it') await v.page.locator('#try').screenshot({ path: file });
+        else await v.page.screenshot({ path: file, fullPage: true });
       }
     });
   }

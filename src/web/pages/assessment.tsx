@@ -6,12 +6,12 @@ import { Layout } from '../layout.js';
 
 type Assessment = components['schemas']['Assessment'];
 
-const STATUS: Readonly<Record<Assessment['status'], string>> = {
-  queued: 'Queued: waiting for a worker',
-  running: 'Running: the probes are under way',
-  complete: 'Complete: every observation got an answer',
-  partial: 'Partly complete: some observations could not be made',
-  failed: 'Failed: no probe got an answer, for reasons outside the domain',
+const STATUS: Readonly<Record<Assessment['status'], readonly [string, string]>> = {
+  queued: ['Queued', 'Waiting for a worker.'],
+  running: ['Running', 'The probes are under way.'],
+  complete: ['Complete', 'Every observation got an answer.'],
+  partial: ['Partly complete', 'Some observations could not be made.'],
+  failed: ['Failed', 'No probe got an answer, for reasons outside the domain.'],
 };
 
 const OUTCOME: Readonly<Record<string, string>> = { observed: 'Observed', not_found: 'Not found', error: 'Error', timeout: 'Timed out' };
@@ -20,6 +20,7 @@ const OUTCOME: Readonly<Record<string, string>> = { observed: 'Observed', not_fo
 function valueText(value: unknown): string {
   if (value === null || value === undefined) return '–';
   if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) return value.map(String).join('\n');
   return JSON.stringify(value, null, 1);
 }
 
@@ -36,8 +37,9 @@ export function AssessmentPage({ assets, assessment }: { readonly assets: AssetC
           <dt>Status</dt>
           <dd>
             <span class={`status status-${assessment.status}`} data-assessment={assessment.id} data-finished={finished ? 'yes' : 'no'}>
-              {STATUS[assessment.status]}
+              {STATUS[assessment.status][0]}
             </span>
+            <span class="status-note">{STATUS[assessment.status][1]}</span>
           </dd>
         </div>
         <div><dt>Requested</dt><dd>{formatDateTime(assessment.createdAt)}</dd></div>

@@ -29,7 +29,7 @@ export function ComparePage({ assets, data }: { readonly assets: AssetCatalog; r
   return (
     <Layout assets={assets} section="compare" title={title} description={`${servers.length} MCP servers side by side: transports, tools, sign-in, licence, status and trust checks.`}>
       <h1>Compare servers</h1>
-      <div class="table-scroll" tabIndex={0} role="region" aria-label="Comparison table">
+      <div class="table-scroll panel" tabIndex={0} role="region" aria-label="Comparison table">
         <table class="compare">
           <caption class="visually-hidden">The servers side by side</caption>
           <thead>
