@@ -17,8 +17,10 @@ import { checkTargets, formatReport, type BaselineRun, type ScenarioResult, type
 import { buildScenarios, preflight, type Scenario } from './scenarios.js';
 import { cpuProbe, ServerHandle, type CpuShare } from './server-handle.js';
 import { startBaseline, type Runtime } from './servers.js';
-import type { Settings } from './settings.js';
-import { measureStorageFloor, removeDatabase } from './storage-floor.js';
+import type { BenchDatabase, Settings } from './settings.js';
+import { checkColdStart, checkPgTargets, coldStartScenario, COLD_START, measureColdStart } from './cold-start.js';
+import { createPgDatabase } from './pg-database.js';
+import { measureStorageFloor, removeDatabase, type StorageFloor } from './storage-floor.js';
 
 export interface RunContext {
   readonly root: string;
@@ -46,8 +48,15 @@ export async function runAll(ctx: RunContext): Promise<number> {
   ctx.log(source ? `source: ${source.commit}${source.modified ? ' with uncommitted changes to tracked files' : ''}` : 'source: not a git checkout');
   const sizes: SizeResult[] = [];
   const state: { baseline: Baseline | null; profiles: Profile[] } = { baseline: null, profiles: [] };
-  for (const size of ctx.settings.sizes) sizes.push(await runSize(ctx, size, size === ctx.settings.sizes.at(-1), state));
-  const targets = checkTargets(sizes);
+  for (const database of ctx.settings.databases) {
+    for (const size of ctx.settings.sizes) sizes.push(await runSize(ctx, size, database, size === ctx.settings.sizes.at(-1), state));
+  }
+  const on = (database: BenchDatabase) => sizes.filter((s) => (s.database ?? 'sqlite') === database);
+  const targets = [
+    ...(ctx.settings.databases.includes('sqlite') ? checkTargets(on('sqlite')) : []),
+    ...(ctx.settings.databases.includes('pg') ? checkPgTargets(on('pg')) : []),
+    ...checkColdStart(sizes),
+  ];
   console.log(`\n${formatReport(state.baseline?.start ?? null, state.baseline?.bytes ?? 0, sizes, targets)}`);
   for (const profile of state.profiles) {
     const cpu = profile.cpu;
@@ -67,7 +76,7 @@ export async function runAll(ctx: RunContext): Promise<number> {
     server: { runtime: ctx.runtime.kind, buildError: ctx.runtime.buildError },
     baseline: state.baseline,
     sizes,
-    derived: derived(sizes),
+    derived: derived(sizes.filter((s) => (s.database ?? 'sqlite') === 'sqlite')),
     targets,
     profiles: state.profiles,
   };
@@ -144,32 +153,41 @@ function derived(sizes: readonly SizeResult[]): Record<string, unknown> {
   };
 }
 
-async function runSize(ctx: RunContext, size: number, last: boolean, state: { baseline: Baseline | null; profiles: Profile[] }): Promise<SizeResult> {
-  const { settings, log } = ctx;
+async function runSize(ctx: RunContext, size: number, database: BenchDatabase, last: boolean, state: { baseline: Baseline | null; profiles: Profile[] }): Promise<SizeResult> {
+  if (database === 'sqlite') return runSizeOn(ctx, size, null, last, state);
+  const pg = await createPgDatabase(ctx.settings.pgUrl, size);
+  try {
+    return await runSizeOn(ctx, size, pg.url, last, state);
+  } finally {
+    await pg.drop();
+  }
+}
+
+/** One size on SQLite (`databaseUrl` null: a file in the work folder) or on the PostgreSQL database `databaseUrl`. */
+async function runSizeOn(ctx: RunContext, size: number, databaseUrl: string | null, last: boolean, state: { baseline: Baseline | null; profiles: Profile[] }): Promise<SizeResult> {
+  const { settings } = ctx;
+  const database: BenchDatabase = databaseUrl === null ? 'sqlite' : 'pg';
+  const log = (line: string): void => ctx.log(database === 'pg' ? `[pg] ${line}` : line);
+  const url = databaseUrl === null ? {} : { databaseUrl };
   const manifest = await ensureCorpus(join(ctx.root, 'bench', 'corpus'), size, settings.seed, settings.dataDir, log);
   const corpus = { servers: manifest.servers, tools: manifest.tools, entries: manifest.entries, megabytes: Math.round(manifest.bytes / 1e6), files: manifest.files.length };
   const databaseFile = join(ctx.work, `catalog-${size}.sqlite`);
   log(`ingest ${size}: ${manifest.files.length} files into a fresh database (limit ${settings.ingestTimeoutSeconds} s)`);
-  const ingest = await runIngest({ root: ctx.root, runtime: ctx.runtime, manifest, databaseFile, cores: ctx.pinning?.all ?? null, timeoutSeconds: settings.ingestTimeoutSeconds });
+  const ingest = await runIngest({ root: ctx.root, runtime: ctx.runtime, manifest, databaseFile, ...url, cores: ctx.pinning?.all ?? null, timeoutSeconds: settings.ingestTimeoutSeconds });
   log(ingest.ok
     ? `ingest ${size}: ${ingest.servers} servers, ${ingest.tools} tools in ${ingest.seconds} s = ${ingest.serversPerSecond} servers/s, ${ingest.toolsPerSecond} tools/s`
     : `ingest ${size} did not finish: ${ingest.error}`);
   const memory = { afterRunMb: null, peakUnderLoadMb: null, hwmMb: null };
-  if (!ingest.ok) return { size, corpus, ingest, storageFloor: null, scenarios: [], memory, serverStarts: 0 };
-  const copyFile = join(ctx.work, `floor-${size}.sqlite`);
-  log(`storage floor ${size}: SQLite alone copies the catalog just ingested into a fresh database`);
-  const storageFloor = await measureStorageFloor(databaseFile, copyFile, ingest.servers);
-  await removeDatabase(copyFile);
-  log(storageFloor.ok
-    ? `storage floor ${size}: ${storageFloor.seconds} s = ${storageFloor.serversPerSecond} servers/s (ingest ${Math.round((100 * ingest.seconds) / storageFloor.seconds) / 100}× that)`
-    : `storage floor ${size} not measured: ${storageFloor.error}`);
-
-  const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, cores: ctx.pinning?.server ?? null, drainTimeoutSeconds: settings.drainTimeoutSeconds, log });
+  if (!ingest.ok) return { size, database, corpus, ingest, storageFloor: null, scenarios: [], memory, serverStarts: 0 };
+  const storageFloor = database === 'sqlite' ? await storageFloorOf(ctx, size, databaseFile, ingest.servers, ingest.seconds) : null;
+  const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, ...url, cores: ctx.pinning?.server ?? null, drainTimeoutSeconds: settings.drainTimeoutSeconds, log });
   let scenarios: Scenario[] = [];
+  let readySeconds: number | null = null;
   try {
     await handle.start();
-    log(`server (${ctx.runtime.kind}) on ${handle.url}, pid ${handle.pid}`);
-    scenarios = (await buildScenarios(handle.url, manifest)).filter((s) => settings.scenarios === null || settings.scenarios.includes(s.name));
+    readySeconds = handle.readySeconds;
+    log(`server (${ctx.runtime.kind}) on ${handle.url}, pid ${handle.pid}, ready ${readySeconds} s after its start`);
+    scenarios = [...(await buildScenarios(handle.url, manifest)), coldStartScenario(manifest)].filter((s) => settings.scenarios === null || settings.scenarios.includes(s.name));
     if (state.baseline === null) state.baseline = await measureBaseline(ctx, handle, scenarios);
   } finally {
     await handle.stop();
@@ -177,12 +195,14 @@ async function runSize(ctx: RunContext, size: number, last: boolean, state: { ba
   const results: ScenarioResult[] = [];
   for (const s of scenarios) results.push(await runScenario(ctx, handle, s, state.baseline?.bytes ?? null));
   for (const s of last ? scenarios.filter((x) => settings.profile.includes(x.name)) : []) {
-    const profile = await profileScenario(ctx, databaseFile, manifest, s);
+    const profile = await profileScenario(ctx, databaseFile, manifest, s, databaseUrl);
     if (profile) state.profiles.push(profile);
   }
   const ends = results.map((r) => r.rssAfterMb).filter((v): v is number => v !== null);
   return {
     size,
+    database,
+    readySeconds,
     corpus,
     ingest,
     storageFloor,
@@ -190,6 +210,18 @@ async function runSize(ctx: RunContext, size: number, last: boolean, state: { ba
     memory: { afterRunMb: ends.length > 0 ? Math.max(...ends) : null, peakUnderLoadMb: handle.peakUnderLoadMb, hwmMb: handle.hwmMb },
     serverStarts: handle.starts,
   };
+}
+
+/** SQLite alone copying the catalog just ingested into a fresh database (the storage floor). */
+async function storageFloorOf(ctx: RunContext, size: number, databaseFile: string, servers: number, ingestSeconds: number): Promise<StorageFloor> {
+  const copyFile = join(ctx.work, `floor-${size}.sqlite`);
+  ctx.log(`storage floor ${size}: SQLite alone copies the catalog just ingested into a fresh database`);
+  const storageFloor = await measureStorageFloor(databaseFile, copyFile, servers);
+  await removeDatabase(copyFile);
+  ctx.log(storageFloor.ok
+    ? `storage floor ${size}: ${storageFloor.seconds} s = ${storageFloor.serversPerSecond} servers/s (ingest ${Math.round((100 * ingestSeconds) / storageFloor.seconds) / 100}× that)`
+    : `storage floor ${size} not measured: ${storageFloor.error}`);
+  return storageFloor;
 }
 
 function loadOptions(settings: Settings): LoadOptions {
@@ -237,6 +269,7 @@ async function measureScenario(ctx: RunContext, handle: ServerHandle, s: Scenari
   const base = { name: s.name, label: s.label, distinctRequests: new Set(s.requests.map((r) => `${r.path} ${r.body ?? ''}`)).size, baseline: null, ratio: null };
   try {
     await handle.start();
+    if (s.name === COLD_START) return { ...base, ...(await measureColdStart(loadOptions(ctx.settings), handle, s)) };
     const check = await preflight(handle.url, s, s.name === 'search-q' ? 48 : 20, 10_000, 20_000);
     if (check.failures.length > 0) ctx.log(`${s.name}: preflight failures: ${check.failures.join(' | ')}`);
     const restarted = !(await handle.ensureDrained());
@@ -259,10 +292,10 @@ async function measureScenario(ctx: RunContext, handle: ServerHandle, s: Scenari
 /** A scenario again on a server started with --cpu-prof; the profile's top self times during the measured pass. */
 type Profile = ProfileSummary & { readonly scenario: string; readonly size: number; readonly cpu: CpuShare | null; readonly file: string };
 
-async function profileScenario(ctx: RunContext, databaseFile: string, manifest: CorpusManifest, search: Scenario): Promise<Profile | null> {
+async function profileScenario(ctx: RunContext, databaseFile: string, manifest: CorpusManifest, search: Scenario, databaseUrl: string | null): Promise<Profile | null> {
   const dir = join(ctx.work, `profile-${manifest.servers}-${search.name}`);
   await mkdir(dir, { recursive: true });
-  const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, cores: ctx.pinning?.server ?? null, drainTimeoutSeconds: ctx.settings.drainTimeoutSeconds, cpuProfDir: dir, log: ctx.log });
+  const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, ...(databaseUrl ? { databaseUrl } : {}), cores: ctx.pinning?.server ?? null, drainTimeoutSeconds: ctx.settings.drainTimeoutSeconds, cpuProfDir: dir, log: ctx.log });
   ctx.log(`profile: ${search.name} at ${manifest.servers} servers with --cpu-prof`);
   let window = { fromMs: 0, toMs: Number.POSITIVE_INFINITY };
   let cpu: CpuShare | null = null;
@@ -286,7 +319,7 @@ async function profileScenario(ctx: RunContext, databaseFile: string, manifest: 
     ctx.log('profile: no .cpuprofile was written (the server did not exit cleanly)');
     return null;
   }
-  const kept = join(ctx.root, 'bench', 'profiles', `${new Date().toISOString().slice(0, 10)}-${search.name}-${manifest.servers}.cpuprofile`);
+  const kept = join(ctx.root, 'bench', 'profiles', `${new Date().toISOString().slice(0, 10)}-${search.name}-${manifest.servers}${databaseUrl ? '-pg' : ''}.cpuprofile`);
   await mkdir(join(ctx.root, 'bench', 'profiles'), { recursive: true });
   await copyFile(join(dir, file), kept);
   ctx.log(`profile: kept ${kept}`);

@@ -30,6 +30,8 @@ export interface IngestRun {
   readonly manifest: CorpusManifest;
   /** Must not exist yet. */
   readonly databaseFile: string;
+  /** The database's URL when it is not that SQLite file (an empty PostgreSQL database). */
+  readonly databaseUrl?: string;
   readonly cores: string | null;
   readonly timeoutSeconds: number;
 }
@@ -43,7 +45,7 @@ export async function runIngest(run: IngestRun): Promise<IngestResult> {
   const started = performance.now();
   const proc = spawnTracked(run.cores, process.execPath, [...run.runtime.args, 'ingest', ...run.manifest.files], {
     cwd: run.root,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: `sqlite:${run.databaseFile}`, LOG_LEVEL: 'error' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: run.databaseUrl ?? `sqlite:${run.databaseFile}`, LOG_LEVEL: 'error' },
   });
   let peak: number | null = null;
   const sampler = setInterval(() => {

@@ -45,6 +45,10 @@ export interface ScenarioResult {
 
 export interface SizeResult {
   readonly size: number;
+  /** Which database the size ran on (absent in records from before BENCH_DB: SQLite). */
+  readonly database?: 'sqlite' | 'pg';
+  /** Seconds from the server's start to /readyz answering (its in-memory index built). */
+  readonly readySeconds?: number | null;
   readonly corpus: { readonly servers: number; readonly tools: number; readonly entries: number; readonly megabytes: number; readonly files: number };
   readonly ingest: IngestResult;
   /** SQLite alone writing the same catalog (null when the ingest did not finish). */
@@ -190,7 +194,7 @@ export function formatReport(start: BaselineRun | null, baselineBytes: number, s
     lines.push(row(['—', `bare node:http, ${baselineBytes} B body †`, fmt(l.rps, 0), fmt(l.rps, 0), '1.00', fmt(l.p50, 2), fmt(l.p99, 2), String(l.errors), String(l.non2xx), cpuText(start.cpu.serverPercent, start.cpu.serverMainThreadPercent), '', '1', '']));
   }
   for (const size of sizes) {
-    const label = size.size >= 1000 ? `${size.size / 1000}k` : String(size.size);
+    const label = `${size.database === 'pg' ? 'pg ' : ''}${size.size >= 1000 ? `${size.size / 1000}k` : String(size.size)}`;
     for (const s of size.scenarios) {
       const l = s.load;
       const empty = s.preflight ? `${s.preflight.empty}/${s.preflight.ok}` : '';
@@ -218,7 +222,7 @@ export function formatReport(start: BaselineRun | null, baselineBytes: number, s
   for (const size of sizes) {
     const i = size.ingest;
     lines.push(
-      `${size.size} servers: ingest ${i.ok ? '' : `DID NOT FINISH (${i.error ?? '?'}) `}${fmt(i.seconds, 1)} s in ingest() (${fmt(i.wallSeconds, 1)} s process), `
+      `${size.database === 'pg' ? 'PostgreSQL, ' : ''}${size.size} servers: ready ${fmt(size.readySeconds, 1)} s after start; ingest ${i.ok ? '' : `DID NOT FINISH (${i.error ?? '?'}) `}${fmt(i.seconds, 1)} s in ingest() (${fmt(i.wallSeconds, 1)} s process), `
         + `${fmt(i.serversPerSecond, 0)} servers/s, ${fmt(i.toolsPerSecond, 0)} tools/s, ${i.tools} tools, DB ${fmt(i.databaseMb, 0)} MB, ingest peak RSS ${fmt(i.maxRssMb, 0)} MB; `
         + `server RSS at the end of a scenario ≤ ${fmt(size.memory.afterRunMb, 0)} MB, peak under load ${fmt(size.memory.peakUnderLoadMb, 0)} MB (VmHWM ${fmt(size.memory.hwmMb, 0)} MB), ${size.serverStarts} server start(s)`,
       `  storage floor: ${floorText(size.storageFloor, i)}`,

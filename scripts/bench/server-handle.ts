@@ -11,6 +11,8 @@ export interface HandleOptions {
   readonly root: string;
   readonly runtime: Runtime;
   readonly databaseFile: string;
+  /** The database's URL when it is not that SQLite file (a PostgreSQL database). */
+  readonly databaseUrl?: string;
   readonly cores: string | null;
   readonly drainTimeoutSeconds: number;
   readonly cpuProfDir?: string;
@@ -21,6 +23,8 @@ export class ServerHandle {
   private running: Running | null = null;
   private sampler: NodeJS.Timeout | null = null;
   starts = 0;
+  /** Seconds from spawn to /readyz answering 200, for the current instance. */
+  readySeconds: number | null = null;
   /** performance.now() when the current instance was spawned. */
   spawnedAt = 0;
   /** Highest VmRSS seen while sampling (under load), MB. */
@@ -40,9 +44,10 @@ export class ServerHandle {
   }
 
   async start(): Promise<void> {
-    const { root, runtime, databaseFile, cores, cpuProfDir } = this.options;
+    const { root, runtime, databaseFile, databaseUrl, cores, cpuProfDir } = this.options;
     this.spawnedAt = performance.now();
-    this.running = await startSextant({ root, runtime, databaseFile, cores, ...(cpuProfDir ? { cpuProfDir } : {}) });
+    this.running = await startSextant({ root, runtime, databaseFile, cores, ...(databaseUrl ? { databaseUrl } : {}), ...(cpuProfDir ? { cpuProfDir } : {}) });
+    this.readySeconds = Math.round((performance.now() - this.spawnedAt) / 100) / 10;
     this.starts += 1;
   }
 

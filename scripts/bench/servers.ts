@@ -56,11 +56,11 @@ export function serveNodeFlags(root: string): string[] {
 }
 
 /** The environment of the server under test: nothing inherited but PATH and HOME. */
-export function serverEnv(databaseFile: string, port: number): NodeJS.ProcessEnv {
+export function serverEnv(databaseFile: string, port: number, databaseUrl?: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? '/tmp',
-    DATABASE_URL: `sqlite:${databaseFile}`,
+    DATABASE_URL: databaseUrl ?? `sqlite:${databaseFile}`,
     PORT: String(port),
     HOST: '127.0.0.1',
     DEMO_CATALOG: 'off',
@@ -76,6 +76,8 @@ export interface SextantOptions {
   readonly root: string;
   readonly runtime: Runtime;
   readonly databaseFile: string;
+  /** The database's URL when it is not that SQLite file (a PostgreSQL database). */
+  readonly databaseUrl?: string;
   readonly cores: string | null;
   /** Write a V8 CPU profile into this folder when the process exits. */
   readonly cpuProfDir?: string;
@@ -90,7 +92,7 @@ export async function startSextant(options: SextantOptions): Promise<Running> {
   const profile = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
   const proc = spawnTracked(options.cores, process.execPath, [...options.runtime.serveFlags, ...profile, ...options.runtime.args, 'serve'], {
     cwd: options.root,
-    env: serverEnv(options.databaseFile, port),
+    env: serverEnv(options.databaseFile, port, options.databaseUrl),
   });
   const url = `http://127.0.0.1:${port}`;
   try {

@@ -17,7 +17,13 @@ export interface Settings {
   readonly drainTimeoutSeconds: number;
   readonly dataDir: string;
   readonly keep: boolean;
+  /** The databases every size runs on (BENCH_DB=sqlite|pg|both, default both), each with its own ingest, server and baselines. */
+  readonly databases: readonly BenchDatabase[];
+  /** The PostgreSQL server the pg runs create their databases on (BENCH_PG_URL). */
+  readonly pgUrl: string;
 }
+
+export type BenchDatabase = 'sqlite' | 'pg';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -49,7 +55,17 @@ export function loadSettings(env: Env, root = resolve('.')): Settings {
     drainTimeoutSeconds: number('BENCH_DRAIN_TIMEOUT', 20, 1, 600),
     dataDir: resolve(root, env.BENCH_DATA_DIR?.trim() || '../shared/data'),
     keep: env.BENCH_KEEP === '1',
+    databases: databasesOf(env.BENCH_DB, problems),
+    pgUrl: env.BENCH_PG_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres',
   };
   if (problems.length > 0) throw new Error(`invalid benchmark settings:\n  ${problems.join('\n  ')}`);
   return Object.freeze(settings);
+}
+
+function databasesOf(raw: string | undefined, problems: string[]): BenchDatabase[] {
+  const value = raw?.trim() || 'both';
+  if (value === 'both') return ['sqlite', 'pg'];
+  if (value === 'sqlite' || value === 'pg') return [value];
+  problems.push(`BENCH_DB must be sqlite, pg or both, got "${raw}"`);
+  return ['sqlite'];
 }
