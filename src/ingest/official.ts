@@ -38,7 +38,7 @@ export function readOfficial(doc: unknown, file: string, source: SourceName): In
     if (name === null) continue;
     byName.set(name, [...(byName.get(name) ?? []), entry]);
   }
-  return [...byName.entries()].map(([name, versions]) => officialRecord(name, versions, file, source));
+  return [...byName.entries()].flatMap(([name, versions]) => officialRecord(name, versions, file, source) ?? []);
 }
 
 /** The entry at `index` of a `/v0.1/servers` list (`{server, _meta}`, or a bare server). */
@@ -48,17 +48,25 @@ export function listEntry(item: unknown, index: number, file: string): OfficialE
   return { server, meta: asObject(asObject(item._meta)[OFFICIAL_META]), label: `#${index} (${String(server.name ?? '?')})` };
 }
 
-/** The entry's canonical name once it is checked, or null for a deleted version (left out). */
-export function entryName(entry: OfficialEntry, file: string): string | null {
+/** The entry's canonical name once it is checked. */
+export function entryName(entry: OfficialEntry, file: string): string {
   const name = text(entry.server.name);
   if (!name || !name.includes('/')) throw new IngestError(file, entry.label, 'name must be a namespaced string like "io.github.owner/server"');
   if (typeof entry.server.description !== 'string') throw new IngestError(file, entry.label, 'description must be a string');
   if (!text(entry.server.version)) throw new IngestError(file, entry.label, 'version must be a non-empty string');
-  return text(entry.meta.status) === 'deleted' ? null : name;
+  return name;
 }
 
-/** One record from every version of a name: the latest one's data, the others listed under `versions`. */
-export function officialRecord(name: string, entries: readonly Entry[], file: string, source: SourceName): IngestRecord {
+const isDeleted = (entry: Entry): boolean => text(entry.meta.status) === 'deleted';
+
+/**
+ * One record from every version of a name: the latest live one's data, the others listed under
+ * `versions`; every version, deleted ones too, under `published` (the registry API serves them
+ * with `include_deleted`). Null when every version is deleted: no server then.
+ */
+export function officialRecord(name: string, all: readonly Entry[], file: string, source: SourceName): IngestRecord | null {
+  const entries = all.filter((entry) => !isDeleted(entry));
+  if (entries.length === 0) return null;
   const ordered = [...entries].sort(compareEntries);
   const latest = ordered.find((entry) => entry.meta.isLatest === true) ?? ordered[0];
   if (!latest) throw new IngestError(file, name, 'no versions');
@@ -92,7 +100,7 @@ export function officialRecord(name: string, entries: readonly Entry[], file: st
       upstreamCategories: [],
       oauth: false,
       declaresSecrets: false,
-      published: ordered.map((entry) => publishedOf(entry, entry === latest)),
+      published: [...all].sort(compareEntries).map((entry) => publishedOf(entry, entry === latest)),
     },
   };
 }

@@ -143,7 +143,6 @@ class OfficialGroups {
 
   add(entry: OfficialEntry): IngestRecord[] {
     const name = entryName(entry, this.file);
-    if (name === null) return [];
     if (name === this.name) {
       this.entries.push(entry);
       return [];
@@ -155,7 +154,8 @@ class OfficialGroups {
   }
 
   *flush(): Generator<IngestRecord> {
-    if (this.name !== null && this.entries.length > 0) yield officialRecord(this.name, this.entries, this.file, this.source);
+    const record = this.name !== null && this.entries.length > 0 ? officialRecord(this.name, this.entries, this.file, this.source) : null;
+    if (record) yield record;
     this.name = null;
     this.entries = [];
   }

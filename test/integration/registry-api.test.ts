@@ -176,6 +176,27 @@ describe('the MCP Registry API (/v0.1)', function () {
     }
   });
 
+  it('keeps a deleted version, shown with include_deleted and updated_since, as upstream', async () => {
+    const meta = (version: string, status: string, isLatest: boolean, at: string) => ({
+      server: { name: 'com.example/retired', description: `Retired example ${version}.`, version, remotes: [{ type: 'streamable-http', url: 'https://retired.example.com/mcp' }] },
+      _meta: { [OFFICIAL]: { status, publishedAt: at, updatedAt: at, isLatest } },
+    });
+    const gone = { server: { name: 'com.example/gone', description: 'Only deleted.', version: '1.0.0' }, _meta: { [OFFICIAL]: { status: 'deleted', publishedAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-02T00:00:00Z', isLatest: true } } };
+    const text = JSON.stringify({ servers: [meta('1.0.0', 'active', true, '2025-03-01T00:00:00Z'), meta('0.9.0', 'deleted', false, '2025-02-01T00:00:00Z'), gone] });
+    await ingest(h.service.store, [{ file: 'retired.json', text }]);
+    const name = encodeURIComponent('com.example/retired');
+    const live = asPublished<List>((await h.request(`/v0.1/servers/${name}/versions`)).body, 'list');
+    expect(live.servers.map((e) => e.server.version)).to.deep.equal(['1.0.0']);
+    const withDeleted = asPublished<List>((await h.request(`/v0.1/servers/${name}/versions?include_deleted=true`)).body, 'list');
+    expect(withDeleted.servers.map((e) => [e.server.version, e._meta[OFFICIAL].status])).to.deep.equal([['1.0.0', 'active'], ['0.9.0', 'deleted']]);
+    expect((await h.request(`/v0.1/servers/${name}/versions/0.9.0`)).status).to.equal(404);
+    expect((await h.request(`/v0.1/servers/${name}/versions/0.9.0?include_deleted=true`)).body.server.version).to.equal('0.9.0');
+    const since = await walk(h, '&updated_since=2025-01-15T00:00:00Z&search=com.example/retired', 100);
+    expect(since.map(keyOf), 'updated_since brings deleted entries too').to.deep.equal(['com.example/retired@0.9.0', 'com.example/retired@1.0.0']);
+    expect((await walk(h, '&search=com.example/retired', 100)).map(keyOf)).to.deep.equal(['com.example/retired@1.0.0']);
+    expect((await h.request(`/v0.1/servers/${encodeURIComponent('com.example/gone')}/versions?include_deleted=true`)).status, 'a server with no live version is not in the catalog').to.equal(404);
+  });
+
   it('changes nothing on a re-ingest that brings nothing new', async () => {
     const before = await walk(h, '', 100);
     await ingest(h.service.store, [fixture('official-small.json'), fixture('docker-small.json'), fixture('toolsdk-small.json')]);
