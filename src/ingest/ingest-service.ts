@@ -11,6 +11,7 @@ import type { IngestInput } from './detect.js';
 import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js';
 import { isObject } from './json.js';
 import { serverOf, type ReadRecord } from './read.js';
+import { KeyOwners } from './key-owners.js';
 import { Spool } from './spool.js';
 import { streamRecords } from './stream-read.js';
 import { fitTools, type UpstreamServer, type UpstreamTool } from './upstream.js';
@@ -62,7 +63,7 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
 
 /** Streams every input into the spool; returns the merge keys ambiguous in this run (as hash52 values). */
 async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void): Promise<Set<number>> {
-  const owners = new Map<number, number>();
+  const owners = new KeyOwners();
   const ambiguous = new Set<number>();
   let read = 0;
   for (const input of inputs) {
@@ -71,10 +72,7 @@ async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (
       // Keys shared by several records of one source cannot identify a server (a monorepo URL, say).
       const owner = hash52(record.key);
       for (const key of record.matchKeys) {
-        const scoped = hash52(`${record.source}\u0000${key}`);
-        const seen = owners.get(scoped);
-        if (seen !== undefined && seen !== owner) ambiguous.add(hash52(key));
-        owners.set(scoped, owner);
+        if (owners.ownedByAnother(hash52(`${record.source}\u0000${key}`), owner)) ambiguous.add(hash52(key));
       }
       read += 1;
       if (read % 1000 === 0) progress(read, 2 * read);
