@@ -1776,6 +1776,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -1851,6 +1852,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -1918,6 +1920,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -1970,6 +1973,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2022,6 +2026,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2080,6 +2085,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2132,6 +2138,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2184,6 +2191,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2236,6 +2244,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2280,6 +2289,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2345,6 +2355,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2391,6 +2402,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2445,6 +2457,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2555,6 +2568,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2586,6 +2600,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2617,6 +2632,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -2642,6 +2658,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2675,6 +2692,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -2702,6 +2720,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
@@ -2810,6 +2829,7 @@ export interface operations {
         responses: {
             204: components["responses"]["CorsPreflight"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };

@@ -118,6 +118,7 @@ export function checkTargets(sizes: readonly SizeResult[]): Target[] {
     check('get server by id ≥ 0.25 × baseline', ratio('get-server'), '>=', 0.25, '×', at),
     check('get tool by id ≥ 0.25 × baseline', ratio('get-tool'), '>=', 0.25, '×', at),
     check('tool search ≥ 0.10 × baseline', ratio('tool-search'), '>=', 0.1, '×', at),
+    check('registry API search (/v0.1/servers?search) ≥ 0.3 × baseline', ratio('registry-search'), '>=', 0.3, '×', at),
     check('web search results page ≥ 0.3 × baseline', ratio('web-search'), '>=', 0.3, '×', at),
     check('web server page ≥ 0.3 × baseline', ratio('web-server'), '>=', 0.3, '×', at),
     mcpTarget(scenarioAt(sizes, largest, 'mcp-search'), scenarioAt(sizes, largest, 'search-q'), at),

@@ -6,7 +6,7 @@
 import type { CorpusManifest } from './corpus.js';
 import type { LoadRequest } from './load.js';
 
-export type Expect = 'page' | 'record' | 'mcp' | 'html';
+export type Expect = 'page' | 'record' | 'mcp' | 'html' | 'registry';
 
 export interface Scenario {
   readonly name: string;
@@ -103,6 +103,8 @@ export async function buildScenarios(base: string, manifest: CorpusManifest): Pr
     scenario('get-server', 'get server by id', 'record', ids.servers.map((id) => get(`/api/v1/servers/${q(id)}`, 'server'))),
     scenario('get-tool', 'get tool by id', 'record', ids.tools.map((id) => get(`/api/v1/tools/${q(id)}`, 'tool'))),
     scenario('legacy-search', 'older /api/search, q', 'page', [...serverQueries].reverse().map((s) => get(`/api/search?q=${q(s.q)}`, s.kind))),
+    // VS Code's gallery search: the MCP Registry API, latest versions, a name's part (the query's first word).
+    scenario('registry-search', 'registry API: /v0.1/servers?search', 'registry', serverQueries.map((s) => get(`/v0.1/servers?limit=50&version=latest&search=${q(s.q.split(' ')[0] ?? s.q)}`, s.kind))),
     scenario('web-search', 'web: search results page, q', 'html', serverQueries.map((s) => get(`/servers?q=${q(s.q)}`, s.kind))),
     scenario('web-server', 'web: server page', 'html', ids.servers.map((id) => get(`/servers/${q(id)}`, 'server'))),
     scenario('mcp-search', 'MCP tools/call search_servers', 'mcp', serverQueries.map((s) => ({
@@ -191,6 +193,7 @@ function isEmpty(expect: Expect, text: string): boolean {
   try {
     const doc: JsonValue = JSON.parse(text);
     if (expect === 'page') return arrayOf(field(doc, 'items')).length === 0;
+    if (expect === 'registry') return arrayOf(field(doc, 'servers')).length === 0;
     if (expect === 'mcp') return field(field(doc, 'result'), 'isError') === true || field(doc, 'error') !== undefined;
     return false;
   } catch {
