@@ -7,7 +7,10 @@
  * core 1 when `taskset` exists. Settings (environment): BENCH_QUICK=1 (2 s, 10k only),
  * BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_SIZES=10000,100000,
  * BENCH_SCENARIOS=search-q,…, BENCH_SEED, BENCH_PROFILE=1 or =<scenario,…> (CPU profile of
- * search-q, or of those scenarios, at the largest size), BENCH_INGEST_TIMEOUT (s), BENCH_DRAIN_TIMEOUT (s), BENCH_DATA_DIR, BENCH_KEEP=1.
+ * search-q, or of those scenarios, at the largest size), BENCH_INGEST_TIMEOUT (s), BENCH_DRAIN_TIMEOUT (s), BENCH_DATA_DIR, BENCH_KEEP=1,
+ * BENCH_DB=sqlite|pg|both (default both: every size on each database, each with its own
+ * baselines), BENCH_PG_URL (the PostgreSQL server pg runs create their databases on).
+ * Scenario cold-start: a fresh server, 1,600 distinct searches measured from the first request.
  */
 import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
