@@ -11,8 +11,9 @@
  * Settings: BENCH_SIZES (default 100000), BENCH_MILLION=1 (adds 1,000,000 servers, about 10
  * tools each: 3.7 GB of JSON), BENCH_PG_URL (a PostgreSQL server URL whose role may create
  * databases), BENCH_READS=0 (no reads-during-writes), BENCH_SEED, BENCH_DATA_DIR,
- * BENCH_DURATION (seconds of the idle pass, 10), BENCH_CONNECTIONS (8). Writes
- * bench/results/<date>-ingest.json.
+ * BENCH_DURATION (seconds of the idle pass, 10), BENCH_CONNECTIONS (8), BENCH_READS_ON=<file>
+ * (reads during writes alone, on that SQLite catalog of the first BENCH_SIZES corpus; it is
+ * re-ingested, so changed). Writes bench/results/<date>-ingest.json.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -208,6 +209,15 @@ async function main(): Promise<number> {
   stopChildrenOnSignals();
   try {
     const runtime = buildRuntime();
+    const existing = env.BENCH_READS_ON?.trim();
+    if (existing) {
+      // Reads during writes alone, on a catalog already ingested from the corpus of BENCH_SIZES (its first size).
+      const size = sizes[0] ?? 100_000;
+      const manifest = await ensureCorpus(join(ROOT, 'bench', 'corpus'), size, env.BENCH_SEED?.trim() || 'sextant-bench-1', resolve(ROOT, env.BENCH_DATA_DIR?.trim() || '../shared/data'), log);
+      const reads = await readsDuringWrites(runtime, manifest, resolve(existing), work, Number(env.BENCH_DURATION ?? 10), Number(env.BENCH_CONNECTIONS ?? 8));
+      console.log(JSON.stringify({ size, reads }, null, 2));
+      return 0;
+    }
     const readsAt = env.BENCH_READS === '0' ? null : Math.max(...sizes.filter((s) => s < 1_000_000));
     const results: SizeResult[] = [];
     for (const size of [...new Set(sizes)].sort((a, b) => a - b)) results.push(await runSize(runtime, size, work, env, size === readsAt));

@@ -284,6 +284,10 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
 
     async deferIndexes(work) {
       if (deferred !== null) return work();
+      // Sorts (indexes built after the rows) spill to temporary files, not memory (issue 27: at
+      // 100k servers the in-memory sorts of the tools' indexes took over 200 MB).
+      const sqlite = dialectOf(trx) === 'sqlite';
+      if (sqlite) await trx.raw('PRAGMA temp_store = FILE');
       deferred = await deferIndexes(trx, DEFERRED_TABLES);
       try {
         return await work();
@@ -291,7 +295,11 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
         // Built before the transaction ends either way: a failure rolls the drop back with the rest.
         const pending = deferred;
         deferred = null;
-        await pending.build();
+        try {
+          await pending.build();
+        } finally {
+          if (sqlite) await trx.raw('PRAGMA temp_store = MEMORY');
+        }
       }
     },
 
