@@ -226,7 +226,7 @@ export function formatReport(start: BaselineRun | null, baselineBytes: number, s
       `${size.database === 'pg' ? 'PostgreSQL, ' : ''}${size.size} servers: ready ${fmt(size.readySeconds, 1)} s after start; ingest ${i.ok ? '' : `DID NOT FINISH (${i.error ?? '?'}) `}${fmt(i.seconds, 1)} s in ingest() (${fmt(i.wallSeconds, 1)} s process), `
         + `${fmt(i.serversPerSecond, 0)} servers/s, ${fmt(i.toolsPerSecond, 0)} tools/s, ${i.tools} tools, DB ${fmt(i.databaseMb, 0)} MB, ingest peak RSS ${fmt(i.maxRssMb, 0)} MB; `
         + `server RSS at the end of a scenario ≤ ${fmt(size.memory.afterRunMb, 0)} MB, peak under load ${fmt(size.memory.peakUnderLoadMb, 0)} MB (VmHWM ${fmt(size.memory.hwmMb, 0)} MB), ${size.serverStarts} server start(s)`,
-      `  storage floor: ${floorText(size.storageFloor, i)}`,
+      `  storage floor: ${size.database === 'pg' ? 'measured on SQLite only' : floorText(size.storageFloor, i)}`,
     );
   }
   lines.push('', 'Targets (issue 7):');
