@@ -104,14 +104,30 @@ const CHUNK = 400;
  * A write into an empty SQLite catalog runs with a rollback journal (see first-load.ts).
  */
 export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter) => Promise<T>): Promise<T> {
-  return withFirstLoadJournal(db, () => db.transaction(async (trx) => {
+  return withDiskSorts(db, () => withFirstLoadJournal(db, () => db.transaction(async (trx) => {
     // One catalog writer at a time across instances (SQLite has a single writer by design): the
     // writer allocates row numbers from max(seq), which two concurrent writers would both take.
     if (dialectOf(trx) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?)', [CATALOG_WRITER_LOCK]);
     const result = await work(createWriter(trx));
     await bumpContentGeneration(trx);
     return result;
-  }));
+  })));
+}
+
+/**
+ * Runs a catalog write with SQLite's sorts spilling to temporary files, not memory (issue 27:
+ * the indexes a first load builds after its rows sort a million tools' rows, which in memory took
+ * a 100k ingest to 634 MB); the connection's MEMORY (right for serving) returns afterwards.
+ * SQLite changes it only outside a transaction, and the SQLite pool is one connection.
+ */
+async function withDiskSorts<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== 'sqlite') return work();
+  await db.raw('PRAGMA temp_store = FILE');
+  try {
+    return await work();
+  } finally {
+    await db.raw('PRAGMA temp_store = MEMORY');
+  }
 }
 
 /**
@@ -284,10 +300,6 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
 
     async deferIndexes(work) {
       if (deferred !== null) return work();
-      // Sorts (indexes built after the rows) spill to temporary files, not memory (issue 27: at
-      // 100k servers the in-memory sorts of the tools' indexes took over 200 MB).
-      const sqlite = dialectOf(trx) === 'sqlite';
-      if (sqlite) await trx.raw('PRAGMA temp_store = FILE');
       deferred = await deferIndexes(trx, DEFERRED_TABLES);
       try {
         return await work();
@@ -295,11 +307,7 @@ function createWriter(trx: Knex.Transaction): CatalogWriter {
         // Built before the transaction ends either way: a failure rolls the drop back with the rest.
         const pending = deferred;
         deferred = null;
-        try {
-          await pending.build();
-        } finally {
-          if (sqlite) await trx.raw('PRAGMA temp_store = MEMORY');
-        }
+        await pending.build();
       }
     },
 
