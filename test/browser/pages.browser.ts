@@ -170,6 +170,13 @@ describe('web pages in Chromium', function () {
       report.push(`${path}: ${violations.length} violations (${serious.length} serious or critical)${violations.length ? `: ${violations.map((x) => `${x.id}/${x.impact}`).join(', ')}` : ''}`);
       expect(serious, `${path}: ${JSON.stringify(serious, null, 1)}`).to.deep.equal([]);
     }
+    // An assessment's page, once its (stand-in) probes have finished.
+    const created = await fetch(`${suite.harness.baseUrl}/api/v1/assessments`, { method: 'POST', headers: { 'content-type': 'application/json', prefer: 'wait=10' }, body: JSON.stringify({ domain: 'acme-widgets.co.uk' }) });
+    const { id } = (await created.json()) as { id: string };
+    const v = await visit(`/assessments/${id}`);
+    const violations = await axeViolations(v.page);
+    report.push(`/assessments/{id}: ${violations.length} violations${violations.length ? `: ${violations.map((x) => `${x.id}/${x.impact}`).join(', ')}` : ''}`);
+    expect(violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')).to.deep.equal([]);
     console.log(report.map((line) => `      ${line}`).join('\n'));
   });
 
