@@ -43,13 +43,15 @@ export async function measureStorageFloor(catalogFile: string, copyFile: string,
     for (const pragma of PRAGMAS) await run(db, pragma);
     await run(db, 'ATTACH DATABASE ? AS done', [`${pathToFileURL(catalogFile).href}?mode=ro`]);
     const schema = await all<SchemaRow>(db, 'SELECT type, name, sql FROM done.sqlite_master WHERE sql IS NOT NULL ORDER BY rowid');
-    const fts = schema.filter((s) => s.type === 'table' && /^CREATE VIRTUAL TABLE/i.test(s.sql)).map((s) => s.name);
+    const fts = schema.filter((s) => s.type === 'table' && /^CREATE VIRTUAL TABLE .* USING fts5\s*\(/i.test(s.sql)).map((s) => s.name);
+    // fts5vocab tables (migration 010) read their full-text table: created, never filled.
+    const views = schema.filter((s) => s.type === 'table' && /USING fts5vocab\s*\(/i.test(s.sql));
     const shadows = new Set(fts.flatMap((table) => FTS_SHADOWS.map((suffix) => `${table}_${suffix}`)));
-    const tables = schema.filter((s) => s.type === 'table' && !shadows.has(s.name) && !s.name.startsWith('sqlite_'));
+    const tables = schema.filter((s) => s.type === 'table' && !shadows.has(s.name) && !s.name.startsWith('sqlite_') && !views.includes(s));
     if (!tables.some((s) => s.name === 'servers')) throw new Error(`${catalogFile} holds no catalog`);
     const indexes = schema.filter((s) => s.type === 'index');
     const later = indexes.filter((s) => !/^CREATE UNIQUE INDEX/i.test(s.sql));
-    for (const s of [...tables, ...indexes.filter((i) => !later.includes(i))]) await run(db, s.sql);
+    for (const s of [...tables, ...views, ...indexes.filter((i) => !later.includes(i))]) await run(db, s.sql);
     // The ingest's full-text settings (the writer's `hashsize`) are stored with each table.
     for (const table of fts) {
       for (const { k, v } of await all<{ k: string; v: unknown }>(db, `SELECT k, v FROM done.${quote(`${table}_config`)} WHERE k <> 'version'`)) {
