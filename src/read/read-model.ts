@@ -3,12 +3,14 @@
  * pages) reads the catalog through. It alone reads the catalog's content generation, keeps
  * answers (scrubbed once as they enter, with the bytes each edge sends) and, through
  * engine-choice.ts, picks the search engine. Reads of the catalog alone are kept until the
- * content changes; reads that also depend on monitor checks or the clock (trust, status,
- * compare) are made afresh each time, so a check never flushes a content answer.
+ * content changes; reads that also depend on monitor checks or the clock are made afresh (compare)
+ * or serve only the reads of the next moment (trust, status: `recentMs`), so a check never
+ * flushes a content answer and shows within that moment.
  */
 import type { RegistryService, ServerSearchInput, ToolSearchInput } from '../registry/registry-service.js';
 import type { RegistryListInput, RegistryServerList, RegistryServerResponse, SubregistryService } from '../subregistry/subregistry-service.js';
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
+import { LRUCache } from 'lru-cache';
 import { Answer } from './answer.js';
 import { AppError } from '../errors.js';
 import { createAnswerCache, type AnswerCache } from './answer-cache.js';
@@ -42,8 +44,18 @@ export interface ReadModelDeps {
   /** Whether the database answers now: asked after a read failed, to tell an outage from a fault. */
   readonly databaseAnswers?: () => Promise<boolean>;
   readonly cache?: AnswerCache;
+  /**
+   * How long a trust or status answer serves the reads that follow it (ms; 0: each read computes
+   * its own): a burst of reads of one server costs one computation, and a new monitor check shows
+   * within this time.
+   */
+  readonly recentMs?: number;
   readonly flights?: Flights;
 }
+
+/** How long trust and status answers serve the reads that follow (ms), and how many are held. */
+const RECENT_MS = 1_000;
+const RECENT_MAX = 10_000;
 
 /** How long a client is told to wait before asking again while the database does not answer. */
 const OUTAGE_RETRY_SECONDS = 5;
@@ -55,7 +67,7 @@ function databaseUnavailable(): AppError {
   });
 }
 
-export function createReadModel({ registry, subregistry, generation, databaseAnswers = async () => true, cache = createAnswerCache(), flights = createFlights() }: ReadModelDeps): ReadModel {
+export function createReadModel({ registry, subregistry, generation, databaseAnswers = async () => true, cache = createAnswerCache(), flights = createFlights(), recentMs = RECENT_MS }: ReadModelDeps): ReadModel {
   /** The last generation read: while the database does not answer, answers kept at it are served. */
   let known: string | null = null;
   /** `compute`'s value; a failure while the database does not answer becomes `database_unavailable`. */
@@ -85,6 +97,19 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
     });
   };
   const fresh = async <T>(compute: () => Promise<T>): Promise<Answer<T>> => Answer.of(await guarded(compute));
+  const recentAnswers = recentMs > 0 ? new LRUCache<string, Answer<unknown>>({ max: RECENT_MAX, ttl: recentMs }) : null;
+  /** `compute`'s answer, or the one made under `key` less than `recentMs` ago (reads of monitor checks and the clock). */
+  const recent = async <T>(key: string, compute: () => Promise<T>): Promise<Answer<T>> => {
+    if (!recentAnswers) return fresh(compute);
+    const hit = recentAnswers.get(key);
+    // Kept under a key only this function sets, for a compute of the same T.
+    if (hit) return hit as Answer<T>;
+    return flights.run(`recent\n${key}`, async () => {
+      const answer = await fresh(compute);
+      recentAnswers.set(key, answer);
+      return answer;
+    });
+  };
   const keyOf = (operation: string, ...args: unknown[]): string => `${operation}\n${JSON.stringify(args)}`;
   const registryApi = (): SubregistryService => {
     if (!subregistry) throw new AppError('not_found', 'This service has no registry API.');
@@ -101,8 +126,8 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
     getTool: (id) => kept(keyOf('getTool', id), () => registry.getTool(id)),
     listCategories: () => kept(keyOf('listCategories'), () => registry.listCategories()),
     getInstall: (idOrName, client) => kept(keyOf('getInstall', idOrName, client), () => registry.getInstall(idOrName, client)),
-    getTrust: (idOrName) => fresh(() => registry.getTrust(idOrName)),
-    getStatus: (idOrName) => fresh(() => registry.getStatus(idOrName)),
+    getTrust: (idOrName) => recent(keyOf('getTrust', idOrName), () => registry.getTrust(idOrName)),
+    getStatus: (idOrName) => recent(keyOf('getStatus', idOrName), () => registry.getStatus(idOrName)),
     compareServers: (ids) => fresh(() => registry.compareServers(ids)),
     // Kept until the catalog changes; trust and status in Sextant's `_meta` say when they were observed.
     registryServers: (input) =>

@@ -6,6 +6,7 @@
 import type { AssessmentService } from '../assessments/assessment-service.js';
 import { NOTICE } from '../assessments/assessment-service.js';
 import { AppError } from '../errors.js';
+import type { Answer } from '../read/answer.js';
 import type { ReadModel } from '../read/read-model.js';
 import type { Authentication, ServerSort, Tool, ToolSort } from '../types.js';
 import type { AssetCatalog } from './assets.js';
@@ -18,6 +19,7 @@ import { HomePage } from './pages/home.js';
 import { ServerPageView } from './pages/server.js';
 import { ServersPage } from './pages/servers.js';
 import { ToolsPage } from './pages/tools.js';
+import { createPageMemo } from './page-memo.js';
 import { renderPage } from './render.js';
 import type { PageReply, TextBody } from './text-body.js';
 
@@ -72,6 +74,8 @@ export interface WebPagesDeps {
 
 export function createWebPages({ read, assessments, assets }: WebPagesDeps): WebPages {
   const ok = (text: TextBody): PageReply => ({ status: 200, text });
+  // A server page is made from a dozen answers and is the heaviest to render: rendered once for them.
+  const memo = createPageMemo();
   /** A server looked up for a page: not found is said without the REST hint. */
   const server = async (id: string) => {
     try {
@@ -113,24 +117,25 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
     },
 
     async server(id) {
-      const found = await server(id);
+      const found = await read.getServer(id).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'not_found') throw new AppError('not_found', `No server has the id or name “${id}”.`);
+        throw err;
+      });
+      const server = found.value;
       const [install, trust, status, categories, tools] = await Promise.all([
-        read.getInstall(found.id),
-        read.getTrust(found.id),
-        read.getStatus(found.id),
+        read.getInstall(server.id),
+        read.getTrust(server.id),
+        read.getStatus(server.id),
         read.listCategories(),
-        Promise.all(found.tools.slice(0, TOOL_DETAILS).map(async (tool): Promise<Tool | null> => {
-          try {
-            return (await read.getTool(tool.id)).value;
-          } catch {
-            return null;
-          }
-        })),
+        Promise.all(server.tools.slice(0, TOOL_DETAILS).map((tool) => read.getTool(tool.id).catch(() => null))),
       ]);
-      const details = new Map<string, Tool>();
-      for (const tool of tools) if (tool) details.set(tool.id, tool);
-      const data = { server: found, tools: details, install: install.value, trust: trust.value, status: status.value, categories: categories.value };
-      return ok(renderPage(<ServerPageView assets={assets} data={data} />));
+      const answers = [found, install, trust, status, categories, ...tools.filter((t): t is Answer<Tool> => t !== null)];
+      return ok(memo.page(`server\n${server.id}`, answers, () => {
+        const details = new Map<string, Tool>();
+        for (const tool of tools) if (tool) details.set(tool.value.id, tool.value);
+        const data = { server, tools: details, install: install.value, trust: trust.value, status: status.value, categories: categories.value };
+        return renderPage(<ServerPageView assets={assets} data={data} />);
+      }));
     },
 
     async compare(given) {

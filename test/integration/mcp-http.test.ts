@@ -227,7 +227,7 @@ describe('MCP endpoint over HTTP', () => {
       }
     });
 
-    it('answers a repeated catalog read without the service, per generation; never keeps status', async () => {
+    it('answers a repeated catalog read without the service, per generation; keeps status only for a moment', async () => {
       const counted = new Map<string, number>();
       const registry = new Proxy(h.service.registry, {
         get: (target, key) => (...args: unknown[]) => {
@@ -236,7 +236,7 @@ describe('MCP endpoint over HTTP', () => {
         },
       });
       let generation = 'g1';
-      const read = createReadModel({ registry, generation: async () => generation });
+      const read = createReadModel({ registry, generation: async () => generation, recentMs: 300 });
       const server = createMcpServer({ read, document: loadContract(), logger: silentLogger, version: '1.0.0' });
       const call = async (name: string, args: object, id = 1) => {
         const reply = await handleMcpPost(server, { allowedOrigins: [], publicOrigin: null }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });
@@ -252,7 +252,10 @@ describe('MCP endpoint over HTTP', () => {
       const [id] = (await h.request('/api/v1/servers/search?q=github&limit=1')).body.items.map((s: { id: string }) => s.id);
       await call('get_status', { id });
       await call('get_status', { id });
-      expect(counted.get('getStatus'), 'status reads monitor checks and the clock: never kept').to.equal(2);
+      expect(counted.get('getStatus'), 'a burst of status reads costs one computation').to.equal(1);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await call('get_status', { id });
+      expect(counted.get('getStatus'), 'status reads monitor checks and the clock: kept only recentMs').to.equal(2);
     });
 
     it('answers tools/call from the new catalog once it changed', async () => {

@@ -129,15 +129,24 @@ describe('read model', () => {
     expect(err).to.be.instanceOf(Error).and.not.to.be.instanceOf(AppError);
   });
 
-  it('never keeps trust, status or comparison: they read monitor checks and the clock', async () => {
+  it('keeps trust and status for a moment only, and never a comparison: they read monitor checks and the clock', async () => {
     const { registry, calls } = countingRegistry();
-    const read = createReadModel({ registry, generation: async () => 'g1' });
+    const read = createReadModel({ registry, generation: async () => 'g1', recentMs: 200 });
     for (let i = 0; i < 2; i += 1) {
       await read.getTrust('a');
       await read.getStatus('a');
       await read.compareServers(['a', 'b']);
     }
-    expect([calls.get('getTrust'), calls.get('getStatus'), calls.get('compareServers')]).to.deep.equal([2, 2, 2]);
+    expect([calls.get('getTrust'), calls.get('getStatus'), calls.get('compareServers')], 'a burst shares one trust and one status').to.deep.equal([1, 1, 2]);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await read.getTrust('a');
+    await read.getStatus('a');
+    expect([calls.get('getTrust'), calls.get('getStatus')], 'made again once the moment has passed').to.deep.equal([2, 2]);
+    const never = countingRegistry();
+    const each = createReadModel({ registry: never.registry, generation: async () => 'g1', recentMs: 0 });
+    await each.getStatus('a');
+    await each.getStatus('a');
+    expect(never.calls.get('getStatus'), 'recentMs 0: every read computes').to.equal(2);
   });
 
   it('scrubs an answer once as it enters, and its JSON is the scrubbed value', async () => {
