@@ -296,7 +296,8 @@ function withKnownVersions(record: Placement, stored: readonly StoredSource[] | 
   const versions = [...current.versions, ...older].sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
   const dates = versions.map((v) => v.publishedAt).filter((d): d is string => d !== null).sort();
   // The documents of those older versions stay too, for the registry API.
-  const olderPublished = (previous.published ?? []).filter((v) => !known.has(v.version)).map((v) => ({ ...v, isLatest: false }));
+  const given = new Set((current.published ?? []).map((v) => v.version));
+  const olderPublished = (previous.published ?? []).filter((v) => !given.has(v.version)).map((v) => ({ ...v, isLatest: false }));
   const published = current.published === undefined ? undefined : [...current.published, ...olderPublished];
   return { ...record, serverJson: JSON.stringify({ ...current, versions, publishedAt: dates[0] ?? current.publishedAt, ...(published ? { published } : {}) }) };
 }

@@ -39,7 +39,9 @@ export const REGISTRY_VERSION_COLUMNS = ['name', 'version', 'server_id', 'docume
 export function versionRowsOf(entry: CatalogEntry, now: string): Array<Array<string | number | null>> {
   const { server } = entry;
   if (entry.published.length > 0) {
-    return entry.published.map((v) => {
+    // One row per version: a source that lists a version twice keeps its first (the latest first).
+    const seen = new Set<string>();
+    return entry.published.filter((v) => !seen.has(v.version) && Boolean(seen.add(v.version))).map((v) => {
       const { document, repairs } = conformed({ ...v.document });
       return [
         server.name, v.version, server.id, JSON.stringify(document), repairs.length > 0 ? JSON.stringify(repairs) : null, v.status, v.statusMessage,

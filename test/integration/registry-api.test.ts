@@ -256,3 +256,22 @@ describe('a Sextant mirroring another through the registry API', function () {
     expect(ours).to.deep.equal(theirs);
   });
 });
+
+describe('the registry API with a source that lists one version twice', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ demo: false });
+  });
+  after(async () => h?.close());
+
+  it('ingests it and serves the version once, the first listed', async () => {
+    const entry = (description: string, isLatest: boolean) => ({
+      server: { name: 'com.example/twice', description, version: '0.3.1' },
+      _meta: { [OFFICIAL]: { status: 'active', publishedAt: '2025-03-01T00:00:00Z', updatedAt: '2025-03-01T00:00:00Z', isLatest } },
+    });
+    await ingest(h.service.store, [{ file: 'twice.json', text: JSON.stringify({ servers: [entry('First listing.', true), entry('Second listing.', false)] }) }]);
+    const list = asPublished<List>((await h.request(`/v0.1/servers/${encodeURIComponent('com.example/twice')}/versions`)).body, 'list');
+    expect(list.servers.map((e) => [e.server.version, e.server.description])).to.deep.equal([['0.3.1', 'First listing.']]);
+  });
+});
