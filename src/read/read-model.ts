@@ -54,7 +54,7 @@ export interface ReadModelDeps {
 }
 
 /** How long trust and status answers serve the reads that follow (ms), and how many are held. */
-const RECENT_MS = 1_000;
+const RECENT_MS = 30_000;
 const RECENT_MAX = 10_000;
 
 /** How long a client is told to wait before asking again while the database does not answer. */
