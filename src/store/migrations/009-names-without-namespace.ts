@@ -2,36 +2,31 @@
  * Search reads a server's name without its reverse-DNS namespace (DESIGN.md "Search quality":
  * `io.github.someone/` in `io.github.someone/weather` is who published it, not what it does):
  * the full-text rows written before are rewritten as the writer now writes them, the server's
- * name column and the server name that leads a tool's `server` column. The content generation
- * moves on, so what was built from the old text is built again.
+ * name column and the server name that leads a tool's `server` column (`${name} ${title}`), in
+ * one statement each (set-based: a catalog of any size in seconds). The content generation moves
+ * on, so what was built from the old text is built again. The rule is catalog/namespace.ts's,
+ * restated in SQL (a migration keeps its own copy: it is history).
  */
 import type { Knex } from 'knex';
-
-/** A migration keeps its own copy of the rule (it is history): catalog/namespace.ts states it for the code. */
-function withoutNamespace(name: string): string {
-  const slash = name.indexOf('/');
-  return slash > 0 && name.slice(0, slash).includes('.') ? name.slice(slash + 1) : name;
-}
-
-const CHUNK = 1_000;
+import { dialectOf } from '../dialect.js';
 
 export async function up(knex: Knex): Promise<void> {
-  const servers: Array<{ seq: number; name: string; title: string | null }> = await knex('servers').select('seq', 'name', 'title');
-  let changed = 0;
-  for (let i = 0; i < servers.length; i += CHUNK) {
-    for (const server of servers.slice(i, i + CHUNK)) {
-      const short = withoutNamespace(server.name);
-      if (short === server.name) continue;
-      changed += 1;
-      await knex.raw('UPDATE servers_fts SET name = ? WHERE rowid = ?', [short, server.seq]);
-      // A tool's server column is `${name} ${title}` (catalog-writer.ts).
-      await knex.raw(
-        'UPDATE tools_fts SET server = ? WHERE rowid IN (SELECT t.seq FROM tools t JOIN servers s ON s.id = t.server_id WHERE s.seq = ?)',
-        [`${short} ${server.title ?? ''}`, server.seq],
-      );
-    }
+  if (dialectOf(knex) === 'postgres') {
+    const slash = 'strpos(s.name, \'/\')';
+    const namespaced = `${slash} > 1 AND strpos(substr(s.name, 1, ${slash} - 1), '.') > 0`;
+    const short = `substr(s.name, ${slash} + 1)`;
+    await knex.raw(`UPDATE servers_fts f SET name = ${short} FROM servers s WHERE s.seq = f.rowid AND ${namespaced}`);
+    await knex.raw(`UPDATE tools_fts f SET server = ${short} || ' ' || coalesce(s.title, '') FROM tools t JOIN servers s ON s.id = t.server_id WHERE t.seq = f.rowid AND ${namespaced}`);
+  } else {
+    const slash = "instr(s.name, '/')";
+    const namespaced = `${slash} > 1 AND instr(substr(s.name, 1, ${slash} - 1), '.') > 0`;
+    const short = `substr(s.name, ${slash} + 1)`;
+    await knex.raw(`UPDATE servers_fts SET name = (SELECT ${short} FROM servers s WHERE s.seq = servers_fts.rowid)
+      WHERE rowid IN (SELECT s.seq FROM servers s WHERE ${namespaced})`);
+    await knex.raw(`UPDATE tools_fts SET server = (SELECT ${short} || ' ' || coalesce(s.title, '') FROM tools t JOIN servers s ON s.id = t.server_id WHERE t.seq = tools_fts.rowid)
+      WHERE rowid IN (SELECT t.seq FROM tools t JOIN servers s ON s.id = t.server_id WHERE ${namespaced})`);
   }
-  if (changed > 0) await knex('catalog_generation').whereIn('id', [1, 2]).increment('generation', 1);
+  await knex('catalog_generation').whereIn('id', [1, 2]).increment('generation', 1);
 }
 
 export async function down(): Promise<void> {
