@@ -50,6 +50,11 @@ export interface ReadModelDeps {
    * within this time.
    */
   readonly recentMs?: number;
+  /**
+   * Checks recorded in this process so far (the monitor in `serve`): a trust or status answer
+   * made before the latest is not served again. Checks another process records show within `recentMs`.
+   */
+  readonly checksRecorded?: () => number;
   readonly flights?: Flights;
 }
 
@@ -67,7 +72,7 @@ function databaseUnavailable(): AppError {
   });
 }
 
-export function createReadModel({ registry, subregistry, generation, databaseAnswers = async () => true, cache = createAnswerCache(), flights = createFlights(), recentMs = RECENT_MS }: ReadModelDeps): ReadModel {
+export function createReadModel({ registry, subregistry, generation, databaseAnswers = async () => true, cache = createAnswerCache(), flights = createFlights(), recentMs = RECENT_MS, checksRecorded = () => 0 }: ReadModelDeps): ReadModel {
   /** The last generation read: while the database does not answer, answers kept at it are served. */
   let known: string | null = null;
   /** `compute`'s value; a failure while the database does not answer becomes `database_unavailable`. */
@@ -101,6 +106,7 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
   /** `compute`'s answer, or the one made under `key` less than `recentMs` ago (reads of monitor checks and the clock). */
   const recent = async <T>(key: string, compute: () => Promise<T>): Promise<Answer<T>> => {
     if (!recentAnswers) return fresh(compute);
+    key = `${checksRecorded()}\n${key}`;
     const hit = recentAnswers.get(key);
     // Kept under a key only this function sets, for a compute of the same T.
     if (hit) return hit as Answer<T>;

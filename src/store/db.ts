@@ -101,28 +101,13 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
 /**
  * A connection of its own for small reads that must not queue behind the pool's work (the
  * content generation, read every 250 ms by every request): on PostgreSQL a pool of one that
- * waits 2 s at most for its connection; on a SQLite file a second connection (WAL lets it read
- * while the other works). An in-memory SQLite database has no second connection: null.
+ * waits 2 s at most for its connection. SQLite has none (null): its reads are local and short
+ * (searches are answered from memory), and a second connection held open would keep a first
+ * ingest in WAL mode (first-load.ts: SQLite refuses to leave WAL while another connection is open).
  */
 export function openSideConnection(databaseUrl: string): Db | null {
-  if (POSTGRES_URL.test(databaseUrl)) {
-    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2_000, log: QUIET_ACQUIRE });
-  }
-  const filename = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
-  if (!filename || filename === ':memory:') return null;
-  return knexFactory({
-    client: SqliteClient,
-    connection: { filename: resolve(filename) },
-    useNullAsDefault: true,
-    log: QUIET_ACQUIRE,
-    pool: {
-      min: 0,
-      max: 1,
-      afterCreate(conn: Database, done: (err: Error | null, conn: Database) => void) {
-        conn.run('PRAGMA busy_timeout = 5000', (err) => done(err, conn));
-      },
-    },
-  });
+  if (!POSTGRES_URL.test(databaseUrl)) return null;
+  return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2_000, log: QUIET_ACQUIRE });
 }
 
 /**

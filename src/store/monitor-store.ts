@@ -36,6 +36,8 @@ export interface MonitorStore {
    */
   claimDue(worker: string, now: string, nextDue: string, limit: number): Promise<RemoteEndpoint[]>;
   recordCheck(check: EndpointCheck, keep: number): Promise<void>;
+  /** How many checks this store has recorded (this process's monitor): what was read of checks before is older. */
+  checksRecorded(): number;
   /** Checks of a server's endpoints, newest first, at most `limit` per endpoint. */
   recentChecks(serverId: string, limit: number): Promise<EndpointCheck[]>;
   /** The same for several servers, read together: by server id. */
@@ -52,6 +54,7 @@ interface CheckRow {
 }
 
 export function createMonitorStore(db: Db): MonitorStore {
+  let recorded = 0;
   /** Each server's latest `limit` checks per endpoint URL, newest first. */
   const recentChecksOf = async (serverIds: readonly string[], limit: number): Promise<Map<string, EndpointCheck[]>> => {
     const out = new Map<string, EndpointCheck[]>(serverIds.map((id) => [id, []]));
@@ -103,6 +106,8 @@ export function createMonitorStore(db: Db): MonitorStore {
         .sort((a, b) => a.host.localeCompare(b.host) || a.url.localeCompare(b.url));
     },
 
+    checksRecorded: () => recorded,
+
     async recordCheck(check, keep) {
       await db.transaction(async (trx) => {
         await trx('endpoint_checks').insert({
@@ -112,6 +117,8 @@ export function createMonitorStore(db: Db): MonitorStore {
         const stale = trx('endpoint_checks').where({ server_id: check.serverId, url: check.url }).orderBy('checked_at', 'desc').offset(keep).select('id');
         await trx('endpoint_checks').whereIn('id', stale).delete();
       });
+      // Counted once committed: a read made after this sees the check.
+      recorded += 1;
     },
 
     async recentChecks(serverId, limit) {
