@@ -43,7 +43,7 @@ export interface Store {
    * memory on SQLite (one instance).
    */
   rateLimiter(spec: RateLimiterSpec): RateLimiterAbstract;
-  /** Whether the database answers a query now (on the store's own side connection, not behind the pool's queue). */
+  /** Whether the database answers a query now (on PostgreSQL, on the store's side connection, not behind the pool's queue). */
   answers(): Promise<boolean>;
   /** Readiness: whether the database answers and no migration is pending. */
   check(): Promise<{ database: 'ok' | 'error'; migrations: 'ok' | 'pending' | 'error' }>;
@@ -61,8 +61,9 @@ export interface StoreOptions {
 export function createStore(databaseUrl: string, options: StoreOptions = {}): Store {
   const db: Db = openDatabase(databaseUrl, { pageCacheMb: options.pageCacheMb });
   const dialect = dialectOf(db);
-  // The generation is read on a connection of its own: behind the pool's queue of searches, every
-  // request (kept answers too) would wait for it each time it goes stale.
+  // On PostgreSQL the generation is read on a connection of its own: behind the pool's queue of
+  // searches, every request (kept answers too) would wait for it each time it goes stale. SQLite
+  // reads it on its one connection (db.ts: openSideConnection).
   const side = openSideConnection(databaseUrl);
   const generationDb = side ?? db;
   // Writes through this store, seen at once; other processes' through the committed row.
