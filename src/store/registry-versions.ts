@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
-import { localRegistryName } from '../catalog/registry-name.js';
+import { localRegistryName, MAX_REGISTRY_NAME, REGISTRY_NAME } from '../catalog/registry-name.js';
 import { conformed, serverJsonOf } from '../catalog/server-json.js';
 import type { Db } from './db.js';
 
@@ -28,6 +28,11 @@ export interface RegistryVersionRow {
   readonly isLatest: boolean;
 }
 
+/** The longest version the registry API allows. */
+const MAX_VERSION = 255;
+
+const isRegistryName = (name: string): boolean => name.length <= MAX_REGISTRY_NAME && REGISTRY_NAME.test(name);
+
 /** The table's columns, in the order `versionRowsOf` gives values. */
 export const REGISTRY_VERSION_COLUMNS = ['name', 'version', 'server_id', 'document', 'repairs', 'status', 'status_message', 'status_changed_at', 'published_at', 'updated_at', 'is_latest'] as const;
 
@@ -38,10 +43,14 @@ export const REGISTRY_VERSION_COLUMNS = ['name', 'version', 'server_id', 'docume
  */
 export function versionRowsOf(entry: CatalogEntry, now: string): Array<Array<string | number | null>> {
   const { server } = entry;
-  if (entry.published.length > 0) {
-    // One row per version: a source that lists a version twice keeps its first (the latest first).
+  // A name the registry API cannot carry (its pattern, 200 characters) is served under a local
+  // name from the record, as a server no official registry lists.
+  if (entry.published.length > 0 && isRegistryName(server.name)) {
+    // One row per version: a source that lists a version twice keeps its first (the latest first),
+    // and a version longer than the API allows is left out.
     const seen = new Set<string>();
-    return entry.published.filter((v) => !seen.has(v.version) && Boolean(seen.add(v.version))).map((v) => {
+    const versions = entry.published.filter((v) => v.version.length <= MAX_VERSION && !seen.has(v.version) && Boolean(seen.add(v.version)));
+    if (versions.length > 0) return versions.map((v) => {
       const { document, repairs } = conformed({ ...v.document });
       return [
         server.name, v.version, server.id, JSON.stringify(document), repairs.length > 0 ? JSON.stringify(repairs) : null, v.status, v.statusMessage,
