@@ -7,6 +7,7 @@
  * batch for a page.
  */
 import type { components } from '../../generated/openapi.js';
+import type { QueryOf } from '../contract.js';
 import { AppError } from '../errors.js';
 import { primaryState, STATUS_HISTORY } from '../registry/status.js';
 import { trustReport } from '../registry/trust.js';
@@ -24,14 +25,8 @@ export const CATALOG_META = 'local.sextant/catalog';
 /** The list's page size without `limit`, and its bounds (as the published API). */
 export const DEFAULT_REGISTRY_LIMIT = 30;
 
-export interface RegistryListInput {
-  readonly cursor?: string;
-  readonly limit?: number;
-  readonly search?: string;
-  readonly updated_since?: string;
-  readonly version?: string;
-  readonly include_deleted?: boolean;
-}
+/** The list's query, as the contract validates it. */
+export type RegistryListInput = QueryOf<'registryListServers'>;
 
 export interface SubregistryService {
   listServers(input: RegistryListInput): Promise<RegistryServerList>;

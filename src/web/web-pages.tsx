@@ -8,6 +8,7 @@ import { NOTICE } from '../assessments/assessment-service.js';
 import { AppError } from '../errors.js';
 import type { Answer } from '../read/answer.js';
 import type { ReadModel } from '../read/read-model.js';
+import { createRenditions } from '../read/renditions.js';
 import type { Authentication, ServerSort, Tool, ToolSort } from '../types.js';
 import type { AssetCatalog } from './assets.js';
 import { AssessPage, type AssessData } from './pages/assess.js';
@@ -19,7 +20,6 @@ import { HomePage } from './pages/home.js';
 import { ServerPageView } from './pages/server.js';
 import { ServersPage } from './pages/servers.js';
 import { ToolsPage } from './pages/tools.js';
-import { createPageMemo } from './page-memo.js';
 import { renderPage } from './render.js';
 import type { PageReply, TextBody } from './text-body.js';
 
@@ -75,7 +75,7 @@ export interface WebPagesDeps {
 export function createWebPages({ read, assessments, assets }: WebPagesDeps): WebPages {
   const ok = (text: TextBody): PageReply => ({ status: 200, text });
   // A server page is made from a dozen answers and is the heaviest to render: rendered once for them.
-  const memo = createPageMemo();
+  const pages = createRenditions<TextBody>((page) => page.bytes.length);
   /** A server looked up for a page: not found is said without the REST hint. */
   const server = async (id: string) => {
     try {
@@ -130,7 +130,7 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
         Promise.all(server.tools.slice(0, TOOL_DETAILS).map((tool) => read.getTool(tool.id).catch(() => null))),
       ]);
       const answers = [found, install, trust, status, categories, ...tools.filter((t): t is Answer<Tool> => t !== null)];
-      return ok(memo.page(`server\n${server.id}`, answers, () => {
+      return ok(pages.of(`server\n${server.id}`, answers, () => {
         const details = new Map<string, Tool>();
         for (const tool of tools) if (tool) details.set(tool.value.id, tool.value);
         const data = { server, tools: details, install: install.value, trust: trust.value, status: status.value, categories: categories.value };
