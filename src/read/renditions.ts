@@ -1,36 +1,38 @@
 /**
- * Pages rendered once for the answers they were made from: the read model hands out the same
- * Answer object for as long as it keeps an answer (until the catalog changes, or a moment for
- * trust and status), so a page whose answers are all the very objects it was last rendered from
- * is that same page. Bounded: the pages of the most recently viewed keys only.
+ * Renditions made from several answers at once (a web page from a dozen of them), kept by the
+ * read model beside the answers they come from: the read model hands out the same Answer object
+ * for as long as it keeps an answer (until the catalog changes, or `recentMs` for trust and
+ * status), so a rendition whose answers are all the very objects it was last made from is that
+ * same rendition. One answer's own renditions are `Answer.rendition`. Bounded: the most recently
+ * used keys only, and a budget of bytes.
  */
 import { LRUCache } from 'lru-cache';
-import type { Answer } from '../read/answer.js';
-import type { TextBody } from './text-body.js';
+import type { Answer } from './answer.js';
 
-/** Pages kept, and the bytes they may hold together. */
-const MAX_PAGES = 2_000;
+/** Renditions kept, and the bytes they may hold together. */
+const MAX_RENDITIONS = 2_000;
 const MAX_BYTES = 64 * 1024 * 1024;
 
-interface Rendered {
+interface Made<R> {
   readonly from: readonly Answer<unknown>[];
-  readonly page: TextBody;
+  readonly rendition: R;
 }
 
-export interface PageMemo {
-  /** The page of `key` rendered from exactly `answers`, or `render`'s, kept for the next time. */
-  page(key: string, answers: readonly Answer<unknown>[], render: () => TextBody): TextBody;
+export interface Renditions<R> {
+  /** The rendition of `key` made from exactly `answers`, or `render`'s, kept for the next time. */
+  of(key: string, answers: readonly Answer<unknown>[], render: () => R): R;
 }
 
-export function createPageMemo(): PageMemo {
-  const pages = new LRUCache<string, Rendered>({ max: MAX_PAGES, maxSize: MAX_BYTES, sizeCalculation: (r) => r.page.bytes.length + 1 });
+/** Renditions of type `R`, each weighing `bytesOf` against the budget. */
+export function createRenditions<R>(bytesOf: (rendition: R) => number): Renditions<R> {
+  const kept = new LRUCache<string, Made<R>>({ max: MAX_RENDITIONS, maxSize: MAX_BYTES, sizeCalculation: (made) => bytesOf(made.rendition) + 1 });
   return {
-    page(id, answers, render) {
-      const kept = pages.get(id);
-      if (kept && kept.from.length === answers.length && kept.from.every((answer, i) => answer === answers[i])) return kept.page;
-      const page = render();
-      pages.set(id, { from: answers, page });
-      return page;
+    of(key, answers, render) {
+      const made = kept.get(key);
+      if (made && made.from.length === answers.length && made.from.every((answer, i) => answer === answers[i])) return made.rendition;
+      const rendition = render();
+      kept.set(key, { from: answers, rendition });
+      return rendition;
     },
   };
 }
