@@ -7,6 +7,7 @@
  * or serve only the reads of the next moment (trust, status: `recentMs`), so a check never
  * flushes a content answer and shows within that moment.
  */
+import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { RegistryService, ServerSearchInput, ToolSearchInput } from '../registry/registry-service.js';
 import type { RegistryListInput, RegistryServerList, RegistryServerResponse, SubregistryService } from '../subregistry/subregistry-service.js';
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
@@ -16,6 +17,7 @@ import { AppError } from '../errors.js';
 import { createAnswerCache, type AnswerCache } from './answer-cache.js';
 import { createFlights, type Flights } from './flights.js';
 import { withLinks } from './links.js';
+import { createRenditions, type Renditions } from './renditions.js';
 
 export interface ReadModel {
   searchServers(input: ServerSearchInput): Promise<Answer<ServerPage>>;
@@ -33,6 +35,13 @@ export interface ReadModel {
   registryServers(input: RegistryListInput): Promise<Answer<RegistryServerList>>;
   registryVersions(name: string, includeDeleted: boolean): Promise<Answer<RegistryServerList>>;
   registryVersion(name: string, version: string, includeDeleted: boolean): Promise<Answer<RegistryServerResponse>>;
+  /** Every tool of a server, by the server's id (a web page's details), in upstream order. */
+  getServerTools(serverId: string): Promise<Answer<Tool[]>>;
+  /**
+   * Renditions made from several answers (a web page): each kept while the answers it reads
+   * would be the same (src/read/renditions.ts). `followsChecks`: it reads trust or status.
+   */
+  renditions<R extends object>(bytesOf: (rendition: R) => number, followsChecks: boolean): Renditions<R>;
 }
 
 export interface ReadModelDeps {
@@ -117,6 +126,12 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
     });
   };
   const keyOf = (operation: string, ...args: unknown[]): string => `${operation}\n${JSON.stringify(args)}`;
+  const getServer = (idOrName: string): Promise<Answer<Server>> => kept(keyOf('getServer', idOrName), async () => withLinks(await registry.getServer(idOrName)));
+  /** A server as the catalog holds it, from the answer kept for it (install, trust and status are made from it, not found again). */
+  const catalogServer = async (idOrName: string): Promise<CatalogServer> => {
+    const { links: _links, ...server } = (await getServer(idOrName)).value;
+    return server;
+  };
   const registryApi = (): SubregistryService => {
     if (!subregistry) throw new AppError('not_found', 'This service has no registry API.');
     return subregistry;
@@ -127,13 +142,14 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
       kept(keyOf('searchServers', input.q, input.category, input.sort, input.limit, input.offset), () => registry.searchServers(input)),
     searchTools: (input) =>
       kept(keyOf('searchTools', input.q, input.authentication, input.sort, input.limit, input.offset), () => registry.searchTools(input)),
-    getServer: (idOrName) => kept(keyOf('getServer', idOrName), async () => withLinks(await registry.getServer(idOrName))),
+    getServer,
     getServerByDomain: (domain) => kept(keyOf('getServerByDomain', domain), async () => withLinks(await registry.getServerByDomain(domain))),
     getTool: (id) => kept(keyOf('getTool', id), () => registry.getTool(id)),
+    getServerTools: (serverId) => kept(keyOf('getServerTools', serverId), () => registry.getServerTools(serverId)),
     listCategories: () => kept(keyOf('listCategories'), () => registry.listCategories()),
-    getInstall: (idOrName, client) => kept(keyOf('getInstall', idOrName, client), () => registry.getInstall(idOrName, client)),
-    getTrust: (idOrName) => recent(keyOf('getTrust', idOrName), () => registry.getTrust(idOrName)),
-    getStatus: (idOrName) => recent(keyOf('getStatus', idOrName), () => registry.getStatus(idOrName)),
+    getInstall: (idOrName, client) => kept(keyOf('getInstall', idOrName, client), async () => registry.installOf(await catalogServer(idOrName), client)),
+    getTrust: (idOrName) => recent(keyOf('getTrust', idOrName), async () => registry.trustOf(await catalogServer(idOrName))),
+    getStatus: (idOrName) => recent(keyOf('getStatus', idOrName), async () => registry.statusOf(await catalogServer(idOrName))),
     compareServers: (ids) => fresh(() => registry.compareServers(ids)),
     // Kept until the catalog changes; trust and status in Sextant's `_meta` say when they were observed.
     registryServers: (input) =>
@@ -141,6 +157,18 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
     registryVersions: (name, includeDeleted) => kept(keyOf('registryVersions', name, includeDeleted), () => registryApi().listVersions(name, includeDeleted)),
     registryVersion: (name, version, includeDeleted) =>
       kept(keyOf('registryVersion', name, version, includeDeleted), () => registryApi().getVersion(name, version, includeDeleted)),
+    renditions: <R extends object>(bytesOf: (rendition: R) => number, followsChecks: boolean) =>
+      createRenditions<R>({
+        bytesOf,
+        // Trust and status answers serve for `recentMs`: a rendition of them no longer, and none is kept without them.
+        ttlMs: followsChecks ? recentMs : null,
+        stamp: async () => {
+          const now = await generation();
+          if (now !== null) known = now;
+          const checks = followsChecks ? `\n${checksRecorded()}` : '';
+          return { now: now === null ? null : `${now}${checks}`, last: known === null ? null : `${known}${checks}` };
+        },
+      }),
   };
 }
 

@@ -1,38 +1,62 @@
 /**
- * Renditions made from several answers at once (a web page from a dozen of them), kept by the
- * read model beside the answers they come from: the read model hands out the same Answer object
- * for as long as it keeps an answer (until the catalog changes, or `recentMs` for trust and
- * status), so a rendition whose answers are all the very objects it was last made from is that
- * same rendition. One answer's own renditions are `Answer.rendition`. Bounded: the most recently
- * used keys only, and a budget of bytes.
+ * Renditions made from several answers of the read model at once (a web page from a dozen of
+ * them), kept beside the answers: a rendition is kept under its key and a stamp of what its
+ * answers depend on (the catalog's content generation, and for one that reads trust or status
+ * the monitor checks this process recorded, for at most the time those answers serve), so it is
+ * served while the answers it read would be the same, with one lookup. One answer's own
+ * renditions are `Answer.rendition`. Bounded: the most recently used only, and a budget of bytes.
  */
 import { LRUCache } from 'lru-cache';
-import type { Answer } from './answer.js';
 
-/** Renditions kept, and the bytes they may hold together. */
-const MAX_RENDITIONS = 2_000;
+/** Renditions kept per set, and the bytes they may hold together. */
+const MAX_RENDITIONS = 5_000;
 const MAX_BYTES = 64 * 1024 * 1024;
 
-interface Made<R> {
-  readonly from: readonly Answer<unknown>[];
-  readonly rendition: R;
+export interface Stamp {
+  /** What the answers depend on now; null when it cannot be read (the database does not answer). */
+  readonly now: string | null;
+  /** The last stamp read: while the stamp cannot be read, what was kept at it is served. */
+  readonly last: string | null;
+}
+
+export interface RenditionDeps<R> {
+  readonly bytesOf: (rendition: R) => number;
+  /** How long a rendition serves (ms): null, while its stamp holds; 0, not at all (each is made afresh). */
+  readonly ttlMs: number | null;
+  readonly stamp: () => Promise<Stamp>;
 }
 
 export interface Renditions<R> {
-  /** The rendition of `key` made from exactly `answers`, or `render`'s, kept for the next time. */
-  of(key: string, answers: readonly Answer<unknown>[], render: () => R): R;
+  /** The rendition kept under `key` at the current stamp, or `render`'s, kept if the stamp held while it was made. */
+  of(key: string, render: () => Promise<R>): Promise<R>;
 }
 
-/** Renditions of type `R`, each weighing `bytesOf` against the budget. */
-export function createRenditions<R>(bytesOf: (rendition: R) => number): Renditions<R> {
-  const kept = new LRUCache<string, Made<R>>({ max: MAX_RENDITIONS, maxSize: MAX_BYTES, sizeCalculation: (made) => bytesOf(made.rendition) + 1 });
+export function createRenditions<R extends object>({ bytesOf, ttlMs, stamp }: RenditionDeps<R>): Renditions<R> {
+  const kept = new LRUCache<string, R>({
+    max: MAX_RENDITIONS,
+    maxSize: MAX_BYTES,
+    sizeCalculation: (rendition, key) => bytesOf(rendition) + key.length,
+    ...(ttlMs ? { ttl: ttlMs } : {}),
+  });
+  /** Renditions being made: identical requests meanwhile wait for the same one. */
+  const making = new Map<string, Promise<R>>();
   return {
-    of(key, answers, render) {
-      const made = kept.get(key);
-      if (made && made.from.length === answers.length && made.from.every((answer, i) => answer === answers[i])) return made.rendition;
-      const rendition = render();
-      kept.set(key, { from: answers, rendition });
-      return rendition;
+    async of(key, render) {
+      if (ttlMs === 0) return render();
+      const { now, last } = await stamp();
+      const at = now ?? last;
+      const stamped = `${at}\n${key}`;
+      const hit = at === null ? undefined : kept.get(stamped);
+      if (hit !== undefined) return hit;
+      const running = making.get(stamped);
+      if (running) return running;
+      const made = (async () => {
+        const rendition = await render();
+        if (now !== null && (await stamp()).now === now) kept.set(stamped, rendition);
+        return rendition;
+      })().finally(() => making.delete(stamped));
+      making.set(stamped, made);
+      return made;
     },
   };
 }

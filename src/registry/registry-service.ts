@@ -37,11 +37,17 @@ export interface RegistryService {
   getServer(idOrName: string): Promise<CatalogServer>;
   getServerByDomain(domain: string): Promise<CatalogServer>;
   getTool(id: string): Promise<Tool>;
+  /** Every tool of the server with this id, in upstream order (none for an unknown id). */
+  getServerTools(serverId: string): Promise<Tool[]>;
   listCategories(): Promise<CategoryList>;
-  /** Install instructions for one client, or for every supported client. */
-  getInstall(idOrName: string, client?: InstallClient): Promise<InstallInstructions>;
-  getTrust(idOrName: string): Promise<TrustReport>;
-  getStatus(idOrName: string): Promise<StatusReport>;
+  /**
+   * Install instructions of a server (as `getServer` gave it) for one client, or for every
+   * supported client. This and the next two take the server found, not its id: the read model
+   * finds it once for all of them, from the answer it keeps.
+   */
+  installOf(server: CatalogServer, client?: InstallClient): Promise<InstallInstructions>;
+  trustOf(server: CatalogServer): Promise<TrustReport>;
+  statusOf(server: CatalogServer): Promise<StatusReport>;
   compareServers(ids: readonly string[]): Promise<Comparison>;
 }
 
@@ -117,26 +123,25 @@ export function createRegistryService({ catalog, search, monitor, now = () => ne
       return tool;
     },
 
+    getServerTools: (serverId) => catalog.toolsOf(serverId),
+
     async listCategories() {
       const items = await catalog.listCategories();
       return { items, total: items.length };
     },
 
-    async getInstall(idOrName, client) {
-      const server = await findServer(idOrName);
+    async installOf(server, client) {
       const installKey = await catalog.installKeyOf(server.id);
       const clients = client ? [client] : INSTALL_CLIENTS;
       return { serverId: server.id, serverName: server.name, clients: clients.map((c) => installFor(server, c, installKey)) };
     },
 
-    async getTrust(idOrName) {
-      const server = await findServer(idOrName);
+    async trustOf(server) {
       const [tools, upstream, checks] = await Promise.all([catalog.toolsOf(server.id), catalog.upstreamRecords(server.id), monitor.recentChecks(server.id, STATUS_HISTORY)]);
       return trustReport(server, tools, upstream, checks, now().toISOString());
     },
 
-    async getStatus(idOrName) {
-      const server = await findServer(idOrName);
+    async statusOf(server) {
       return statusReport(server, await monitor.recentChecks(server.id, STATUS_HISTORY));
     },
 

@@ -8,8 +8,7 @@ import { NOTICE } from '../assessments/assessment-service.js';
 import { AppError } from '../errors.js';
 import type { Answer } from '../read/answer.js';
 import type { ReadModel } from '../read/read-model.js';
-import { createRenditions } from '../read/renditions.js';
-import type { Authentication, ServerSort, Tool, ToolSort } from '../types.js';
+import type { Authentication, Server, ServerSort, Tool, ToolSort } from '../types.js';
 import type { AssetCatalog } from './assets.js';
 import { AssessPage, type AssessData } from './pages/assess.js';
 import { AssessmentPage } from './pages/assessment.js';
@@ -74,65 +73,69 @@ export interface WebPagesDeps {
 
 export function createWebPages({ read, assessments, assets }: WebPagesDeps): WebPages {
   const ok = (text: TextBody): PageReply => ({ status: 200, text });
-  // A server page is made from a dozen answers and is the heaviest to render: rendered once for them.
-  const pages = createRenditions<TextBody>((page) => page.bytes.length);
-  /** A server looked up for a page: not found is said without the REST hint. */
-  const server = async (id: string) => {
-    try {
-      return (await read.getServer(id)).value;
-    } catch (err) {
+  // A page is made from the read model's answers, and kept while they would be the same
+  // (src/read/renditions.ts): pages of the catalog alone while it does not change, server pages
+  // (which show trust and status) while the monitor's checks do not change either.
+  const pages = read.renditions<TextBody>((page) => page.bytes.length, false);
+  const serverPages = read.renditions<TextBody>((page) => page.bytes.length, true);
+  /** A server's answer for a page: not found is said without the REST hint. */
+  const serverAnswer = (id: string): Promise<Answer<Server>> =>
+    read.getServer(id).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'not_found') throw new AppError('not_found', `No server has the id or name “${id}”.`);
       throw err;
-    }
-  };
-  const titled = async (ids: readonly string[]) =>
-    Promise.all(ids.map(async (id) => {
-      const found = await server(id);
+    });
+  const titledOf = (answers: readonly Answer<Server>[]) =>
+    answers.map((answer) => {
+      const found = answer.value;
       return { id: found.id, title: found.title ?? found.name };
-    }));
+    });
+  const titled = async (ids: readonly string[]) => titledOf(await Promise.all(ids.map(serverAnswer)));
 
   return {
     async home() {
-      const [servers, tools, categories] = await Promise.all([
-        read.searchServers({ sort: 'newest', limit: 6, offset: 0 }),
-        read.searchTools({ limit: 1, offset: 0 }),
-        read.listCategories(),
-      ]);
-      return ok(renderPage(<HomePage assets={assets} data={{ servers: servers.value, toolTotal: tools.value.total, categories: categories.value }} />));
+      return ok(await pages.of('home', async () => {
+        const [servers, tools, categories] = await Promise.all([
+          read.searchServers({ sort: 'newest', limit: 6, offset: 0 }),
+          read.searchTools({ limit: 1, offset: 0 }),
+          read.listCategories(),
+        ]);
+        return renderPage(<HomePage assets={assets} data={{ servers: servers.value, toolTotal: tools.value.total, categories: categories.value }} />);
+      }));
     },
 
     async servers(input) {
       const compare = [...new Set(input.compare ?? [])];
-      const [page, categories, chosen] = await Promise.all([
-        read.searchServers({ q: input.q, category: input.category, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }),
-        read.listCategories(),
-        titled(compare),
-      ]);
-      return ok(renderPage(<ServersPage assets={assets} data={{ page: page.value, categories: categories.value, chosen }} />));
+      const key = `servers\n${JSON.stringify([input.q, input.category, input.sort, input.offset ?? 0, compare])}`;
+      return ok(await pages.of(key, async () => {
+        const [page, categories, chosen] = await Promise.all([
+          read.searchServers({ q: input.q, category: input.category, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }),
+          read.listCategories(),
+          Promise.all(compare.map(serverAnswer)),
+        ]);
+        return renderPage(<ServersPage assets={assets} data={{ page: page.value, categories: categories.value, chosen: titledOf(chosen) }} />);
+      }));
     },
 
     async tools(input) {
-      const page = await read.searchTools({ q: input.q, authentication: input.authentication, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 });
-      return ok(renderPage(<ToolsPage assets={assets} page={page.value} />));
+      const key = `tools\n${JSON.stringify([input.q, input.authentication, input.sort, input.offset ?? 0])}`;
+      return ok(await pages.of(key, async () => {
+        const page = await read.searchTools({ q: input.q, authentication: input.authentication, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 });
+        return renderPage(<ToolsPage assets={assets} page={page.value} />);
+      }));
     },
 
     async server(id) {
-      const found = await read.getServer(id).catch((err: unknown) => {
-        if (err instanceof AppError && err.code === 'not_found') throw new AppError('not_found', `No server has the id or name “${id}”.`);
-        throw err;
-      });
-      const server = found.value;
-      const [install, trust, status, categories, tools] = await Promise.all([
-        read.getInstall(server.id),
-        read.getTrust(server.id),
-        read.getStatus(server.id),
-        read.listCategories(),
-        Promise.all(server.tools.slice(0, TOOL_DETAILS).map((tool) => read.getTool(tool.id).catch(() => null))),
-      ]);
-      const answers = [found, install, trust, status, categories, ...tools.filter((t): t is Answer<Tool> => t !== null)];
-      return ok(pages.of(`server\n${server.id}`, answers, () => {
-        const details = new Map<string, Tool>();
-        for (const tool of tools) if (tool) details.set(tool.value.id, tool.value);
+      return ok(await serverPages.of(`server\n${id}`, async () => {
+        const found = await serverAnswer(id);
+        const server = found.value;
+        const [install, trust, status, categories, tools] = await Promise.all([
+          read.getInstall(server.id),
+          read.getTrust(server.id),
+          read.getStatus(server.id),
+          read.listCategories(),
+          read.getServerTools(server.id),
+        ]);
+        const details = new Map<string, Tool>(tools.value.slice(0, TOOL_DETAILS).map((tool) => [tool.id, tool]));
         const data = { server, tools: details, install: install.value, trust: trust.value, status: status.value, categories: categories.value };
         return renderPage(<ServerPageView assets={assets} data={data} />);
       }));

@@ -252,10 +252,10 @@ describe('MCP endpoint over HTTP', () => {
       const [id] = (await h.request('/api/v1/servers/search?q=github&limit=1')).body.items.map((s: { id: string }) => s.id);
       await call('get_status', { id });
       await call('get_status', { id });
-      expect(counted.get('getStatus'), 'a burst of status reads costs one computation').to.equal(1);
+      expect(counted.get('statusOf'), 'a burst of status reads costs one computation').to.equal(1);
       await new Promise((resolve) => setTimeout(resolve, 400));
       await call('get_status', { id });
-      expect(counted.get('getStatus'), 'status reads monitor checks and the clock: kept only recentMs').to.equal(2);
+      expect(counted.get('statusOf'), 'status reads monitor checks and the clock: kept only recentMs').to.equal(2);
     });
 
     it('answers tools/call from the new catalog once it changed', async () => {

@@ -137,16 +137,16 @@ describe('read model', () => {
       await read.getStatus('a');
       await read.compareServers(['a', 'b']);
     }
-    expect([calls.get('getTrust'), calls.get('getStatus'), calls.get('compareServers')], 'a burst shares one trust and one status').to.deep.equal([1, 1, 2]);
+    expect([calls.get('trustOf'), calls.get('statusOf'), calls.get('compareServers')], 'a burst shares one trust and one status').to.deep.equal([1, 1, 2]);
     await new Promise((resolve) => setTimeout(resolve, 250));
     await read.getTrust('a');
     await read.getStatus('a');
-    expect([calls.get('getTrust'), calls.get('getStatus')], 'made again once the moment has passed').to.deep.equal([2, 2]);
+    expect([calls.get('trustOf'), calls.get('statusOf')], 'made again once the moment has passed').to.deep.equal([2, 2]);
     const never = countingRegistry();
     const each = createReadModel({ registry: never.registry, generation: async () => 'g1', recentMs: 0 });
     await each.getStatus('a');
     await each.getStatus('a');
-    expect(never.calls.get('getStatus'), 'recentMs 0: every read computes').to.equal(2);
+    expect(never.calls.get('statusOf'), 'recentMs 0: every read computes').to.equal(2);
   });
 
   it('scrubs an answer once as it enters, and its JSON is the scrubbed value', async () => {
