@@ -61,7 +61,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const version = document.info.version;
     const generation = followGeneration(store.contentGeneration);
     const registry = createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
-    const subregistry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor });
+    const subregistry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation });
     const read = createReadModel({ registry, subregistry, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
     const probe = options.probe ?? defaultProbe(client, config);

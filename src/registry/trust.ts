@@ -21,7 +21,8 @@ type Evaluation = Pick<TrustCheck, 'check' | 'outcome' | 'evidence'> & { readonl
 const SECRET_LIKE = /(token|secret|passw|api[-_]?key|apikey|authorization|cookie|credential|private[-_]?key)/i;
 const EXACT_VERSION = /^v?\d+(\.\d+){1,3}([-+][0-9A-Za-z.-]+)?$/;
 
-export function trustReport(server: CatalogServer, tools: readonly Tool[], upstream: readonly UpstreamRecord[], checks: readonly EndpointCheck[], now: string): TrustReport {
+/** `tools`: what of them it reads, their annotations. */
+export function trustReport(server: CatalogServer, tools: readonly Pick<Tool, 'annotations'>[], upstream: readonly UpstreamRecord[], checks: readonly EndpointCheck[], now: string): TrustReport {
   const observedAt = upstream.map((u) => u.ingestedAt).sort().at(-1) ?? now;
   const latestCheck = [...checks].sort((a, b) => b.checkedAt.localeCompare(a.checkedAt))[0]?.checkedAt;
   const results: TrustCheck[] = evaluations(server, tools, checks).map((e) => ({
@@ -38,7 +39,7 @@ export function summarize(checks: readonly Pick<TrustCheck, 'outcome'>[]): Trust
   return { pass: count('pass'), fail: count('fail'), unknown: count('unknown') };
 }
 
-function evaluations(server: CatalogServer, tools: readonly Tool[], checks: readonly EndpointCheck[]): Evaluation[] {
+function evaluations(server: CatalogServer, tools: readonly Pick<Tool, 'annotations'>[], checks: readonly EndpointCheck[]): Evaluation[] {
   return [namespaceCheck(server), repositoryCheck(server), licenseCheck(server), pinnedCheck(server), httpsCheck(server), secretsCheck(server), annotationsCheck(tools), sourcesCheck(server), healthCheck(server, checks)];
 }
 
@@ -113,7 +114,7 @@ function secretsCheck(server: CatalogServer): Evaluation {
     : { check, outcome: 'fail', evidence: `Named like credentials but not declared secret: ${undeclared.map((i) => i.name).join(', ')}.` };
 }
 
-function annotationsCheck(tools: readonly Tool[]): Evaluation {
+function annotationsCheck(tools: readonly Pick<Tool, 'annotations'>[]): Evaluation {
   const check = 'tool_annotations';
   if (tools.length === 0) return { check, outcome: 'unknown', evidence: 'No tools are listed for this server.' };
   const readOnly = tools.filter((t) => t.annotations.readOnlyHint === true).length;

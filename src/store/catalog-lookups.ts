@@ -11,8 +11,8 @@ export interface CatalogLookups {
   findServer(idOrName: string): Promise<CatalogServer | null>;
   /** Several servers by id, read together (a page of the registry API): those found, by id. */
   findServers(ids: readonly string[]): Promise<Map<string, CatalogServer>>;
-  /** Every tool of each of several servers, by server id. */
-  toolsOfServers(ids: readonly string[]): Promise<Map<string, Tool[]>>;
+  /** The annotations of every tool of each of several servers, by server id (what trust reads of tools). */
+  toolAnnotationsOf(ids: readonly string[]): Promise<Map<string, Array<Pick<Tool, 'annotations'>>>>;
   findServerIdByDomain(host: string): Promise<string | null>;
   findTool(id: string): Promise<Tool | null>;
   /** Every tool of a server, in upstream order. */
@@ -98,12 +98,12 @@ export function createCatalogLookups(db: Db): CatalogLookups {
       return serversOf(await db('servers as s').whereIn('s.id', wanted).select('s.*'));
     },
 
-    async toolsOfServers(ids) {
+    async toolAnnotationsOf(ids) {
       const wanted = [...new Set(ids)].filter(storable);
-      const out = new Map<string, Tool[]>(wanted.map((id) => [id, []]));
+      const out = new Map<string, Array<Pick<Tool, 'annotations'>>>(wanted.map((id) => [id, []]));
       if (wanted.length === 0) return out;
-      const rows: ToolRow[] = await db('tools as t').join('servers as s', 's.id', 't.server_id').whereIn('t.server_id', wanted).orderBy(['t.server_id', 't.position']).select(TOOL_COLUMNS);
-      for (const row of rows) out.get(row.server_id)?.push(toTool(row));
+      const rows: Array<{ server_id: string; annotations: string }> = await db('tools').whereIn('server_id', wanted).select('server_id', 'annotations');
+      for (const row of rows) out.get(row.server_id)?.push({ annotations: JSON.parse(row.annotations) });
       return out;
     },
 

@@ -88,6 +88,8 @@ export interface RegistryListQuery {
   readonly limit: number;
   /** Part of the name, any case. */
   readonly search: string | null;
+  /** Only these names (the names a search found in the name index, src/subregistry/name-index.ts). */
+  readonly names?: readonly string[] | undefined;
   /** Entries updated after this time (ISO 8601 UTC). */
   readonly updatedSince: string | null;
   /** `latest`, or one exact version. */
@@ -98,6 +100,8 @@ export interface RegistryListQuery {
 export interface RegistryVersions {
   /** A page of entries in name, then version order (byte by byte). */
   page(query: RegistryListQuery): Promise<RegistryVersionRow[]>;
+  /** Every name that has a version, deleted ones too. */
+  names(): Promise<string[]>;
   /** Every version of a name, newest published first. */
   versionsOf(name: string, includeDeleted: boolean): Promise<RegistryVersionRow[]>;
   /** One version of a name (`latest`: the one marked latest). */
@@ -107,8 +111,9 @@ export interface RegistryVersions {
 export function createRegistryVersions(db: Db): RegistryVersions {
   const visible = (q: Knex.QueryBuilder, includeDeleted: boolean): Knex.QueryBuilder => (includeDeleted ? q : q.whereNot('status', 'deleted'));
   return {
-    async page({ after, limit, search, updatedSince, version, includeDeleted }) {
+    async page({ after, limit, search, names, updatedSince, version, includeDeleted }) {
       let q = db('registry_versions');
+      if (names) q = q.whereIn('name', names);
       if (after) q = q.whereRaw('(name > ? OR (name = ? AND version > ?))', [after.name, after.name, after.version]);
       // Upstream: updated_since always includes deleted entries.
       q = visible(q, includeDeleted || updatedSince !== null);
@@ -118,6 +123,9 @@ export function createRegistryVersions(db: Db): RegistryVersions {
       else if (version !== null) q = q.where('version', version);
       const rows: Row[] = await q.orderBy([{ column: 'name' }, { column: 'version' }]).limit(limit).select('*');
       return rows.map(toRow);
+    },
+    async names() {
+      return (await db('registry_versions').distinct('name').pluck('name')) as string[];
     },
     async versionsOf(name, includeDeleted) {
       const rows: Row[] = await visible(db('registry_versions').where({ name }), includeDeleted)

@@ -13,7 +13,9 @@ import { primaryState, STATUS_HISTORY } from '../registry/status.js';
 import { trustReport } from '../registry/trust.js';
 import type { CatalogLookups } from '../store/catalog-lookups.js';
 import type { MonitorStore } from '../store/monitor-store.js';
-import type { RegistryVersionRow, RegistryVersions } from '../store/registry-versions.js';
+import type { RegistryListQuery, RegistryVersionRow, RegistryVersions } from '../store/registry-versions.js';
+import { LRUCache } from 'lru-cache';
+import { buildNameIndex, type NameIndex } from './name-index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
 export type RegistryServerList = components['schemas']['RegistryServerList'];
@@ -36,8 +38,13 @@ export interface SubregistryService {
 
 export interface SubregistryDeps {
   readonly versions: RegistryVersions;
-  readonly catalog: Pick<CatalogLookups, 'findServers' | 'toolsOfServers'>;
+  readonly catalog: Pick<CatalogLookups, 'findServers' | 'toolAnnotationsOf'>;
   readonly monitor: Pick<MonitorStore, 'recentChecksOf'>;
+  /**
+   * The catalog's content generation (null when it cannot be read): the name index and each
+   * server's facts are kept for one generation. Without it, `search` scans the table.
+   */
+  readonly generation?: () => Promise<string | null>;
   readonly now?: () => Date;
 }
 
@@ -50,12 +57,53 @@ function sinceOf(value: string): string {
   return new Date(ms).toISOString();
 }
 
-export function createSubregistryService({ versions, catalog, monitor, now = () => new Date() }: SubregistryDeps): SubregistryService {
-  /** The entries of `rows`, with the official block and Sextant's, their catalog facts read together. */
+/** Sextant's block of an entry: what the catalog knows of its server (the version's own repairs are added per entry). */
+type CatalogFacts = Record<string, unknown>;
+
+/** Servers whose facts are kept at one generation (a walk of 100 pages of 100 holds 10k). */
+const FACTS_KEPT = 20_000;
+
+export function createSubregistryService({ versions, catalog, monitor, generation, now = () => new Date() }: SubregistryDeps): SubregistryService {
+  const facts = new LRUCache<string, CatalogFacts>({ max: FACTS_KEPT });
+  let factsAt: string | null = null;
+  /** Each server's facts, those kept at the current generation and the rest read together. */
+  const factsOf = async (ids: readonly string[]): Promise<Map<string, CatalogFacts>> => {
+    const at = generation ? await generation() : null;
+    if (at !== factsAt) {
+      facts.clear();
+      factsAt = at;
+    }
+    const out = new Map<string, CatalogFacts>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const kept = at === null ? undefined : facts.get(id);
+      if (kept) out.set(id, kept);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return out;
+    const [servers, annotations, checks] = await Promise.all([catalog.findServers(missing), catalog.toolAnnotationsOf(missing), monitor.recentChecksOf(missing, STATUS_HISTORY)]);
+    const observed = now().toISOString();
+    for (const server of servers.values()) {
+      const serverChecks = checks.get(server.id) ?? [];
+      const made: CatalogFacts = {
+        id: server.id,
+        categories: server.categories,
+        toolCount: server.toolCount,
+        tools: server.tools.map((t) => t.name),
+        authentication: server.authentication,
+        sources: [...new Set(server.sources.map((s) => s.source))],
+        trust: trustReport(server, annotations.get(server.id) ?? [], [], serverChecks, observed).summary,
+        status: { state: primaryState(server, serverChecks), checkedAt: serverChecks.map((c) => c.checkedAt).sort().at(-1) ?? null },
+      };
+      out.set(server.id, made);
+      if (at !== null) facts.set(server.id, made);
+    }
+    return out;
+  };
+
+  /** The entries of `rows`, with the official block and Sextant's. */
   const entriesOf = async (rows: readonly RegistryVersionRow[]): Promise<RegistryServerResponse[]> => {
-    const ids = [...new Set(rows.map((row) => row.serverId))];
-    const [servers, tools, checks] = await Promise.all([catalog.findServers(ids), catalog.toolsOfServers(ids), monitor.recentChecksOf(ids, STATUS_HISTORY)]);
-    const at = now().toISOString();
+    const catalogFacts = await factsOf([...new Set(rows.map((row) => row.serverId))]);
     return rows.map((row) => {
       const official: Record<string, unknown> = { status: row.status };
       if (row.statusMessage) official.statusMessage = row.statusMessage;
@@ -64,25 +112,41 @@ export function createSubregistryService({ versions, catalog, monitor, now = () 
       official.updatedAt = row.updatedAt;
       official.isLatest = row.isLatest;
       const meta: Record<string, unknown> = { [OFFICIAL_META]: official };
-      const server = servers.get(row.serverId);
-      if (server) {
-        const serverChecks = checks.get(server.id) ?? [];
-        const trust = trustReport(server, tools.get(server.id) ?? [], [], serverChecks, at).summary;
-        const latestCheck = serverChecks.map((c) => c.checkedAt).sort().at(-1) ?? null;
-        meta[CATALOG_META] = {
-          id: server.id,
-          categories: server.categories,
-          toolCount: server.toolCount,
-          tools: server.tools.map((t) => t.name),
-          authentication: server.authentication,
-          sources: [...new Set(server.sources.map((s) => s.source))],
-          trust,
-          status: { state: primaryState(server, serverChecks), checkedAt: latestCheck },
-          ...(row.repairs.length > 0 ? { repairs: [...row.repairs] } : {}),
-        };
-      }
+      const known = catalogFacts.get(row.serverId);
+      if (known) meta[CATALOG_META] = row.repairs.length > 0 ? { ...known, repairs: [...row.repairs] } : known;
       return { server: JSON.parse(row.document), _meta: meta } as RegistryServerResponse;
     });
+  };
+
+  /** The name index of the current generation, built once for it; null without a generation. */
+  let names: { readonly at: string; readonly index: Promise<NameIndex> } | null = null;
+  const nameIndex = async (): Promise<NameIndex | null> => {
+    const at = generation ? await generation() : null;
+    if (at === null) return null;
+    if (names?.at !== at) {
+      const index = versions.names().then(buildNameIndex);
+      const built = { at, index };
+      names = built;
+      // A failed build is not kept: the next search builds again.
+      index.catch(() => {
+        if (names === built) names = null;
+      });
+    }
+    return names.index;
+  };
+
+  /** A page of the entries whose names contain `search`: the names from the index, a page's worth at a time, their entries from SQL. */
+  const searchPage = async (index: NameIndex, search: string, query: RegistryListQuery): Promise<RegistryVersionRow[]> => {
+    const rows: RegistryVersionRow[] = [];
+    let from = query.after ? { name: query.after.name, inclusive: true } : null;
+    while (rows.length < query.limit) {
+      const matched = index.matching(search, from, query.limit);
+      if (matched.length === 0) break;
+      rows.push(...(await versions.page({ ...query, search: null, names: matched, limit: query.limit - rows.length })));
+      if (matched.length < query.limit) break;
+      from = { name: matched.at(-1) as string, inclusive: false };
+    }
+    return rows;
   };
 
   const notFound = (what: string): AppError => new AppError('not_found', `${what} is not in this registry.`, [], {}, 'server');
@@ -92,14 +156,16 @@ export function createSubregistryService({ versions, catalog, monitor, now = () 
       const limit = input.limit ?? DEFAULT_REGISTRY_LIMIT;
       const after = input.cursor !== undefined ? decodeCursor(input.cursor) : null;
       const search = input.search?.trim() ? input.search.trim() : null;
-      const rows = await versions.page({
+      const query: RegistryListQuery = {
         after,
         limit: limit + 1,
         search,
         updatedSince: input.updated_since !== undefined ? sinceOf(input.updated_since) : null,
         version: input.version ?? null,
         includeDeleted: input.include_deleted ?? false,
-      });
+      };
+      const index = search ? await nameIndex() : null;
+      const rows = index && search ? await searchPage(index, search, query) : await versions.page(query);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       const metadata: RegistryServerList['metadata'] = { count: page.length };

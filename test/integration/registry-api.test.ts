@@ -233,6 +233,16 @@ describe(`the registry API over the real data${available ? '' : ' (skipped: ../s
     const repaired = all.filter((e) => e._meta[CATALOG]?.repairs);
     console.log(`      (walked ${all.length} entries of ${servers} servers in ${ms} ms; ${repaired.length} published documents made to conform)`);
   });
+  it('finds every entry whose name contains the search text, any case, across pages and with version=latest', async () => {
+    const all = await walk(h, '', 100);
+    for (const text of ['GitHub', 'mcp', 'sql', 'local.sextant/', 'io.github.', 'zz-nothing-zz', '-']) {
+      const expected = all.filter((e) => e.server.name.toLowerCase().includes(text.toLowerCase())).map(keyOf);
+      expect((await walk(h, `&search=${encodeURIComponent(text)}`, 100)).map(keyOf), text).to.deep.equal(expected);
+      expect((await walk(h, `&search=${encodeURIComponent(text)}`, 37)).map(keyOf), `${text}, 37 a page`).to.deep.equal(expected);
+      const latest = all.filter((e) => e._meta[OFFICIAL].isLatest && e.server.name.toLowerCase().includes(text.toLowerCase())).map(keyOf);
+      expect((await walk(h, `&version=latest&search=${encodeURIComponent(text)}`, 50)).map(keyOf), `${text}, latest`).to.deep.equal(latest);
+    }
+  });
 });
 
 describe('a Sextant mirroring another through the registry API', function () {

@@ -1,0 +1,29 @@
+/** The registry API's name index (src/subregistry/name-index.ts): every name containing the text, any case, in order, from a cursor on. */
+import { expect } from 'chai';
+import { buildNameIndex } from '../../src/subregistry/name-index.js';
+
+describe('registry name index', () => {
+  const names = ['io.github.acme/Weather', 'com.stripe/mcp', 'ai.x/postgres-mcp', 'com.stripe/mcp', 'io.github.b/weather-tools', 'local.sextant/abc'];
+  const index = buildNameIndex(names);
+
+  it('finds every name containing the text, any case, once each, in bytewise order', () => {
+    expect(index.size).to.equal(5);
+    expect(index.matching('WEATHER', null, 10)).to.deep.equal(['io.github.acme/Weather', 'io.github.b/weather-tools']);
+    expect(index.matching('mcp', null, 10)).to.deep.equal(['ai.x/postgres-mcp', 'com.stripe/mcp']);
+    expect(index.matching('.', null, 10)).to.deep.equal([...new Set(names)].sort());
+    expect(index.matching('zzz', null, 10)).to.deep.equal([]);
+  });
+
+  it('never matches across two names, and stops at the count', () => {
+    expect(index.matching('mcp\nio', null, 10)).to.deep.equal([]);
+    expect(index.matching('mcpio', null, 10)).to.deep.equal([]);
+    expect(index.matching('/', null, 2)).to.deep.equal(['ai.x/postgres-mcp', 'com.stripe/mcp']);
+  });
+
+  it('starts from a cursor name, with or without it', () => {
+    expect(index.matching('/', { name: 'com.stripe/mcp', inclusive: true }, 10)).to.deep.equal(['com.stripe/mcp', 'io.github.acme/Weather', 'io.github.b/weather-tools', 'local.sextant/abc']);
+    expect(index.matching('/', { name: 'com.stripe/mcp', inclusive: false }, 10)).to.deep.equal(['io.github.acme/Weather', 'io.github.b/weather-tools', 'local.sextant/abc']);
+    expect(index.matching('/', { name: 'com.zzz', inclusive: true }, 10)).to.deep.equal(['io.github.acme/Weather', 'io.github.b/weather-tools', 'local.sextant/abc']);
+    expect(index.matching('/', { name: 'zzz', inclusive: true }, 10)).to.deep.equal([]);
+  });
+});
