@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 
 /** Renditions kept per set, and the bytes they may hold together. */
 const MAX_RENDITIONS = 5_000;
-const MAX_BYTES = 64 * 1024 * 1024;
+const MAX_BYTES = 48 * 1024 * 1024;
 
 export interface Stamp {
   /** What the answers depend on now; null when it cannot be read (the database does not answer). */

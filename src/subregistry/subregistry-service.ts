@@ -60,8 +60,8 @@ function sinceOf(value: string): string {
 /** Sextant's block of an entry: what the catalog knows of its server (the version's own repairs are added per entry). */
 type CatalogFacts = Record<string, unknown>;
 
-/** Servers whose facts are kept at one generation (a walk of 100 pages of 100 holds 10k). */
-const FACTS_KEPT = 20_000;
+/** Servers whose facts are kept at one generation: the servers of searches made again and again, not a walk (which reads each once). */
+const FACTS_KEPT = 5_000;
 
 export function createSubregistryService({ versions, catalog, monitor, generation, now = () => new Date() }: SubregistryDeps): SubregistryService {
   const facts = new LRUCache<string, CatalogFacts>({ max: FACTS_KEPT });
