@@ -105,6 +105,7 @@ function searchEngines(store: Store, logger: Logger): SearchEngine[] {
   const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true), {
     built: (stats) => logger.info(stats, 'search index built'),
     failed: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'search index build failed; SQL answers searches'),
+    snapshotFailed: (err, doing) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, doing === 'read' ? 'search index snapshot unreadable; building the index' : 'search index snapshot not kept'),
   });
   return [memory, sql];
 }

@@ -15,7 +15,8 @@ import type { ServerSummary, Tool } from '../types.js';
 import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/rows.js';
 import type { Page, SearchEngine } from './engine.js';
 import { buildServers, buildTools, type BuildSource } from './memory-build.js';
-import { heldBytes, indexesOf, type MemoryIndexes } from './memory-index.js';
+import { indexesFromSnapshot, snapshotFingerprint, snapshotOf } from './index-snapshot.js';
+import { heldBytes, indexesOf, type MemoryIndexes, type ServerDocs, type ToolDocs } from './memory-index.js';
 import { inSteps } from './match-steps.js';
 import type { IndexedPage } from './page-selection.js';
 import { namePrefixOf } from './query.js';
@@ -23,8 +24,11 @@ import type { SearchSource, SqlRunner } from './search-source.js';
 import { Unicode61 } from './unicode61.js';
 
 export interface MemoryEngineEvents {
-  built(stats: { generation: string; servers: number; tools: number; milliseconds: number; megabytes: number }): void;
+  /** Indexes ready for a generation: built from the catalog, or loaded from a snapshot of them. */
+  built(stats: { generation: string; servers: number; tools: number; milliseconds: number; megabytes: number; from: 'catalog' | 'snapshot' }): void;
   failed(err: unknown): void;
+  /** A snapshot could not be read (the indexes are built instead) or kept (the next start builds). */
+  snapshotFailed(err: unknown, doing: 'read' | 'keep'): void;
 }
 
 /** The in-memory engine, and what only it offers. */
@@ -55,7 +59,30 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   let building: Promise<MemoryIndexes | null> | null = null;
   let closed = false;
 
-  /** Builds until a build starts and ends at the same generation (a write during a build makes it moot). */
+  const { snapshots } = source;
+  /** The indexes of `generation` from its snapshot, if one is kept (another instance, or an earlier start, built them). */
+  const loaded = async (generation: string): Promise<{ servers: ServerDocs; tools: ToolDocs } | null> => {
+    try {
+      const stored = await snapshots?.find(generation, snapshotFingerprint());
+      return stored ? await indexesFromSnapshot(stored, tokenizer) : null;
+    } catch (err) {
+      if (!closed) events.snapshotFailed?.(err, 'read');
+      return null;
+    }
+  };
+  /** Keeps a snapshot of indexes just built, for the next start and for the other instances. */
+  const keep = async (generation: string, servers: ServerDocs, tools: ToolDocs): Promise<void> => {
+    try {
+      await snapshots?.save(generation, snapshotFingerprint(), snapshotOf(servers, tools, tokenizer));
+    } catch (err) {
+      if (!closed) events.snapshotFailed?.(err, 'keep');
+    }
+  };
+
+  /**
+   * Loads the snapshot of the current generation, or builds until a build starts and ends at the
+   * same generation (a write during a build makes it moot) and keeps a snapshot of it.
+   */
   const build = async (): Promise<MemoryIndexes | null> => {
     for (let attempt = 0; attempt < BUILD_ATTEMPTS && !closed; attempt += 1) {
       const before = await committed();
@@ -63,13 +90,15 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       // A stale index is never used again: let it go before the new one takes the memory.
       ready = null;
       const started = performance.now();
+      const kept = await loaded(before);
       const from: BuildSource = { sql: source.sql, classify: source.classify, tokenizer, live: () => !closed };
-      const [servers, tools] = [await buildServers(from), await buildTools(from)];
-      const after = await committed();
+      const { servers, tools } = kept ?? { servers: await buildServers(from), tools: await buildTools(from) };
+      const after = kept ? before : await committed();
       if (after !== before || closed) continue;
       ready = indexesOf(after, servers, tools);
+      if (!kept) await keep(after, servers, tools);
       const megabytes = Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6);
-      events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes });
+      events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes, from: kept ? 'snapshot' : 'catalog' });
       return ready;
     }
     return null;

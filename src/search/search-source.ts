@@ -20,6 +20,9 @@ export interface SqlRunner {
 /** How FTS5's `tokenizer` (ranking.ts: FTS_TOKENIZER) treats each of `chars`. */
 export type CharacterClassifier = (chars: readonly string[], tokenizer: string) => Promise<ReadonlyMap<string, CharacterClass>>;
 
+export type { IndexSnapshot, IndexSnapshots, SnapshotSection, StoredSnapshot } from '../store/search-snapshots.js';
+import type { IndexSnapshots } from '../store/search-snapshots.js';
+
 /**
  * Everything an engine reads: SQL and (in-memory) character classes. Not the content
  * generation: which generation a search is answered at is the read model's to say (it passes
@@ -28,4 +31,6 @@ export type CharacterClassifier = (chars: readonly string[], tokenizer: string) 
 export interface SearchSource {
   readonly sql: SqlRunner;
   readonly classify: CharacterClassifier;
+  /** Where index snapshots are kept; without it every index is built from the catalog. */
+  readonly snapshots?: IndexSnapshots;
 }

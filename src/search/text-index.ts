@@ -22,6 +22,16 @@ export interface TextMatches {
   position(doc: number): number;
 }
 
+/** A text index's own data (its query scratch is made anew). */
+export interface TextIndexParts {
+  readonly vocabulary: readonly string[];
+  readonly postings: Uint8Array;
+  readonly start: Float64Array;
+  readonly docLengths: Uint32Array;
+  readonly rowids: Uint32Array;
+  readonly tokens: number;
+}
+
 export class TextIndex {
   private readonly avgdl: number;
   // Scratch space for queries, reused (queries run one at a time on the event loop).
@@ -46,7 +56,8 @@ export class TextIndex {
     private readonly docLengths: Uint32Array,
     /** The FTS5 rowid of each document. */
     readonly rowids: Uint32Array,
-    tokens: number,
+    /** Tokens in all documents (bm25's average document length is this over their count). */
+    private readonly tokens: number,
   ) {
     const docs = rowids.length;
     this.avgdl = tokens / docs;
@@ -67,6 +78,16 @@ export class TextIndex {
   get bytes(): number {
     const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.count, this.stamp, this.touched, this.matched, this.matchedScores];
     return arrays.reduce((sum, array) => sum + array.byteLength, 0);
+  }
+
+  /** What the index is made of, for a snapshot (index-snapshot.ts): `TextIndex.of` makes it again. */
+  parts(): TextIndexParts {
+    const { vocabulary, postings, start, docLengths, rowids, tokens } = this;
+    return { vocabulary, postings, start, docLengths, rowids, tokens };
+  }
+
+  static of(tokenizer: Unicode61, parts: TextIndexParts): TextIndex {
+    return new TextIndex(tokenizer, parts.vocabulary, parts.postings, parts.start, parts.docLengths, parts.rowids, parts.tokens);
   }
 
   /** The indexed words, sorted by code unit (what typos are found among: typos.ts). */

@@ -41,6 +41,16 @@ export class Unicode61 {
     return [...out];
   }
 
+  /** Every character classified so far, by code point (what a snapshot keeps: index-snapshot.ts). */
+  classes(): Array<[number, CharacterClass]> {
+    return [...this.table];
+  }
+
+  /** Classes kept by `classes()`. */
+  learnCodes(classes: Iterable<readonly [number, CharacterClass]>): void {
+    for (const [code, cls] of classes) this.table.set(code, cls);
+  }
+
   learn(classes: ReadonlyMap<string, CharacterClass>): void {
     for (const [char, cls] of classes) this.table.set(char.codePointAt(0) as number, cls);
   }

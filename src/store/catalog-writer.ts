@@ -108,9 +108,12 @@ export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter)
     // One catalog writer at a time across instances (SQLite has a single writer by design): the
     // writer allocates row numbers from max(seq), which two concurrent writers would both take.
     if (dialectOf(trx) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?)', [CATALOG_WRITER_LOCK]);
-    const result = await work(createWriter(trx));
+    // Written first: on SQLite the transaction holds the write lock (waiting for it, busy_timeout)
+    // before it reads anything, so a write another connection commits meanwhile (the monitor's
+    // checks, a search index snapshot) cannot leave it reading a stale snapshot it may not write
+    // from (SQLITE_BUSY_SNAPSHOT, at once). The new generation shows only when the write commits.
     await bumpContentGeneration(trx);
-    return result;
+    return work(createWriter(trx));
   })));
 }
 

@@ -6,6 +6,8 @@ import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
 import { createRegistryVersions, type RegistryVersions } from './registry-versions.js';
+import { SCHEMA } from './migrations/index.js';
+import { createSearchSnapshots } from './search-snapshots.js';
 import { createSearchSource, type CatalogSearchSource } from './search-source.js';
 
 export interface RateLimiterSpec {
@@ -96,7 +98,14 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     }
     return `${writes}:${committed}`;
   };
-  const searchSource = createSearchSource(db);
+  // Index snapshots are kept per committed generation, which every instance and process shares
+  // (the `writes:` part of `contentGeneration` counts this process's own writes).
+  const snapshots = createSearchSnapshots(db, SCHEMA);
+  const committedPart = (generation: string): string => generation.slice(generation.indexOf(':') + 1);
+  const searchSource = createSearchSource(db, {
+    find: (generation, fingerprint) => snapshots.find(committedPart(generation), fingerprint),
+    save: (generation, fingerprint, snapshot) => snapshots.save(committedPart(generation), fingerprint, snapshot),
+  });
   return {
     catalog: createCatalogLookups(db),
     searchSource,

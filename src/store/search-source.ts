@@ -4,6 +4,7 @@
  * (src/search/search-source.ts); this is the store's implementation of them.
  */
 import type { Knex } from 'knex';
+import type { IndexSnapshots } from './search-snapshots.js';
 import { classifyCharacters } from './character-classes.js';
 import { dialectOf, rowsOf, selectPrepared, type Db } from './db.js';
 
@@ -14,8 +15,9 @@ type SqlBinding = string | number | null;
 const allOn = (runner: Knex | Knex.Transaction) =>
   async <T>(sql: string, bindings: readonly SqlBinding[] = []): Promise<T[]> => rowsOf<T>(await runner.raw(sql, [...bindings]));
 
-export function createSearchSource(db: Db) {
+export function createSearchSource(db: Db, snapshots?: IndexSnapshots) {
   return {
+    ...(snapshots ? { snapshots } : {}),
     sql: {
       dialect: dialectOf(db),
       all: allOn(db),

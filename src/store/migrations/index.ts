@@ -14,6 +14,7 @@ import * as installKeys from './008-install-keys.js';
 import * as namesWithoutNamespace from './009-names-without-namespace.js';
 import * as ftsVocabulary from './010-fts-vocabulary.js';
 import * as registryVersions from './011-registry-versions.js';
+import * as searchSnapshots from './012-search-snapshots.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -27,7 +28,11 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '009-names-without-namespace': namesWithoutNamespace,
   '010-fts-vocabulary': ftsVocabulary,
   '011-registry-versions': registryVersions,
+  '012-search-snapshots': searchSnapshots,
 };
+
+/** The last migration: what the catalog's schema is at, once migrated. */
+export const SCHEMA = Object.keys(migrations).sort().at(-1) as string;
 
 export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations: async () => Object.keys(migrations).sort(),

@@ -1,0 +1,176 @@
+/**
+ * A snapshot of the in-memory engine's indexes, kept in the catalog's own database for the
+ * content generation it was built from (src/store/search-snapshots.ts), so an instance that
+ * starts, or that follows a write another instance has already indexed, loads the indexes in
+ * seconds instead of reading and tokenizing the whole catalog again (minutes at 100k servers).
+ *
+ * The indexes are typed arrays and a few lists of strings: each is a section, written as its
+ * bytes (typed arrays) or JSON (strings, maps), in this machine's byte order. A snapshot is only
+ * ever read by the code that wrote it: its fingerprint is a hash of this folder's files, so any
+ * change to how indexes are built or read makes older snapshots unused (the store adds its schema).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { endianness } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { NameTable, ServerDocs, ToolDocs } from './memory-index.js';
+import type { IndexSnapshot, SnapshotSection, StoredSnapshot } from './search-source.js';
+import { TextIndex } from './text-index.js';
+import type { CharacterClass, Unicode61 } from './unicode61.js';
+
+/** Bumped when the layout below changes in a way the fingerprint would not see. */
+const FORMAT = 1;
+
+type Kind = SnapshotSection['kind'];
+type Typed = Uint8Array | Int32Array | Uint32Array | Float64Array;
+
+const ARRAYS: Readonly<Record<Exclude<Kind, 'json'>, new (length: number) => Typed>> = {
+  u8: Uint8Array,
+  i32: Int32Array,
+  u32: Uint32Array,
+  f64: Float64Array,
+};
+
+function kindOf(array: Typed): Exclude<Kind, 'json'> {
+  if (array instanceof Uint8Array) return 'u8';
+  if (array instanceof Int32Array) return 'i32';
+  if (array instanceof Uint32Array) return 'u32';
+  return 'f64';
+}
+
+let fingerprintOfCode: string | null = null;
+
+/** The hash of the code that builds and reads indexes (this folder's modules), and of the format. */
+export function snapshotFingerprint(): string {
+  if (fingerprintOfCode === null) {
+    const folder = fileURLToPath(new URL('.', import.meta.url));
+    const hash = createHash('sha256').update(`format ${FORMAT} ${endianness()}\n`);
+    for (const file of readdirSync(folder).filter((f) => /\.(js|ts|tsx)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
+      hash.update(`${file}\n`).update(readFileSync(new URL(file, import.meta.url)));
+    }
+    fingerprintOfCode = hash.digest('hex');
+  }
+  return fingerprintOfCode;
+}
+
+interface Manifest {
+  readonly format: number;
+  readonly sections: ReadonlyArray<{ readonly name: string; readonly kind: Kind; readonly length: number }>;
+  readonly tokens: { readonly servers: number; readonly tools: number };
+}
+
+/** The snapshot of built indexes: views of their arrays (nothing copied) and their strings as JSON. */
+export function snapshotOf(servers: ServerDocs, tools: ToolDocs, tokenizer: Unicode61): IndexSnapshot {
+  const sections: SnapshotSection[] = [];
+  const typed = (name: string, array: Typed): void => {
+    sections.push({ name, kind: kindOf(array), length: array.length, data: new Uint8Array(array.buffer, array.byteOffset, array.byteLength) });
+  };
+  const json = (name: string, value: unknown): void => {
+    const data = Buffer.from(JSON.stringify(value));
+    sections.push({ name, kind: 'json', length: data.length, data });
+  };
+  const text = (prefix: string, index: TextIndex): number => {
+    const parts = index.parts();
+    json(`${prefix}.vocabulary`, parts.vocabulary);
+    typed(`${prefix}.postings`, parts.postings);
+    typed(`${prefix}.start`, parts.start);
+    typed(`${prefix}.docLengths`, parts.docLengths);
+    typed(`${prefix}.rowids`, parts.rowids);
+    return parts.tokens;
+  };
+  const names = (prefix: string, table: NameTable): void => {
+    json(`${prefix}.names`, table.names);
+    typed(`${prefix}.start`, table.start);
+    typed(`${prefix}.docs`, table.docs);
+  };
+  const serverTokens = text('servers.text', servers.text);
+  typed('servers.idRank', servers.idRank);
+  typed('servers.sourceCount', servers.sourceCount);
+  typed('servers.nameLength', servers.nameLength);
+  typed('servers.categories', servers.categories);
+  json('servers.categoryBits', [...servers.categoryBits]);
+  names('servers.names', servers.names);
+  const toolTokens = text('tools.text', tools.text);
+  typed('tools.idRank', tools.idRank);
+  names('tools.names', tools.names);
+  typed('tools.authentication', tools.authentication);
+  json('tools.authenticationCodes', [...tools.authenticationCodes]);
+  json('tokenizer', tokenizer.classes());
+  const manifest: Manifest = {
+    format: FORMAT,
+    sections: sections.map(({ name, kind, length }) => ({ name, kind, length })),
+    tokens: { servers: serverTokens, tools: toolTokens },
+  };
+  return { manifest: JSON.stringify(manifest), sections };
+}
+
+/** The indexes a stored snapshot holds; it throws if the snapshot is not whole and consistent. */
+export async function indexesFromSnapshot(stored: StoredSnapshot, tokenizer: Unicode61): Promise<{ servers: ServerDocs; tools: ToolDocs }> {
+  const manifest = JSON.parse(stored.manifest) as Manifest;
+  if (manifest.format !== FORMAT) throw new Error(`search index snapshot format ${manifest.format}, expected ${FORMAT}`);
+  const described = new Map(manifest.sections.map((s) => [s.name, s]));
+  const read = async (name: string): Promise<Typed | Uint8Array> => {
+    const section = described.get(name);
+    if (!section) throw new Error(`the search index snapshot has no section ${name}`);
+    if (section.kind === 'json') {
+      const data = new Uint8Array(section.length);
+      await stored.readInto(name, data);
+      return data;
+    }
+    const array = new ARRAYS[section.kind](section.length);
+    await stored.readInto(name, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    return array;
+  };
+  const typed = async <T extends Typed>(name: string, type: new (length: number) => T): Promise<T> => {
+    const array = await read(name);
+    if (!(array instanceof type) || described.get(name)?.kind === 'json') throw new Error(`search index snapshot section ${name} has the wrong type`);
+    return array;
+  };
+  const json = async <T>(name: string): Promise<T> => JSON.parse(Buffer.from(await read(name)).toString('utf8')) as T;
+  const text = async (prefix: string, tokens: number): Promise<TextIndex> => {
+    const vocabulary = await json<string[]>(`${prefix}.vocabulary`);
+    const postings = await typed(`${prefix}.postings`, Uint8Array);
+    const start = await typed(`${prefix}.start`, Float64Array);
+    const docLengths = await typed(`${prefix}.docLengths`, Uint32Array);
+    const rowids = await typed(`${prefix}.rowids`, Uint32Array);
+    check(start.length === vocabulary.length + 1 && start[vocabulary.length] === postings.length && docLengths.length === rowids.length, prefix);
+    return TextIndex.of(tokenizer, { vocabulary, postings, start, docLengths, rowids, tokens });
+  };
+  const names = async (prefix: string, size: number): Promise<NameTable> => {
+    const table: NameTable = {
+      names: await json<string[]>(`${prefix}.names`),
+      start: await typed(`${prefix}.start`, Int32Array),
+      docs: await typed(`${prefix}.docs`, Int32Array),
+      tiers: new Uint8Array(size),
+    };
+    check(table.start.length === table.names.length + 1 && table.start[table.names.length] === table.docs.length, prefix);
+    return table;
+  };
+  // The characters first: the text indexes tokenize queries with them.
+  tokenizer.learnCodes(await json<Array<[number, CharacterClass]>>('tokenizer'));
+  const serverText = await text('servers.text', manifest.tokens.servers);
+  const servers: ServerDocs = {
+    text: serverText,
+    idRank: await typed('servers.idRank', Int32Array),
+    sourceCount: await typed('servers.sourceCount', Int32Array),
+    nameLength: await typed('servers.nameLength', Int32Array),
+    categories: await typed('servers.categories', Uint32Array),
+    categoryBits: new Map(await json<Array<[string, number]>>('servers.categoryBits')),
+    names: await names('servers.names', serverText.size),
+  };
+  check([servers.idRank, servers.sourceCount, servers.nameLength, servers.categories].every((a) => a.length === serverText.size), 'servers');
+  const toolText = await text('tools.text', manifest.tokens.tools);
+  const tools: ToolDocs = {
+    text: toolText,
+    idRank: await typed('tools.idRank', Int32Array),
+    names: await names('tools.names', toolText.size),
+    authentication: await typed('tools.authentication', Uint8Array),
+    authenticationCodes: new Map(await json<Array<[string, number]>>('tools.authenticationCodes')),
+  };
+  check(tools.idRank.length === toolText.size && tools.authentication.length === toolText.size, 'tools');
+  return { servers, tools };
+}
+
+function check(consistent: boolean, what: string): void {
+  if (!consistent) throw new Error(`the search index snapshot's ${what} sections do not agree`);
+}

@@ -1,0 +1,94 @@
+/**
+ * Snapshots of the in-memory search engine's indexes (src/search/index-snapshot.ts), kept in the
+ * catalog's database (migration 012) for the content generation they were built at: on SQLite for
+ * the next start, on PostgreSQL for every instance. A snapshot is a header (its sections, as
+ * JSON) and its sections' bytes in pieces of at most 8 MiB, written in one transaction: a reader
+ * sees a whole snapshot or none. Keeping one lets the snapshots of other generations go.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from './db.js';
+
+/** One part of an index snapshot (src/search/index-snapshot.ts): a typed array's bytes, or JSON text. */
+export interface SnapshotSection {
+  readonly name: string;
+  readonly kind: 'u8' | 'i32' | 'u32' | 'f64' | 'json';
+  /** Elements of a typed array; bytes of JSON. */
+  readonly length: number;
+  readonly data: Uint8Array;
+}
+
+/** A snapshot to keep: what its sections are (JSON), and the sections. */
+export interface IndexSnapshot {
+  readonly manifest: string;
+  readonly sections: readonly SnapshotSection[];
+}
+
+/** A kept snapshot, read a section at a time into memory the reader allocates. */
+export interface StoredSnapshot {
+  readonly manifest: string;
+  /** Fills `into` with the section's bytes; it throws unless they are exactly as many. */
+  readInto(section: string, into: Uint8Array): Promise<void>;
+}
+
+/** Where the in-memory engine keeps snapshots of its indexes, per content generation (the catalog's database). */
+export interface IndexSnapshots {
+  /** The snapshot made at `generation` by code of `fingerprint`, or null. */
+  find(generation: string, fingerprint: string): Promise<StoredSnapshot | null>;
+  /** Keeps `snapshot` for `generation`, and lets snapshots of other generations go. */
+  save(generation: string, fingerprint: string, snapshot: IndexSnapshot): Promise<void>;
+}
+
+
+/** The largest piece of a section in one row. */
+const PIECE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * `schema` names the catalog's schema (its last migration): a migration may change what indexes
+ * are built from without a catalog write, so snapshots made under another schema are not used.
+ */
+export function createSearchSnapshots(db: Db, schema: string): IndexSnapshots {
+  const keyOf = (fingerprint: string): string => `${fingerprint}:${schema}`;
+  return {
+    async find(generation, fingerprint) {
+      const header: { id: string; manifest: string } | undefined = await db('search_snapshots')
+        .where({ generation, fingerprint: keyOf(fingerprint) })
+        .orderBy('created_at', 'desc')
+        .first('id', 'manifest');
+      if (!header) return null;
+      const stored: StoredSnapshot = {
+        manifest: header.manifest,
+        async readInto(section, into) {
+          let at = 0;
+          for (let piece = 0; ; piece += 1) {
+            const row: { bytes: Buffer } | undefined = await db('search_snapshot_parts').where({ snapshot_id: header.id, section, piece }).first('bytes');
+            if (!row) break;
+            if (at + row.bytes.length > into.length) throw new Error(`search index snapshot section ${section} is longer than its header says`);
+            into.set(row.bytes, at);
+            at += row.bytes.length;
+          }
+          if (at !== into.length) throw new Error(`search index snapshot section ${section} holds ${at} of its ${into.length} bytes`);
+        },
+      };
+      return stored;
+    },
+
+    async save(generation, fingerprint, snapshot: IndexSnapshot) {
+      const id = randomUUID();
+      await db.transaction(async (trx) => {
+        for (const section of snapshot.sections) {
+          const { data } = section;
+          for (let piece = 0, from = 0; from < data.length || piece === 0; piece += 1, from += PIECE_BYTES) {
+            // A view of the section's own memory: nothing is copied to be written.
+            const bytes = Buffer.from(data.buffer, data.byteOffset + from, Math.min(PIECE_BYTES, data.length - from));
+            await trx('search_snapshot_parts').insert({ snapshot_id: id, section: section.name, piece, bytes });
+          }
+        }
+        await trx('search_snapshots').insert({ id, generation, fingerprint: keyOf(fingerprint), manifest: snapshot.manifest, created_at: new Date().toISOString() });
+        // Snapshots of other generations, or made by other code, will not be read again.
+        const others = (): ReturnType<typeof trx> => trx('search_snapshots').whereRaw('NOT (generation = ? AND fingerprint = ?)', [generation, keyOf(fingerprint)]);
+        await trx('search_snapshot_parts').whereIn('snapshot_id', others().select('id')).delete();
+        await others().delete();
+      });
+    },
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * Snapshots of the in-memory engine's indexes (src/search/index-snapshot.ts, kept by
+ * src/store/search-snapshots.ts), on the database under test: an engine that starts on a catalog
+ * another engine has indexed loads the snapshot instead of building, answers every query of the
+ * parity fixture exactly as an engine built from the catalog does, and never uses a snapshot of
+ * another generation, of other code, or one that is not whole.
+ */
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { ingest } from '../../src/ingest/ingest-service.js';
+import { createMemoryEngine, type MemoryEngine, type MemoryEngineEvents } from '../../src/search/memory-engine.js';
+import { createStore, type Store } from '../../src/store/index.js';
+import { freshDatabase, type TestDatabase } from '../support/database.js';
+import { every, mistyped, queriesOf, serverQuery, toolQuery, wordsOf } from '../support/search-parity.js';
+import { TAXONOMY } from '../../src/catalog/taxonomy.js';
+
+const FIXTURE = ['official.json', 'docker.json', 'toolsdk.json'].map((file) => ({
+  file,
+  text: readFileSync(new URL(`../fixtures/parity/${file}`, import.meta.url), 'utf8'),
+}));
+
+type Built = Parameters<MemoryEngineEvents['built']>[0];
+
+/** An engine on `store` that records where its indexes came from and what went wrong with snapshots. */
+function engineOn(store: Store, options: { snapshots?: boolean } = {}) {
+  const built: Built[] = [];
+  const snapshotFailures: string[] = [];
+  const source = options.snapshots === false ? { ...store.searchSource, snapshots: undefined } : store.searchSource;
+  const engine = createMemoryEngine(source, () => store.contentGeneration(true), {
+    built: (stats) => built.push(stats),
+    snapshotFailed: (err, doing) => snapshotFailures.push(`${doing}: ${err instanceof Error ? err.message : String(err)}`),
+  });
+  return { engine, built, snapshotFailures };
+}
+
+describe('search index snapshots', function () {
+  this.timeout(120_000);
+  let database: TestDatabase;
+  let store: Store;
+  const engines: MemoryEngine[] = [];
+  const started = (store: Store, options: { snapshots?: boolean } = {}) => {
+    const made = engineOn(store, options);
+    engines.push(made.engine);
+    return made;
+  };
+  const snapshotRows = async () => {
+    const [row] = await store.searchSource.sql.all<{ headers: number | string; parts: number | string }>(
+      'SELECT (SELECT count(*) FROM search_snapshots) AS headers, (SELECT count(*) FROM search_snapshot_parts) AS parts',
+    );
+    return { headers: Number(row?.headers), parts: Number(row?.parts) };
+  };
+
+  before(async () => {
+    database = await freshDatabase();
+    store = createStore(database.url);
+    await store.migrate();
+    await ingest(store, FIXTURE);
+  });
+  after(async () => {
+    for (const engine of engines) engine.close();
+    await store?.close();
+    await database?.drop();
+  });
+
+  it('keeps a snapshot when it builds from the catalog, and a second engine loads it instead of building', async () => {
+    expect(await snapshotRows()).to.deep.equal({ headers: 0, parts: 0 });
+    const first = started(store);
+    expect(await first.engine.warm()).to.equal(true);
+    expect(first.built.map((b) => b.from)).to.deep.equal(['catalog']);
+    expect(first.snapshotFailures).to.deep.equal([]);
+    const kept = await snapshotRows();
+    expect(kept.headers).to.equal(1);
+    expect(kept.parts, 'one row per section at least').to.be.at.least(20);
+
+    const second = started(store);
+    expect(await second.engine.warm()).to.equal(true);
+    expect(second.built.map((b) => ({ from: b.from, servers: b.servers, tools: b.tools }))).to.deep.equal([
+      { from: 'snapshot', servers: first.built[0]?.servers, tools: first.built[0]?.tools },
+    ]);
+    expect(second.snapshotFailures).to.deep.equal([]);
+  });
+
+  it('answers every query of the fixture as an engine built from the catalog does, page for page', async () => {
+    const loaded = started(store);
+    const built = started(store, { snapshots: false });
+    expect(await loaded.engine.warm()).to.equal(true);
+    expect(await built.engine.warm()).to.equal(true);
+    expect(loaded.built[0]?.from).to.equal('snapshot');
+    expect(built.built[0]?.from).to.equal('catalog');
+    const words = wordsOf(FIXTURE.map((input) => input.text));
+    const queries = queriesOf(words, ['github', 'café', 'München', '🚨 alert', ...mistyped(words)]);
+    expect(queries.length).to.be.at.least(200);
+    const at = await store.contentGeneration();
+    const categories = TAXONOMY.map((c) => c.slug);
+    const authentications = [null, 'none', 'api_key', 'oauth', 'unknown'] as const;
+    let matched = 0;
+    for (const [i, q] of queries.entries()) {
+      const servers = [serverQuery(q), serverQuery(q, { offset: 20 }), ...(i % 3 === 0 ? [serverQuery(q, { category: categories[i % categories.length] ?? null })] : [])];
+      for (const query of servers) {
+        const [a, b] = await Promise.all([loaded.engine.searchServers(query, at), built.engine.searchServers(query, at)]);
+        expect({ q, query, page: a }).to.deep.equal({ q, query, page: b });
+        if ((b?.total ?? 0) > 0) matched += 1;
+      }
+      const tools = toolQuery(q, { authentication: authentications[i % authentications.length] ?? null });
+      const [a, b] = await Promise.all([loaded.engine.searchTools(tools, at), built.engine.searchTools(tools, at)]);
+      expect({ q, page: a }).to.deep.equal({ q, page: b });
+    }
+    expect(matched, 'most queries match something').to.be.greaterThan(queries.length * 0.8);
+    for (const q of every(queries, 50)) expect(await loaded.engine.searchServers(serverQuery(q), at)).to.not.equal(null);
+  });
+
+  it('builds again after a catalog write, keeps that generation\'s snapshot and lets the older one go', async () => {
+    const before = await store.contentGeneration(true);
+    await ingest(store, [{ file: 'official-small.json', text: readFileSync(new URL('../fixtures/official-small.json', import.meta.url), 'utf8') }]);
+    const now = await store.contentGeneration(true);
+    expect(now).to.not.equal(before);
+    const next = started(store);
+    expect(await next.engine.warm()).to.equal(true);
+    expect(next.built.map((b) => b.from)).to.deep.equal(['catalog']);
+    const [header] = await store.searchSource.sql.all<{ generation: string }>('SELECT generation FROM search_snapshots');
+    expect(await snapshotRows()).to.include({ headers: 1 });
+    expect(now.endsWith(`:${header?.generation}`), `${now} is kept as ${header?.generation}`).to.equal(true);
+    const again = started(store);
+    expect(await again.engine.warm()).to.equal(true);
+    expect(again.built.map((b) => b.from)).to.deep.equal(['snapshot']);
+  });
+
+  it('builds from the catalog when the snapshot is not whole, and says why', async () => {
+    const { sql } = store.searchSource;
+    const [part] = await sql.all<{ section: string }>("SELECT section FROM search_snapshot_parts WHERE section = 'tools.text.postings' AND piece = 0");
+    expect(part?.section).to.equal('tools.text.postings');
+    await sql.all("DELETE FROM search_snapshot_parts WHERE section = 'tools.text.postings'");
+    const engine = started(store);
+    expect(await engine.engine.warm()).to.equal(true);
+    expect(engine.built.map((b) => b.from)).to.deep.equal(['catalog']);
+    expect(engine.snapshotFailures).to.have.length(1);
+    expect(engine.snapshotFailures[0]).to.match(/^read: search index snapshot section tools\.text\.postings holds 0 of its \d+ bytes$/);
+    // The build kept a whole snapshot in its place.
+    const after = started(store);
+    expect(await after.engine.warm()).to.equal(true);
+    expect(after.built.map((b) => b.from)).to.deep.equal(['snapshot']);
+  });
+
+  it('does not use a snapshot made by other code or under another schema', async () => {
+    const { sql } = store.searchSource;
+    await sql.all("UPDATE search_snapshots SET fingerprint = 'another build:011-registry-versions'");
+    const engine = started(store);
+    expect(await engine.engine.warm()).to.equal(true);
+    expect(engine.built.map((b) => b.from)).to.deep.equal(['catalog']);
+    expect(engine.snapshotFailures).to.deep.equal([]);
+    // Keeping its own let the other code's snapshot go.
+    expect(await snapshotRows()).to.include({ headers: 1 });
+  });
+});
