@@ -201,10 +201,12 @@ async function runSizeOn(ctx: RunContext, size: number, databaseUrl: string | nu
     if (profile) state.profiles.push(profile);
   }
   const ends = results.map((r) => r.rssAfterMb).filter((v): v is number => v !== null);
+  const later = handle.readyTimes.slice(1).sort((a, b) => a - b);
   return {
     size,
     database,
     readySeconds,
+    readyLaterSeconds: later.length > 0 ? (later[Math.floor(later.length / 2)] as number) : null,
     corpus,
     ingest,
     storageFloor,

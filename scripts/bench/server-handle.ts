@@ -25,6 +25,8 @@ export class ServerHandle {
   starts = 0;
   /** Seconds from spawn to /readyz answering 200, for the current instance. */
   readySeconds: number | null = null;
+  /** The same, for every start so far (the first builds the search index; later ones load its snapshot). */
+  readonly readyTimes: number[] = [];
   /** performance.now() when the current instance was spawned. */
   spawnedAt = 0;
   /** Highest VmRSS seen while sampling (under load), MB. */
@@ -48,6 +50,7 @@ export class ServerHandle {
     this.spawnedAt = performance.now();
     this.running = await startSextant({ root, runtime, databaseFile, cores, ...(databaseUrl ? { databaseUrl } : {}), ...(cpuProfDir ? { cpuProfDir } : {}) });
     this.readySeconds = Math.round((performance.now() - this.spawnedAt) / 100) / 10;
+    this.readyTimes.push(this.readySeconds);
     this.starts += 1;
   }
 
