@@ -25,7 +25,7 @@ import { Unicode61 } from './unicode61.js';
 
 export interface MemoryEngineEvents {
   /** Indexes ready for a generation: built from the catalog, or loaded from a snapshot of them. */
-  built(stats: { generation: string; servers: number; tools: number; milliseconds: number; megabytes: number; from: 'catalog' | 'snapshot' }): void;
+  built(stats: { generation: string; servers: number; tools: number; milliseconds: number; megabytes: number; from: 'catalog' | 'snapshot'; keptMs?: number }): void;
   failed(err: unknown): void;
   /** A snapshot could not be read (the indexes are built instead) or kept (the next start builds). */
   snapshotFailed(err: unknown, doing: 'read' | 'keep'): void;
@@ -96,9 +96,11 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       const after = kept ? before : await committed();
       if (after !== before || closed) continue;
       ready = indexesOf(after, servers, tools);
+      const keeping = performance.now();
       if (!kept) await keep(after, servers, tools);
+      const keptMs = kept ? undefined : Math.round(performance.now() - keeping);
       const megabytes = Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6);
-      events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes, from: kept ? 'snapshot' : 'catalog' });
+      events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes, from: kept ? 'snapshot' : 'catalog', ...(keptMs === undefined ? {} : { keptMs }) });
       return ready;
     }
     return null;

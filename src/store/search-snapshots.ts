@@ -2,11 +2,13 @@
  * Snapshots of the in-memory search engine's indexes (src/search/index-snapshot.ts), kept in the
  * catalog's database (migration 012) for the content generation they were built at: on SQLite for
  * the next start, on PostgreSQL for every instance. A snapshot is a header (its sections, as
- * JSON) and its sections' bytes in pieces of at most 8 MiB, written in one transaction: a reader
- * sees a whole snapshot or none. Keeping one lets the snapshots of other generations go.
+ * JSON) and its sections' bytes in pieces of at most 8 MiB, the header written last (on
+ * PostgreSQL all in one transaction): a reader sees a whole snapshot or none. Keeping one lets
+ * the others go.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from './db.js';
+import type { Knex } from 'knex';
+import { dialectOf, type Db } from './db.js';
 
 /** One part of an index snapshot (src/search/index-snapshot.ts): a typed array's bytes, or JSON text. */
 export interface SnapshotSection {
@@ -74,21 +76,27 @@ export function createSearchSnapshots(db: Db, schema: string): IndexSnapshots {
 
     async save(generation, fingerprint, snapshot: IndexSnapshot) {
       const id = randomUUID();
-      await db.transaction(async (trx) => {
+      const key = keyOf(fingerprint);
+      // PostgreSQL writes it in one transaction, which blocks no reader. SQLite's one connection
+      // would serve nothing else meanwhile (1.5 s at 100k), so there each piece is its own write
+      // and the header comes last: a reader finds no snapshot until every piece is there.
+      const write = async (on: Db | Knex.Transaction): Promise<void> => {
         for (const section of snapshot.sections) {
           const { data } = section;
           for (let piece = 0, from = 0; from < data.length || piece === 0; piece += 1, from += PIECE_BYTES) {
             // A view of the section's own memory: nothing is copied to be written.
             const bytes = Buffer.from(data.buffer, data.byteOffset + from, Math.min(PIECE_BYTES, data.length - from));
-            await trx('search_snapshot_parts').insert({ snapshot_id: id, section: section.name, piece, bytes });
+            await on('search_snapshot_parts').insert({ snapshot_id: id, section: section.name, piece, bytes });
           }
         }
-        await trx('search_snapshots').insert({ id, generation, fingerprint: keyOf(fingerprint), manifest: snapshot.manifest, created_at: new Date().toISOString() });
-        // Snapshots of other generations, or made by other code, will not be read again.
-        const others = (): ReturnType<typeof trx> => trx('search_snapshots').whereRaw('NOT (generation = ? AND fingerprint = ?)', [generation, keyOf(fingerprint)]);
-        await trx('search_snapshot_parts').whereIn('snapshot_id', others().select('id')).delete();
-        await others().delete();
-      });
+        await on('search_snapshots').insert({ id, generation, fingerprint: key, manifest: snapshot.manifest, created_at: new Date().toISOString() });
+        // The other snapshots will not be read again (this one is newer), nor pieces with no
+        // header (a save cut off before its header).
+        await on('search_snapshots').whereNot({ id }).delete();
+        await on('search_snapshot_parts').whereNotIn('snapshot_id', on('search_snapshots').select('id')).delete();
+      };
+      if (dialectOf(db) === 'postgres') await db.transaction(write);
+      else await write(db);
     },
   };
 }
