@@ -70,13 +70,15 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       return null;
     }
   };
-  /** Keeps a snapshot of indexes just built, for the next start and for the other instances. */
-  const keep = async (generation: string, servers: ServerDocs, tools: ToolDocs): Promise<void> => {
+  /** Keeps a snapshot of indexes just built, for the next start and for the other instances; how long it took (ms). */
+  const keep = async (generation: string, servers: ServerDocs, tools: ToolDocs): Promise<number> => {
+    const started = performance.now();
     try {
       await snapshots?.save(generation, snapshotFingerprint(), snapshotOf(servers, tools, tokenizer));
     } catch (err) {
       if (!closed) events.snapshotFailed?.(err, 'keep');
     }
+    return Math.round(performance.now() - started);
   };
 
   /**
@@ -96,9 +98,7 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       const after = kept ? before : await committed();
       if (after !== before || closed) continue;
       ready = indexesOf(after, servers, tools);
-      const keeping = performance.now();
-      if (!kept) await keep(after, servers, tools);
-      const keptMs = kept ? undefined : Math.round(performance.now() - keeping);
+      const keptMs = kept ? undefined : await keep(after, servers, tools);
       const megabytes = Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6);
       events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes, from: kept ? 'snapshot' : 'catalog', ...(keptMs === undefined ? {} : { keptMs }) });
       return ready;

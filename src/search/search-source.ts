@@ -2,7 +2,11 @@
  * What the engines read the catalog through: small interfaces the store implements
  * (src/store/search-source.ts, `Store.searchSource`), so that no engine imports knex.
  */
+import type { IndexSnapshots } from '../store/search-snapshots.js';
 import type { CharacterClass } from './unicode61.js';
+
+/** Index snapshots (index-snapshot.ts) as the store keeps them. */
+export type { IndexSnapshot, IndexSnapshots, SnapshotSection, StoredSnapshot } from '../store/search-snapshots.js';
 
 /** A value a statement binds. */
 export type SqlBinding = string | number | null;
@@ -19,9 +23,6 @@ export interface SqlRunner {
 
 /** How FTS5's `tokenizer` (ranking.ts: FTS_TOKENIZER) treats each of `chars`. */
 export type CharacterClassifier = (chars: readonly string[], tokenizer: string) => Promise<ReadonlyMap<string, CharacterClass>>;
-
-export type { IndexSnapshot, IndexSnapshots, SnapshotSection, StoredSnapshot } from '../store/search-snapshots.js';
-import type { IndexSnapshots } from '../store/search-snapshots.js';
 
 /**
  * Everything an engine reads: SQL and (in-memory) character classes. Not the content

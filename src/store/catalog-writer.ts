@@ -227,7 +227,8 @@ async function widenFtsBuffers(trx: Knex.Transaction): Promise<void> {
   for (const table of Object.keys(FTS_COLUMNS) as FtsTable[]) await trx.raw(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ?)`, [FTS_HASH_BYTES]);
 }
 
-function createWriter(trx: Knex.Transaction, written: { servers: number } = { servers: 0 }): CatalogWriter {
+/** `written` counts the servers it writes (withCatalogWriter analyses after a bulk write). */
+function createWriter(trx: Knex.Transaction, written: { servers: number }): CatalogWriter {
   const nextSeq = async (table: string): Promise<number> => {
     const row = await trx(table).max({ seq: 'seq' }).first();
     return Number(row?.seq ?? 0) + 1;
