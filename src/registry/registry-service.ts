@@ -137,8 +137,9 @@ export function createRegistryService({ catalog, search, monitor, now = () => ne
     },
 
     async trustOf(server) {
-      const [tools, upstream, checks] = await Promise.all([catalog.toolsOf(server.id), catalog.upstreamRecords(server.id), monitor.recentChecks(server.id, STATUS_HISTORY)]);
-      return trustReport(server, tools, upstream, checks, now().toISOString());
+      // Trust reads the tools' annotations only: not their schemas, which toolsOf would read too.
+      const [annotations, upstream, checks] = await Promise.all([catalog.toolAnnotationsOf([server.id]), catalog.upstreamRecords(server.id), monitor.recentChecks(server.id, STATUS_HISTORY)]);
+      return trustReport(server, annotations.get(server.id) ?? [], upstream, checks, now().toISOString());
     },
 
     async statusOf(server) {
@@ -155,9 +156,10 @@ export function createRegistryService({ catalog, search, monitor, now = () => ne
       if (missing.length > 0) throw new AppError('not_found', `No server has the id or name ${missing.map((m) => `"${m}"`).join(', ')}.`, [], {}, 'server');
       const servers = found.filter((s): s is CatalogServer => s !== null);
       const at = now().toISOString();
+      const annotations = await catalog.toolAnnotationsOf(servers.map((server) => server.id));
       const compared = await Promise.all(servers.map(async (server) => {
         const endpointChecks = await monitor.recentChecks(server.id, 1);
-        const { checks } = trustReport(server, await catalog.toolsOf(server.id), [], endpointChecks, at);
+        const { checks } = trustReport(server, annotations.get(server.id) ?? [], [], endpointChecks, at);
         return {
           id: server.id, name: server.name, title: server.title, transports: server.transports, endpointCount: server.endpointCount,
           toolCount: server.toolCount, authentication: server.authentication, license: server.license, categories: server.categories,

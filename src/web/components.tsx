@@ -17,12 +17,17 @@ export function ExternalLink({ href, children }: { readonly href: string | null 
 /** The page of a server. */
 export const serverPath = (id: string): string => `/servers/${encodeURIComponent(id)}`;
 
+// Made once: `toLocaleString` with options builds a formatter on every call (a fifth of a
+// server page's rendering, measured).
+const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+
 /** A date as `25 Nov 2026`, or the fallback. */
 export function formatDate(iso: string | null | undefined, fallback = 'unknown'): string {
   if (!iso) return fallback;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return fallback;
-  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return DATE.format(date);
 }
 
 /** A date and time in UTC, `25 Nov 2026, 14:03 UTC`. */
@@ -30,7 +35,7 @@ export function formatDateTime(iso: string | null | undefined, fallback = 'never
   if (!iso) return fallback;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return fallback;
-  return `${date.toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })} UTC`;
+  return `${DATE_TIME.format(date)} UTC`;
 }
 
 const AUTHENTICATION: Readonly<Record<string, string>> = { none: 'No sign-in', api_key: 'API key', oauth: 'OAuth', unknown: 'Sign-in unknown' };
