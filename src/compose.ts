@@ -26,7 +26,10 @@ export interface Service {
   readonly store: Store;
   readonly registry: RegistryService;
   readonly read: ReadModel;
-  /** Builds what the search engines hold for the catalog as it is (the in-memory index); whether every engine is ready. */
+  /**
+   * Builds what the search engines hold for the catalog as it is (the in-memory index); whether
+   * every engine answers. It resolves before the index's snapshot is kept (that follows while serving).
+   */
   warmSearch(): Promise<boolean>;
   readonly net: NetClient;
   readonly proxy: ProxyService;
@@ -76,7 +79,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     return {
       store, registry, read, net: client,
       async warmSearch() {
-        return (await Promise.all(engines.map(async (engine) => (await engine.warm?.()) ?? true))).every(Boolean);
+        return (await Promise.all(engines.map(async (engine) => (await (engine.serving ?? engine.warm)?.call(engine)) ?? true))).every(Boolean);
       }, proxy, assessments, app, version,
       async close() {
         await workers?.stop();

@@ -46,6 +46,8 @@ export interface SearchEngine {
   searchTools(query: ToolQuery, generation: string): Promise<Page<Tool> | null>;
   /** Builds what the engine holds for the catalog as it is now (in-memory: its index); whether it is ready. */
   warm?(): Promise<boolean>;
+  /** As `warm`, but resolves once the engine answers, before work that can follow it (the in-memory index's snapshot). */
+  serving?(): Promise<boolean>;
   close?(): void;
 }
 

@@ -33,8 +33,13 @@ export interface MemoryEngineEvents {
 
 /** The in-memory engine, and what only it offers. */
 export interface MemoryEngine extends SearchEngine {
-  /** Builds its indexes for the catalog as it is now (at start, before serving); whether they are ready. */
+  /** Builds its indexes for the catalog as it is now and keeps their snapshot; whether they are ready. */
   warm(): Promise<boolean>;
+  /**
+   * As `warm`, but resolves as soon as the indexes answer, before their snapshot is kept (at
+   * start, before serving: the snapshot is written while the server already serves).
+   */
+  serving(): Promise<boolean>;
   close(): void;
 }
 
@@ -85,7 +90,7 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
    * Loads the snapshot of the current generation, or builds until a build starts and ends at the
    * same generation (a write during a build makes it moot) and keeps a snapshot of it.
    */
-  const build = async (): Promise<MemoryIndexes | null> => {
+  const build = async (answering: (indexes: MemoryIndexes) => void): Promise<MemoryIndexes | null> => {
     for (let attempt = 0; attempt < BUILD_ATTEMPTS && !closed; attempt += 1) {
       const before = await committed();
       if (ready?.generation === before) return ready;
@@ -98,6 +103,7 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       const after = kept ? before : await committed();
       if (after !== before || closed) continue;
       ready = indexesOf(after, servers, tools);
+      answering(ready);
       const keptMs = kept ? undefined : await keep(after, servers, tools);
       const megabytes = Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6);
       events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes, from: kept ? 'snapshot' : 'catalog', ...(keptMs === undefined ? {} : { keptMs }) });
@@ -106,13 +112,23 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
     return null;
   };
 
+  /** The running build's indexes once they answer (before their snapshot is kept), or null if it fails. */
+  let answering: Promise<MemoryIndexes | null> = Promise.resolve(null);
   const start = (): Promise<MemoryIndexes | null> => {
-    building ??= build()
-      .catch((err: unknown) => {
-        if (!closed) events.failed?.(err);
-        return null;
-      })
-      .finally(() => (building = null));
+    if (!building) {
+      let answer: (indexes: MemoryIndexes | null) => void = () => undefined;
+      answering = new Promise((resolve) => (answer = resolve));
+      building = build(answer)
+        .catch((err: unknown) => {
+          if (!closed) events.failed?.(err);
+          return null;
+        })
+        .then((indexes) => {
+          answer(indexes);
+          return indexes;
+        })
+        .finally(() => (building = null));
+    }
     return building;
   };
 
@@ -156,6 +172,11 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       );
     },
     warm: async () => !closed && (await start()) !== null,
+    async serving() {
+      if (closed) return false;
+      void start();
+      return (await answering) !== null;
+    },
     close() {
       closed = true;
       ready = null;

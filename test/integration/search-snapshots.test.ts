@@ -152,4 +152,31 @@ describe('search index snapshots', function () {
     // Keeping its own let the other code's snapshot go.
     expect(await snapshotRows()).to.include({ headers: 1 });
   });
+
+  it('answers as soon as its indexes are built, while their snapshot is still being kept', async () => {
+    const { sql } = store.searchSource;
+    await sql.all('DELETE FROM search_snapshot_parts');
+    await sql.all('DELETE FROM search_snapshots');
+    const { snapshots } = store.searchSource;
+    if (!snapshots) throw new Error('the store keeps snapshots');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let saving = false;
+    const slow = { ...snapshots, save: async (...args: Parameters<typeof snapshots.save>) => {
+      saving = true;
+      await held;
+      return snapshots.save(...args);
+    } };
+    const engine = createMemoryEngine({ ...store.searchSource, snapshots: slow }, () => store.contentGeneration(true));
+    engines.push(engine);
+    expect(await engine.serving()).to.equal(true);
+    expect(saving, 'the snapshot is being kept').to.equal(true);
+    const at = await store.contentGeneration();
+    const page = await engine.searchServers(serverQuery('github'), at);
+    expect(page?.total, 'it answers meanwhile').to.be.greaterThan(0);
+    expect(await snapshotRows()).to.deep.equal({ headers: 0, parts: 0 });
+    release();
+    expect(await engine.warm()).to.equal(true);
+    expect(await snapshotRows()).to.include({ headers: 1 });
+  });
 });
