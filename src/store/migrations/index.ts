@@ -15,6 +15,7 @@ import * as namesWithoutNamespace from './009-names-without-namespace.js';
 import * as ftsVocabulary from './010-fts-vocabulary.js';
 import * as registryVersions from './011-registry-versions.js';
 import * as searchSnapshots from './012-search-snapshots.js';
+import * as sourcesByServer from './013-sources-by-server.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -29,6 +30,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '010-fts-vocabulary': ftsVocabulary,
   '011-registry-versions': registryVersions,
   '012-search-snapshots': searchSnapshots,
+  '013-sources-by-server': sourcesByServer,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
