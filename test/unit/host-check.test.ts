@@ -63,6 +63,20 @@ describe('Host check (DNS rebinding)', () => {
     }
   });
 
+  it('decides each Host and arrival port afresh, though it remembers decisions', () => {
+    const check = createHostCheck({ host: '127.0.0.1', publicUrl: null, allowedHosts: [] });
+    for (let round = 0; round < 2; round += 1) {
+      expect(check('localhost:3000', 3000)).to.equal(true);
+      expect(check('localhost:3000', 4000)).to.equal(false);
+      expect(check('evil.example:3000', 3000)).to.equal(false);
+      expect(check(undefined, 3000)).to.equal(false);
+    }
+    // More distinct Host values than it remembers: each still decided as it should be.
+    for (let i = 0; i < 600; i += 1) expect(check(`127.0.${i % 256}.1:3000`, 3000), `127.0.${i % 256}.1`).to.equal(true);
+    for (let i = 0; i < 600; i += 1) expect(check(`name${i}.example:3000`, 3000)).to.equal(false);
+    expect(check('localhost:3000', 3000)).to.equal(true);
+  });
+
   it('knows loopback names and addresses', () => {
     for (const host of ['localhost', 'x.localhost', '127.0.0.1', '127.255.0.1', '::1', '[::1]']) expect(isLoopbackHost(host), host).to.equal(true);
     for (const host of ['0.0.0.0', '::', '10.0.0.1', 'localhost.example', 'example.com']) expect(isLoopbackHost(host), host).to.equal(false);
