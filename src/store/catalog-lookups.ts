@@ -9,8 +9,11 @@ import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type 
 
 export interface CatalogLookups {
   findServer(idOrName: string): Promise<CatalogServer | null>;
-  /** Several servers by id, read together (a page of the registry API): those found, by id. */
-  findServers(ids: readonly string[]): Promise<Map<string, CatalogServer>>;
+  /**
+   * Several servers by id, read together (a page of the registry API): those found, by id, each
+   * with the annotations of its tools (what trust reads of them), read with the tools.
+   */
+  findServers(ids: readonly string[]): Promise<Map<string, { server: CatalogServer; annotations: Array<Pick<Tool, 'annotations'>> }>>;
   /** The annotations of every tool of each of several servers, by server id (what trust reads of tools). */
   toolAnnotationsOf(ids: readonly string[]): Promise<Map<string, Array<Pick<Tool, 'annotations'>>>>;
   findServerIdByDomain(host: string): Promise<string | null>;
@@ -26,7 +29,7 @@ export interface CatalogLookups {
 }
 
 type Owned<R> = R & { server_id: string };
-type ToolSummaryRow = { server_id: string; id: string; name: string; title: string | null; description: string };
+type ToolSummaryRow = { server_id: string; id: string; name: string; title: string | null; description: string; annotations?: string };
 type SourceRow = { server_id: string; source: SourceRef['source']; source_key: string; ingested_at: string };
 
 export function createCatalogLookups(db: Db): CatalogLookups {
@@ -36,13 +39,17 @@ export function createCatalogLookups(db: Db): CatalogLookups {
     return rows.map(toTool);
   };
 
-  /** Servers with their remotes, packages, tools and sources, each child table read once for all of them. */
-  const serversOf = async (rows: readonly ServerRow[]): Promise<Map<string, CatalogServer>> => {
+  /**
+   * Servers with their remotes, packages, tools and sources, each child table read once for all
+   * of them; `annotations`: with each server's tools' annotations too (`annotationsOf`).
+   */
+  const serversOf = async (rows: readonly ServerRow[], annotationsOf?: Map<string, Array<Pick<Tool, 'annotations'>>>): Promise<Map<string, CatalogServer>> => {
     const ids = rows.map((row) => row.id);
+    const toolColumns = ['server_id', 'id', 'name', 'title', 'description', ...(annotationsOf ? ['annotations'] : [])];
     const [remotes, packages, tools, sources]: [Owned<RemoteRow>[], Owned<PackageRow>[], ToolSummaryRow[], SourceRow[]] = await Promise.all([
       db('remotes').whereIn('server_id', ids).orderBy(['server_id', 'position']),
       db('packages').whereIn('server_id', ids).orderBy(['server_id', 'position']),
-      db('tools').whereIn('server_id', ids).orderBy(['server_id', 'position']).select('server_id', 'id', 'name', 'title', 'description'),
+      db('tools').whereIn('server_id', ids).orderBy(['server_id', 'position']).select(toolColumns),
       db('sources').whereIn('server_id', ids).orderBy(['server_id', 'source', 'source_key']).select('server_id', 'source', 'source_key', 'ingested_at'),
     ]);
     const grouped = <R extends { server_id: string }>(all: readonly R[]): Map<string, R[]> => {
@@ -55,6 +62,9 @@ export function createCatalogLookups(db: Db): CatalogLookups {
       return map;
     };
     const [remotesBy, packagesBy, toolsBy, sourcesBy] = [grouped(remotes), grouped(packages), grouped(tools), grouped(sources)];
+    if (annotationsOf) {
+      for (const row of rows) annotationsOf.set(row.id, (toolsBy.get(row.id) ?? []).map((t) => ({ annotations: JSON.parse(t.annotations ?? '{}') })));
+    }
     const out = new Map<string, CatalogServer>();
     for (const row of rows) {
       out.set(row.id, {
@@ -95,7 +105,9 @@ export function createCatalogLookups(db: Db): CatalogLookups {
     async findServers(ids) {
       const wanted = [...new Set(ids)].filter(storable);
       if (wanted.length === 0) return new Map();
-      return serversOf(await db('servers as s').whereIn('s.id', wanted).select('s.*'));
+      const annotations = new Map<string, Array<Pick<Tool, 'annotations'>>>();
+      const servers = await serversOf(await db('servers as s').whereIn('s.id', wanted).select('s.*'), annotations);
+      return new Map([...servers].map(([id, server]) => [id, { server, annotations: annotations.get(id) ?? [] }]));
     },
 
     async toolAnnotationsOf(ids) {

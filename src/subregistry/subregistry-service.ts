@@ -38,7 +38,7 @@ export interface SubregistryService {
 
 export interface SubregistryDeps {
   readonly versions: RegistryVersions;
-  readonly catalog: Pick<CatalogLookups, 'findServers' | 'toolAnnotationsOf'>;
+  readonly catalog: Pick<CatalogLookups, 'findServers'>;
   readonly monitor: Pick<MonitorStore, 'recentChecksOf'>;
   /**
    * The catalog's content generation (null when it cannot be read): the name index and each
@@ -81,9 +81,9 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
       else missing.push(id);
     }
     if (missing.length === 0) return out;
-    const [servers, annotations, checks] = await Promise.all([catalog.findServers(missing), catalog.toolAnnotationsOf(missing), monitor.recentChecksOf(missing, STATUS_HISTORY)]);
+    const [servers, checks] = await Promise.all([catalog.findServers(missing), monitor.recentChecksOf(missing, STATUS_HISTORY)]);
     const observed = now().toISOString();
-    for (const server of servers.values()) {
+    for (const { server, annotations } of servers.values()) {
       const serverChecks = checks.get(server.id) ?? [];
       const made: CatalogFacts = {
         id: server.id,
@@ -92,7 +92,7 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
         tools: server.tools.map((t) => t.name),
         authentication: server.authentication,
         sources: [...new Set(server.sources.map((s) => s.source))],
-        trust: trustReport(server, annotations.get(server.id) ?? [], [], serverChecks, observed).summary,
+        trust: trustReport(server, annotations, [], serverChecks, observed).summary,
         status: { state: primaryState(server, serverChecks), checkedAt: serverChecks.map((c) => c.checkedAt).sort().at(-1) ?? null },
       };
       out.set(server.id, made);
