@@ -79,7 +79,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     return {
       store, registry, read, net: client,
       async warmSearch() {
-        return (await Promise.all(engines.map(async (engine) => (await (engine.serving ?? engine.warm)?.call(engine)) ?? true))).every(Boolean);
+        return (await Promise.all(engines.map(async (engine) => (await (engine.serving?.() ?? engine.warm?.())) ?? true))).every(Boolean);
       }, proxy, assessments, app, version,
       async close() {
         await workers?.stop();

@@ -88,9 +88,10 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
 
   /**
    * Loads the snapshot of the current generation, or builds until a build starts and ends at the
-   * same generation (a write during a build makes it moot) and keeps a snapshot of it.
+   * same generation (a write during a build makes it moot), tells `onReady` once the indexes
+   * answer, then keeps a snapshot of them.
    */
-  const build = async (answering: (indexes: MemoryIndexes) => void): Promise<MemoryIndexes | null> => {
+  const build = async (onReady: (indexes: MemoryIndexes) => void): Promise<MemoryIndexes | null> => {
     for (let attempt = 0; attempt < BUILD_ATTEMPTS && !closed; attempt += 1) {
       const before = await committed();
       if (ready?.generation === before) return ready;
@@ -103,7 +104,7 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       const after = kept ? before : await committed();
       if (after !== before || closed) continue;
       ready = indexesOf(after, servers, tools);
-      answering(ready);
+      onReady(ready);
       const keptMs = kept ? undefined : await keep(after, servers, tools);
       const megabytes = Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6);
       events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes, from: kept ? 'snapshot' : 'catalog', ...(keptMs === undefined ? {} : { keptMs }) });

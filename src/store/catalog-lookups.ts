@@ -7,13 +7,19 @@ import type { Category, SourceRef, Tool, UpstreamRecord } from '../types.js';
 import { storable, type Db } from './db.js';
 import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type ServerRow, type ToolRow } from './rows.js';
 
+/** A server with the annotations of its tools (what trust reads of them). */
+export interface AnnotatedServer {
+  readonly server: CatalogServer;
+  readonly annotations: Array<Pick<Tool, 'annotations'>>;
+}
+
 export interface CatalogLookups {
   findServer(idOrName: string): Promise<CatalogServer | null>;
   /**
    * Several servers by id, read together (a page of the registry API): those found, by id, each
    * with the annotations of its tools (what trust reads of them), read with the tools.
    */
-  findServers(ids: readonly string[]): Promise<Map<string, { server: CatalogServer; annotations: Array<Pick<Tool, 'annotations'>> }>>;
+  findServers(ids: readonly string[]): Promise<Map<string, AnnotatedServer>>;
   /** The annotations of every tool of each of several servers, by server id (what trust reads of tools). */
   toolAnnotationsOf(ids: readonly string[]): Promise<Map<string, Array<Pick<Tool, 'annotations'>>>>;
   findServerIdByDomain(host: string): Promise<string | null>;
@@ -41,11 +47,11 @@ export function createCatalogLookups(db: Db): CatalogLookups {
 
   /**
    * Servers with their remotes, packages, tools and sources, each child table read once for all
-   * of them; `annotations`: with each server's tools' annotations too (`annotationsOf`).
+   * of them, by id; with `annotations`, each with its tools' annotations too (read with the tools).
    */
-  const serversOf = async (rows: readonly ServerRow[], annotationsOf?: Map<string, Array<Pick<Tool, 'annotations'>>>): Promise<Map<string, CatalogServer>> => {
+  const serversOf = async (rows: readonly ServerRow[], { annotations = false } = {}): Promise<Map<string, AnnotatedServer>> => {
     const ids = rows.map((row) => row.id);
-    const toolColumns = ['server_id', 'id', 'name', 'title', 'description', ...(annotationsOf ? ['annotations'] : [])];
+    const toolColumns = ['server_id', 'id', 'name', 'title', 'description', ...(annotations ? ['annotations'] : [])];
     const [remotes, packages, tools, sources]: [Owned<RemoteRow>[], Owned<PackageRow>[], ToolSummaryRow[], SourceRow[]] = await Promise.all([
       db('remotes').whereIn('server_id', ids).orderBy(['server_id', 'position']),
       db('packages').whereIn('server_id', ids).orderBy(['server_id', 'position']),
@@ -62,12 +68,10 @@ export function createCatalogLookups(db: Db): CatalogLookups {
       return map;
     };
     const [remotesBy, packagesBy, toolsBy, sourcesBy] = [grouped(remotes), grouped(packages), grouped(tools), grouped(sources)];
-    if (annotationsOf) {
-      for (const row of rows) annotationsOf.set(row.id, (toolsBy.get(row.id) ?? []).map((t) => ({ annotations: JSON.parse(t.annotations ?? '{}') })));
-    }
-    const out = new Map<string, CatalogServer>();
+    const out = new Map<string, AnnotatedServer>();
     for (const row of rows) {
-      out.set(row.id, {
+      const tools = toolsBy.get(row.id) ?? [];
+      const server: CatalogServer = {
         ...toSummary(row),
         websiteUrl: row.website_url,
         license: row.license,
@@ -82,9 +86,10 @@ export function createCatalogLookups(db: Db): CatalogLookups {
           arguments: JSON.parse(p.arguments),
         })),
         remotes: (remotesBy.get(row.id) ?? []).map((r) => ({ transport: r.transport, url: r.url, host: r.host, headers: JSON.parse(r.headers) })),
-        tools: (toolsBy.get(row.id) ?? []).map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
+        tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
         sources: (sourcesBy.get(row.id) ?? []).map((s) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
-      });
+      };
+      out.set(row.id, { server, annotations: annotations ? tools.map((t) => ({ annotations: JSON.parse(t.annotations ?? '{}') })) : [] });
     }
     return out;
   };
@@ -99,15 +104,13 @@ export function createCatalogLookups(db: Db): CatalogLookups {
     async findServer(idOrName) {
       if (!storable(idOrName)) return null;
       const row: ServerRow | undefined = await db('servers as s').where('s.id', idOrName).orWhere('s.name', idOrName).orderByRaw('s.id = ? DESC', [idOrName]).first('s.*');
-      return row ? ((await serversOf([row])).get(row.id) ?? null) : null;
+      return row ? ((await serversOf([row])).get(row.id)?.server ?? null) : null;
     },
 
     async findServers(ids) {
       const wanted = [...new Set(ids)].filter(storable);
       if (wanted.length === 0) return new Map();
-      const annotations = new Map<string, Array<Pick<Tool, 'annotations'>>>();
-      const servers = await serversOf(await db('servers as s').whereIn('s.id', wanted).select('s.*'), annotations);
-      return new Map([...servers].map(([id, server]) => [id, { server, annotations: annotations.get(id) ?? [] }]));
+      return serversOf(await db('servers as s').whereIn('s.id', wanted).select('s.*'), { annotations: true });
     },
 
     async toolAnnotationsOf(ids) {
