@@ -1448,6 +1448,11 @@ export interface components {
             };
             /** @description Servers in the catalog, when the database answers. */
             servers?: number;
+            /**
+             * @description What answers relevance searches at the catalog's current content generation, when the database answers: `memory`, the in-memory index of servers and tools; `servers`, the in-memory index of servers, while the tools are indexed (SQL answers tool searches); `sql`, the database's own full-text search, while the index is built or loaded (after a start or a catalog write). An instance serves once server searches answer from memory.
+             * @enum {string}
+             */
+            search?: "memory" | "servers" | "sql";
         };
         /** @description An OpenAPI 3.1 document. */
         OpenApiDocument: {

@@ -85,10 +85,11 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const stopMonitor = config.monitorInterval > 0
     ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: config.monitorInterval }), 'monitor pass'), logger)
     : () => undefined;
-  // Relevance searches are fast from the first request: the in-memory index is built before serving.
+  // Server searches are fast from the first request: the servers' in-memory index is built
+  // before serving (the tools' follows while it serves; SQL answers tool searches until then).
   await service.warmSearch();
-  // The build leaves its temporaries (hundreds of MB at 100k) to the next full collection;
-  // with --expose-gc (npm start passes it) that is now, before the first request.
+  // The build leaves its temporaries (a hundred MB and more at 100k) to the next full
+  // collection; with --expose-gc (npm start passes it) that is now, before the first request.
   (globalThis as { gc?: () => void }).gc?.();
   const server = service.app.listen(config.port, config.host);
   await once(server, 'listening');

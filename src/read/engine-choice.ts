@@ -4,7 +4,7 @@
  * engine comes first where there is one and answers while it is current; the SQL engine last,
  * which always answers.
  */
-import type { CatalogSearch, Page, SearchEngine } from '../search/engine.js';
+import type { CatalogSearch, Page, SearchCoverage, SearchEngine } from '../search/engine.js';
 
 /**
  * `generation` is the catalog's content generation, null when it cannot be read: then only the
@@ -25,5 +25,10 @@ export function searchThrough(engines: readonly SearchEngine[], generation: () =
   return {
     servers: (query) => ask(query, (engine, q, at) => engine.searchServers(q, at)),
     tools: (query) => ask(query, (engine, q, at) => engine.searchTools(q, at)),
+    async coverage() {
+      const now = await generation();
+      const first = engines.find((engine) => engine.coverage !== undefined);
+      return now === null || !first?.coverage ? 'sql' : first.coverage(now);
+    },
   };
 }

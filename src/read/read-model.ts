@@ -9,6 +9,7 @@
  */
 import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { RegistryService, ServerSearchInput, ToolSearchInput } from '../registry/registry-service.js';
+import type { SearchCoverage } from '../search/engine.js';
 import type { RegistryListInput, RegistryServerList, RegistryServerResponse, SubregistryService } from '../subregistry/subregistry-service.js';
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
 import { LRUCache } from 'lru-cache';
@@ -27,6 +28,8 @@ export interface ReadModel {
   getServerByDomain(domain: string): Promise<Answer<Server>>;
   getTool(id: string): Promise<Answer<Tool>>;
   listCategories(): Promise<Answer<CategoryList>>;
+  /** What answers relevance searches now (`/readyz`): the choice of engine is the read model's. */
+  searchCoverage(): Promise<SearchCoverage>;
   getInstall(idOrName: string, client?: InstallClient): Promise<Answer<InstallInstructions>>;
   getTrust(idOrName: string): Promise<Answer<TrustReport>>;
   getStatus(idOrName: string): Promise<Answer<StatusReport>>;
@@ -147,6 +150,7 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
     getTool: (id) => kept(keyOf('getTool', id), () => registry.getTool(id)),
     getServerTools: (serverId) => kept(keyOf('getServerTools', serverId), () => registry.getServerTools(serverId)),
     listCategories: () => kept(keyOf('listCategories'), () => registry.listCategories()),
+    searchCoverage: () => registry.searchCoverage(),
     getInstall: (idOrName, client) => kept(keyOf('getInstall', idOrName, client), async () => registry.installOf(await catalogServer(idOrName), client)),
     getTrust: (idOrName) => recent(keyOf('getTrust', idOrName), async () => registry.trustOf(await catalogServer(idOrName))),
     getStatus: (idOrName) => recent(keyOf('getStatus', idOrName), async () => registry.statusOf(await catalogServer(idOrName))),

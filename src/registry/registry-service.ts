@@ -5,7 +5,7 @@
  */
 import { AppError } from '../errors.js';
 import type { CatalogServer } from '../catalog/catalog-entry.js';
-import type { CatalogSearch } from '../search/engine.js';
+import type { CatalogSearch, SearchCoverage } from '../search/engine.js';
 import { parseQuery } from '../search/query.js';
 import type { CatalogReader, MonitorStore } from '../store/index.js';
 import type { Authentication, CategoryList, Comparison, StatusReport, InstallClient, InstallInstructions, ServerPage, ServerSort, Tool, ToolPage, ToolSort, TrustReport } from '../types.js';
@@ -40,6 +40,8 @@ export interface RegistryService {
   /** Every tool of the server with this id, in upstream order (none for an unknown id). */
   getServerTools(serverId: string): Promise<Tool[]>;
   listCategories(): Promise<CategoryList>;
+  /** What answers relevance searches at the catalog's current generation. */
+  searchCoverage(): Promise<SearchCoverage>;
   /**
    * Install instructions of a server (as `getServer` gave it) for one client, or for every
    * supported client. This and the next two take the server found, not its id: the read model
@@ -124,6 +126,8 @@ export function createRegistryService({ catalog, search, monitor, now = () => ne
     },
 
     getServerTools: (serverId) => catalog.toolsOf(serverId),
+
+    searchCoverage: () => search.coverage(),
 
     async listCategories() {
       const items = await catalog.listCategories();

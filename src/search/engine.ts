@@ -48,11 +48,21 @@ export interface SearchEngine {
   warm?(): Promise<boolean>;
   /** As `warm`, but resolves once the engine answers, before work that can follow it (the in-memory index's snapshot). */
   serving?(): Promise<boolean>;
+  /** What it answers at `generation` (an engine without it answers every search it is asked). */
+  coverage?(generation: string): SearchCoverage;
   close?(): void;
 }
+
+/**
+ * What answers relevance searches: `memory`, an in-memory index of servers and tools; `servers`,
+ * one of servers only (its tools are being indexed); `sql`, the database's own search.
+ */
+export type SearchCoverage = 'memory' | 'servers' | 'sql';
 
 /** Searches as the services ask them: a page, from whichever engine the read model chose (src/read/engine-choice.ts). */
 export interface CatalogSearch {
   servers(query: ServerQuery): Promise<Page<ServerSummary>>;
   tools(query: ToolQuery): Promise<Page<Tool>>;
+  /** What answers relevance searches at the current generation (`/readyz` says it). */
+  coverage(): Promise<SearchCoverage>;
 }

@@ -20,5 +20,5 @@ export { createPostgresEngine } from './postgres-engine.js';
 export { createMemoryEngine, type MemoryEngine, type MemoryEngineEvents } from './memory-engine.js';
 export type { SqlEngine } from './sql-search.js';
 export type { SearchSource, SqlRunner, CharacterClassifier } from './search-source.js';
-export type { EngineName, Page, SearchEngine, ServerQuery, ToolQuery } from './engine.js';
+export type { EngineName, Page, SearchCoverage, SearchEngine, ServerQuery, ToolQuery } from './engine.js';
 export { parseQuery, type ParsedQuery } from './query.js';

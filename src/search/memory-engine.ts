@@ -8,12 +8,13 @@
  *
  * Its indexes are built for one catalog content generation and answer only at that generation,
  * and only relevance searches with words: otherwise it answers null (the SQL engine answers),
- * and a generation it was not built for starts a rebuild in the background. The FTS5 engine stays
+ * and a generation it was not built for starts a rebuild in the background. A build indexes the
+ * servers first: server searches answer from memory while the tools are indexed. The FTS5 engine stays
  * the reference: the parity suite checks both give the same pages.
  */
 import type { ServerSummary, Tool } from '../types.js';
 import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/rows.js';
-import type { Page, SearchEngine } from './engine.js';
+import type { Page, SearchCoverage, SearchEngine } from './engine.js';
 import { buildServers, buildTools, type BuildSource } from './memory-build.js';
 import { indexesFromSnapshot, snapshotFingerprint, snapshotOf } from './index-snapshot.js';
 import { heldBytes, indexesOf, type MemoryIndexes, type ServerDocs, type ToolDocs } from './memory-index.js';
@@ -25,7 +26,7 @@ import { Unicode61 } from './unicode61.js';
 
 export interface MemoryEngineEvents {
   /** Indexes ready for a generation: built from the catalog, or loaded from a snapshot of them. */
-  built(stats: { generation: string; servers: number; tools: number; milliseconds: number; megabytes: number; from: 'catalog' | 'snapshot'; keptMs?: number }): void;
+  built(stats: { generation: string; servers: number; tools: number; milliseconds: number; megabytes: number; from: 'catalog' | 'snapshot'; serversMs?: number; keptMs?: number }): void;
   failed(err: unknown): void;
   /** A snapshot could not be read (the indexes are built instead) or kept (the next start builds). */
   snapshotFailed(err: unknown, doing: 'read' | 'keep'): void;
@@ -36,10 +37,12 @@ export interface MemoryEngine extends SearchEngine {
   /** Builds its indexes for the catalog as it is now and keeps their snapshot; whether they are ready. */
   warm(): Promise<boolean>;
   /**
-   * As `warm`, but resolves as soon as the indexes answer, before their snapshot is kept (at
-   * start, before serving: the snapshot is written while the server already serves).
+   * As `warm`, but resolves as soon as server searches answer from memory: before the tools are
+   * indexed and the snapshot is kept (at start, before serving: those finish while it serves).
    */
   serving(): Promise<boolean>;
+  /** `memory` once its indexes of `generation` are whole, `servers` while its tools are indexed, else `sql`. */
+  coverage(generation: string): SearchCoverage;
   close(): void;
 }
 
@@ -88,26 +91,43 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
 
   /**
    * Loads the snapshot of the current generation, or builds until a build starts and ends at the
-   * same generation (a write during a build makes it moot), tells `onReady` once the indexes
-   * answer, then keeps a snapshot of them.
+   * same generation (a write during a build makes it moot), then keeps a snapshot of it. A build
+   * indexes the servers first and tells `onReady` then: server searches answer from memory while
+   * the tools (about 60% of a build at 100k servers) are indexed, and tool searches from SQL.
    */
   const build = async (onReady: (indexes: MemoryIndexes) => void): Promise<MemoryIndexes | null> => {
     for (let attempt = 0; attempt < BUILD_ATTEMPTS && !closed; attempt += 1) {
       const before = await committed();
-      if (ready?.generation === before) return ready;
+      if (ready?.generation === before && ready.toolTerms !== null) return ready;
       // A stale index is never used again: let it go before the new one takes the memory.
       ready = null;
       const started = performance.now();
+      const moved = async (): Promise<boolean> => closed || (await committed()) !== before;
       const kept = await loaded(before);
-      const from: BuildSource = { sql: source.sql, classify: source.classify, tokenizer, live: () => !closed };
-      const { servers, tools } = kept ?? { servers: await buildServers(from), tools: await buildTools(from) };
-      const after = kept ? before : await committed();
-      if (after !== before || closed) continue;
-      ready = indexesOf(after, servers, tools);
+      let serversMs: number | undefined;
+      let built: { servers: ServerDocs; tools: ToolDocs } | null = null;
+      if (!kept) {
+        const from: BuildSource = { sql: source.sql, classify: source.classify, tokenizer, live: () => !closed };
+        const servers = await buildServers(from);
+        if (await moved()) continue;
+        ready = indexesOf(before, servers, null);
+        onReady(ready);
+        serversMs = Math.round(performance.now() - started);
+        const tools = await buildTools(from);
+        if (await moved()) continue;
+        built = { servers, tools };
+      }
+      const indexes = kept ?? built;
+      if (!indexes) continue;
+      const { servers, tools } = indexes;
+      ready = indexesOf(before, servers, tools);
       onReady(ready);
-      const keptMs = kept ? undefined : await keep(after, servers, tools);
+      const keptMs = kept ? undefined : await keep(before, servers, tools);
       const megabytes = Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6);
-      events.built?.({ generation: after, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes, from: kept ? 'snapshot' : 'catalog', ...(keptMs === undefined ? {} : { keptMs }) });
+      events.built?.({
+        generation: before, servers: servers.text.size, tools: tools.text.size, milliseconds: Math.round(performance.now() - started), megabytes,
+        from: kept ? 'snapshot' : 'catalog', ...(serversMs === undefined ? {} : { serversMs }), ...(keptMs === undefined ? {} : { keptMs }),
+      });
       return ready;
     }
     return null;
@@ -162,15 +182,20 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       const { terms, text } = query;
       if (query.sort !== 'relevance' || terms === null || text === null) return DECLINED;
       const indexes = at(generation);
-      if (!indexes) return DECLINED;
+      const toolTerms = indexes?.toolTerms;
+      if (!indexes || !toolTerms) return DECLINED;
       const { authentication, limit, offset } = query;
       return rowsOf(
         inSteps(terms, null, {
           byWords: async (words) => indexes.searchTools({ words, text, authentication, limit, offset }),
-          vocabulary: async () => indexes.toolTerms,
+          vocabulary: async () => toolTerms,
         }),
         (page) => rowsOfPage<ToolRow, Tool>(source.sql, page, TOOLS_BY_SEQ, toTool),
       );
+    },
+    coverage(generation) {
+      if (closed || ready?.generation !== generation) return 'sql';
+      return ready.toolTerms === null ? 'servers' : 'memory';
     },
     warm: async () => !closed && (await start()) !== null,
     async serving() {

@@ -29,11 +29,12 @@ export interface IndexedToolSearch {
 
 export interface MemoryIndexes {
   readonly generation: string;
-  /** The words each text index holds (typos are found among them: typos.ts). */
+  /** The words each text index holds (typos are found among them: typos.ts); no tool words while the tools are not indexed yet. */
   readonly serverTerms: readonly string[];
-  readonly toolTerms: readonly string[];
+  readonly toolTerms: readonly string[] | null;
   /** Null when the query needs SQLite's phrase handling (a word the tokenizer splits). */
   searchServers(search: IndexedServerSearch): IndexedPage | null;
+  /** Null as `searchServers`, and while the tools are not indexed yet. */
   searchTools(search: IndexedToolSearch): IndexedPage | null;
 }
 
@@ -67,11 +68,12 @@ export interface ToolDocs {
   readonly authenticationCodes: ReadonlyMap<string, number>;
 }
 
-export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDocs): MemoryIndexes {
+/** The indexes of one generation; `tools` null while they are being built (the servers' are built first). */
+export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDocs | null): MemoryIndexes {
   return {
     generation,
     serverTerms: servers.text.terms,
-    toolTerms: tools.text.terms,
+    toolTerms: tools?.text.terms ?? null,
     searchServers(search) {
       let keep = (_doc: number): boolean => true;
       if (search.category !== null) {
@@ -95,6 +97,7 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
       return pageOf(servers.text.rowids, matches, tiers, named, servers.idRank, search.offset, search.limit);
     },
     searchTools(search) {
+      if (tools === null) return null;
       let keep = (_doc: number): boolean => true;
       if (search.authentication !== null) {
         const code = tools.authenticationCodes.get(search.authentication);

@@ -284,12 +284,19 @@ describe('discovery routes', () => {
       expect(data).to.deep.equal(loadContract());
     });
 
-    it('answers liveness and readiness with the catalog size', async () => {
+    it('answers liveness and readiness with the catalog size and what answers searches', async () => {
       expect((await h.client.GET('/healthz')).data).to.deep.equal({ status: 'ok' });
       const ready = await h.client.GET('/readyz');
       expect(ready.data).to.deep.include({ status: 'ready', checks: { database: 'ok', migrations: 'ok' } });
       const all = await h.client.GET('/api/v1/servers/search', { params: { query: { limit: 1 } } });
       expect(ready.data?.servers).to.equal(all.data?.total);
+      // Searches answer from the in-memory index once it is built (a catalog this small: at once).
+      expect(await h.service.warmSearch()).to.equal(true);
+      let search = ready.data?.search;
+      for (const deadline = Date.now() + 10_000; search !== 'memory' && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+        search = (await h.client.GET('/readyz')).data?.search;
+      }
+      expect(search).to.equal('memory');
     });
   });
 });

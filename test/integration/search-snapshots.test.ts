@@ -153,7 +153,7 @@ describe('search index snapshots', function () {
     expect(await snapshotRows()).to.include({ headers: 1 });
   });
 
-  it('answers as soon as its indexes are built, while their snapshot is still being kept', async () => {
+  it('answers while the snapshot of its indexes is still being kept', async () => {
     const { sql } = store.searchSource;
     await sql.all('DELETE FROM search_snapshot_parts');
     await sql.all('DELETE FROM search_snapshots');
@@ -161,22 +161,63 @@ describe('search index snapshots', function () {
     if (!snapshots) throw new Error('the store keeps snapshots');
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let saving = false;
+    let saving: () => void = () => undefined;
+    const savingStarted = new Promise<void>((resolve) => (saving = resolve));
     const slow = { ...snapshots, save: async (...args: Parameters<typeof snapshots.save>) => {
-      saving = true;
+      saving();
       await held;
       return snapshots.save(...args);
     } };
     const engine = createMemoryEngine({ ...store.searchSource, snapshots: slow }, () => store.contentGeneration(true));
     engines.push(engine);
     expect(await engine.serving()).to.equal(true);
-    expect(saving, 'the snapshot is being kept').to.equal(true);
+    await savingStarted;
     const at = await store.contentGeneration();
     const page = await engine.searchServers(serverQuery('github'), at);
     expect(page?.total, 'it answers meanwhile').to.be.greaterThan(0);
+    const tools = await engine.searchTools(toolQuery('search'), at);
+    expect(tools?.total, 'tool searches too').to.be.greaterThan(0);
     expect(await snapshotRows()).to.deep.equal({ headers: 0, parts: 0 });
     release();
     expect(await engine.warm()).to.equal(true);
+    expect(await snapshotRows()).to.include({ headers: 1 });
+  });
+
+  it('answers server searches once the servers are indexed, and tool searches once the tools are too', async () => {
+    const { sql } = store.searchSource;
+    await sql.all('DELETE FROM search_snapshot_parts');
+    await sql.all('DELETE FROM search_snapshots');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let toolsAsked = false;
+    // The build reads the tools' words from tools_fts: held there, it has indexed the servers only.
+    const holding = { ...sql, all: async <Row>(query: string, bindings?: Parameters<typeof sql.all>[1]): Promise<Row[]> => {
+      if (/\bFROM tools_fts\b/.test(query)) {
+        toolsAsked = true;
+        await held;
+      }
+      return sql.all<Row>(query, bindings);
+    } };
+    const built: Built[] = [];
+    const engine = createMemoryEngine({ ...store.searchSource, sql: holding }, () => store.contentGeneration(true), { built: (stats) => built.push(stats) });
+    engines.push(engine);
+    const at = await store.contentGeneration();
+    expect(engine.coverage(at), 'before its build').to.equal('sql');
+    expect(await engine.serving()).to.equal(true);
+    expect(toolsAsked, 'the tools are being indexed').to.equal(true);
+    expect(engine.coverage(at)).to.equal('servers');
+    const servers = await engine.searchServers(serverQuery('github'), at);
+    expect(servers?.total, 'server searches answer from memory meanwhile').to.be.greaterThan(0);
+    expect(await engine.searchTools(toolQuery('search'), at), 'tool searches are left to SQL meanwhile').to.equal(null);
+    expect(built, 'not built yet').to.deep.equal([]);
+    release();
+    expect(await engine.warm()).to.equal(true);
+    const tools = await engine.searchTools(toolQuery('search'), at);
+    expect(tools?.total, 'tool searches answer from memory once the tools are indexed').to.be.greaterThan(0);
+    expect(engine.coverage(at)).to.equal('memory');
+    expect(engine.coverage('another generation'), 'at another generation').to.equal('sql');
+    expect(built.map((b) => b.from)).to.deep.equal(['catalog']);
+    expect(built[0]?.serversMs).to.be.a('number');
     expect(await snapshotRows()).to.include({ headers: 1 });
   });
 });

@@ -40,7 +40,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...evidenceHandlers(deps.read),
     ...categoryHandlers(deps.read),
     ...legacyHandlers(deps.read),
-    ...metaHandlers(deps.document, deps.store),
+    ...metaHandlers(deps.document, deps.store, deps.read),
     ...preflightHandlers(deps.document),
     ...mcpHandlers(deps.mcp, deps.mcpOptions),
     ...proxyHandlers(deps.proxy),
