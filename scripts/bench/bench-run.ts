@@ -183,10 +183,12 @@ async function runSizeOn(ctx: RunContext, size: number, databaseUrl: string | nu
   const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, ...url, cores: ctx.pinning?.server ?? null, drainTimeoutSeconds: settings.drainTimeoutSeconds, log });
   let scenarios: Scenario[] = [];
   let readySeconds: number | null = null;
+  let wholeIndexSeconds: number | null = null;
   try {
     await handle.start();
     readySeconds = handle.readySeconds;
-    log(`server (${ctx.runtime.kind}) on ${handle.url}, pid ${handle.pid}, ready ${readySeconds} s after its start`);
+    wholeIndexSeconds = handle.wholeIndexSeconds;
+    log(`server (${ctx.runtime.kind}) on ${handle.url}, pid ${handle.pid}, ready ${readySeconds} s after its start, whole search index ${wholeIndexSeconds} s`);
     const every = [...(await buildScenarios(handle.url, manifest)), coldStartScenario(manifest)];
     scenarios = every.filter((s) => settings.scenarios === null || settings.scenarios.includes(s.name));
     // The baseline's body is a search page's whichever scenarios run, so ratios compare across runs.
@@ -206,6 +208,7 @@ async function runSizeOn(ctx: RunContext, size: number, databaseUrl: string | nu
     size,
     database,
     readySeconds,
+    wholeIndexSeconds,
     readyLaterSeconds: later.length > 0 ? (later[Math.floor(later.length / 2)] as number) : null,
     corpus,
     ingest,

@@ -106,16 +106,16 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `url` until it answers 200 within `timeoutMs`; fails early if the process exits. */
-export async function waitReady(url: string, proc: Tracked, timeoutMs: number): Promise<void> {
+export async function waitReady(url: string, proc: Tracked, timeoutMs: number, accept: (body: string) => boolean = () => true): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw new Error(`process exited before it was ready:\n${proc.output()}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(100, Math.min(2000, deadline - Date.now()))) });
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-      last = `HTTP ${res.status}`;
+      const body = await res.text();
+      if (res.status === 200 && accept(body)) return;
+      last = `HTTP ${res.status} ${body.slice(0, 200)}`;
     } catch (err) {
       last = err instanceof Error ? err.message : String(err);
     }

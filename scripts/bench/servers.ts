@@ -21,6 +21,8 @@ export interface Runtime {
 export interface Running {
   readonly url: string;
   readonly proc: Tracked;
+  /** When (performance.now()) it first answered /readyz: it serves then, its search index of tools may follow. */
+  readonly servingAt?: number;
   stop(): Promise<void>;
 }
 
@@ -86,7 +88,11 @@ export interface SextantOptions {
 /** How long `serve` may take to be ready: it builds its search index first (30 s at 100k on a good day, over 100 s on a slow one). */
 const READY_TIMEOUT_MS = 600_000;
 
-/** Starts `sextant serve` on a free port and waits for /readyz. */
+/**
+ * Starts `sextant serve` on a free port and waits for /readyz, then for its whole search index
+ * (`search: memory`): a first start serves once its servers are indexed and indexes the tools
+ * while it serves, which no scenario should measure beside its own load.
+ */
 export async function startSextant(options: SextantOptions): Promise<Running> {
   const port = await freePort();
   const profile = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
@@ -95,14 +101,17 @@ export async function startSextant(options: SextantOptions): Promise<Running> {
     env: serverEnv(options.databaseFile, port, options.databaseUrl),
   });
   const url = `http://127.0.0.1:${port}`;
+  let servingAt: number;
   try {
     await waitReady(`${url}/readyz`, proc, READY_TIMEOUT_MS);
+    servingAt = performance.now();
+    await waitReady(`${url}/readyz`, proc, READY_TIMEOUT_MS, (body) => body.includes('"search":"memory"'));
   } catch (err) {
     await stopProcess(proc, 1000, 'SIGKILL');
     throw err;
   }
   // SIGINT lets `serve` close and exit normally, which is when --cpu-prof writes its profile.
-  return { url, proc, stop: () => stopProcess(proc, options.cpuProfDir ? 30_000 : 5000, 'SIGINT') };
+  return { url, proc, servingAt, stop: () => stopProcess(proc, options.cpuProfDir ? 30_000 : 5000, 'SIGINT') };
 }
 
 /** Starts the bare node:http server answering every request with a fixed JSON body of `bytes` bytes. */
