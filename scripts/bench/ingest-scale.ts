@@ -114,7 +114,11 @@ async function readsDuringWrites(runtime: Runtime, manifest: CorpusManifest, dat
       done = true;
     });
     const passes: LoadResult[] = [];
-    while (!done) passes.push(await runLoad(server.url, requests, { ...options, seconds: 5, warmupSeconds: 0 }));
+    while (!done) {
+      const pass = await runLoad(server.url, requests, { ...options, seconds: 5, warmupSeconds: 0 });
+      passes.push(pass);
+      log(`reads during the re-ingest, pass ${passes.length}: ${pass.rps} req/s, p50 ${pass.p50} ms, p99 ${pass.p99} ms`);
+    }
     const reingest = await writing;
     const p50s = passes.map((p) => p.p50).sort((a, b) => a - b);
     const duringWrite = {
