@@ -132,11 +132,9 @@ const ANALYZE_AFTER_SERVERS = 1_000;
  */
 async function refreshStatistics(db: Db): Promise<void> {
   if (dialectOf(db) !== 'postgres') return;
-  for (const table of CATALOG_TABLES) await db.raw('ANALYZE ??', [table]);
+  // The tables a catalog write fills: those it inserts into.
+  for (const table of new Set(Object.values(INSERTS).map((insert) => insert.table))) await db.raw('ANALYZE ??', [table]);
 }
-
-/** The tables a catalog write fills. */
-const CATALOG_TABLES = ['servers', 'remotes', 'packages', 'tools', 'server_categories', 'sources', 'match_keys', 'registry_versions', 'servers_fts', 'tools_fts'] as const;
 
 /**
  * Runs a catalog write with SQLite's sorts spilling to temporary files, not memory (issue 27:
