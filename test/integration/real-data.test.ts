@@ -77,6 +77,15 @@ describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not fo
     });
   }
 
+  it(`leaves the planner statistics of every table the catalog write filled${TEST_DIALECT === 'postgres' ? '' : ' (skipped: PostgreSQL only; npm run test:pg runs it)'}`, async function () {
+    // A bulk write (1,000 servers or more) runs ANALYZE at once on PostgreSQL, whose planner
+    // otherwise reads a just-filled catalog by sequential scans until autovacuum comes by.
+    if (TEST_DIALECT !== 'postgres') this.skip();
+    const rows = await h.service.store.searchSource.sql.all<{ tablename: string }>('SELECT DISTINCT tablename FROM pg_stats WHERE schemaname = current_schema()');
+    const analysed = rows.map((row) => row.tablename);
+    expect(analysed).to.include.members(['servers', 'servers_fts', 'server_categories', 'remotes', 'packages', 'tools', 'tools_fts', 'sources', 'match_keys', 'registry_versions']);
+  });
+
   describe(`the same first results on SQLite${TEST_DIALECT === 'postgres' ? '' : ' (skipped: the suite runs on SQLite; npm run test:pg compares)'}`, () => {
     let sqlite: Harness;
     before(async function () {
