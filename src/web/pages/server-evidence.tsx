@@ -23,22 +23,24 @@ export function TrustSection({ trust }: { readonly trust: TrustReport }) {
       <p class="muted">
         {trust.summary.pass} passed, {trust.summary.fail} failed, {trust.summary.unknown} unknown. These are checks with their evidence, not a rating.
       </p>
-      <table class="evidence">
-        <caption class="visually-hidden">Trust checks</caption>
-        <thead>
-          <tr><th scope="col">Check</th><th scope="col">Outcome</th><th scope="col">Evidence</th><th scope="col">Source</th></tr>
-        </thead>
-        <tbody>
-          {trust.checks.map((check) => (
-            <tr>
-              <th scope="row">{CHECKS[check.check] ?? check.check}</th>
-              <td><span class={`outcome outcome-${check.outcome}`}>{OUTCOME[check.outcome] ?? check.outcome}</span></td>
-              <td>{check.evidence}</td>
-              <td>{check.source}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div class="table-scroll" tabIndex={0} role="region" aria-label="Trust checks table">
+        <table class="evidence">
+          <caption class="visually-hidden">Trust checks</caption>
+          <thead>
+            <tr><th scope="col">Check</th><th scope="col">Outcome</th><th scope="col">Evidence</th><th scope="col">Source</th></tr>
+          </thead>
+          <tbody>
+            {trust.checks.map((check) => (
+              <tr>
+                <th scope="row">{CHECKS[check.check] ?? check.check}</th>
+                <td><span class={`outcome outcome-${check.outcome}`}>{OUTCOME[check.outcome] ?? check.outcome}</span></td>
+                <td>{check.evidence}</td>
+                <td>{check.source}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {trust.upstream.map((record) => (
         <details>
           <summary>As ingested from {record.source} ({record.key})</summary>
