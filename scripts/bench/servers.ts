@@ -105,13 +105,23 @@ export async function startSextant(options: SextantOptions): Promise<Running> {
   try {
     await waitReady(`${url}/readyz`, proc, READY_TIMEOUT_MS);
     servingAt = performance.now();
-    await waitReady(`${url}/readyz`, proc, READY_TIMEOUT_MS, (body) => body.includes('"search":"memory"'));
+    await waitReady(`${url}/readyz`, proc, READY_TIMEOUT_MS, wholeIndex);
   } catch (err) {
     await stopProcess(proc, 1000, 'SIGKILL');
     throw err;
   }
   // SIGINT lets `serve` close and exit normally, which is when --cpu-prof writes its profile.
   return { url, proc, servingAt, stop: () => stopProcess(proc, options.cpuProfDir ? 30_000 : 5000, 'SIGINT') };
+}
+
+/** Whether a /readyz body says searches answer from the whole in-memory index. */
+function wholeIndex(body: string): boolean {
+  try {
+    const readiness: unknown = JSON.parse(body);
+    return typeof readiness === 'object' && readiness !== null && 'search' in readiness && readiness.search === 'memory';
+  } catch {
+    return false;
+  }
 }
 
 /** Starts the bare node:http server answering every request with a fixed JSON body of `bytes` bytes. */

@@ -90,10 +90,25 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   };
 
   /**
+   * The indexes of `generation` read from the catalog, servers first: once they are indexed
+   * `onServers` is told, so server searches answer from memory while the tools (about 60% of a
+   * build at 100k servers) are indexed and tool searches answer from SQL. Null when the catalog
+   * moved on meanwhile (a write during a build makes it moot).
+   */
+  const fromCatalog = async (generation: string, onServers: (indexes: MemoryIndexes) => void): Promise<{ servers: ServerDocs; tools: ToolDocs } | null> => {
+    const from: BuildSource = { sql: source.sql, classify: source.classify, tokenizer, live: () => !closed };
+    const moved = async (): Promise<boolean> => closed || (await committed()) !== generation;
+    const servers = await buildServers(from);
+    if (await moved()) return null;
+    onServers(indexesOf(generation, servers, null));
+    const tools = await buildTools(from);
+    return (await moved()) ? null : { servers, tools };
+  };
+
+  /**
    * Loads the snapshot of the current generation, or builds until a build starts and ends at the
-   * same generation (a write during a build makes it moot), then keeps a snapshot of it. A build
-   * indexes the servers first and tells `onReady` then: server searches answer from memory while
-   * the tools (about 60% of a build at 100k servers) are indexed, and tool searches from SQL.
+   * same generation, tells `onReady` as soon as server searches answer, then keeps a snapshot of
+   * the whole index.
    */
   const build = async (onReady: (indexes: MemoryIndexes) => void): Promise<MemoryIndexes | null> => {
     for (let attempt = 0; attempt < BUILD_ATTEMPTS && !closed; attempt += 1) {
@@ -102,22 +117,13 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       // A stale index is never used again: let it go before the new one takes the memory.
       ready = null;
       const started = performance.now();
-      const moved = async (): Promise<boolean> => closed || (await committed()) !== before;
-      const kept = await loaded(before);
       let serversMs: number | undefined;
-      let built: { servers: ServerDocs; tools: ToolDocs } | null = null;
-      if (!kept) {
-        const from: BuildSource = { sql: source.sql, classify: source.classify, tokenizer, live: () => !closed };
-        const servers = await buildServers(from);
-        if (await moved()) continue;
-        ready = indexesOf(before, servers, null);
-        onReady(ready);
+      const kept = await loaded(before);
+      const indexes = kept ?? (await fromCatalog(before, (serving) => {
+        ready = serving;
+        onReady(serving);
         serversMs = Math.round(performance.now() - started);
-        const tools = await buildTools(from);
-        if (await moved()) continue;
-        built = { servers, tools };
-      }
-      const indexes = kept ?? built;
+      }));
       if (!indexes) continue;
       const { servers, tools } = indexes;
       ready = indexesOf(before, servers, tools);
