@@ -10,6 +10,7 @@ import { scrubValue } from '../catalog/secrets.js';
 import { AppError, type Lookup } from '../errors.js';
 import type { OperationId } from '../types.js';
 import { clientAddress } from './client-address.js';
+import { encodedBody } from '../compression.js';
 import { createContractRouter, type Routed } from './contract-router.js';
 import type { HandlerInput, HandlerMap, OperationHandler, Reply, TextBody, UnvalidatedOperation } from './operation.js';
 
@@ -74,13 +75,13 @@ function inRequestTerms(error: AppError, routed: Routed): AppError {
   return new AppError(error.code, detail, errors, error.headers, error.lookup);
 }
 
-/** Writes a handler's reply: an answer's bytes as they are, a body scrubbed and serialized here, composed pieces, or a page's text. */
+/** Writes a handler's reply: an answer's bytes as they are, a body scrubbed and serialized here, composed pieces, or a page's text; compressed when the client accepts it. */
 function writeReply(ctx: Koa.Context, reply: { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: unknown; readonly answer?: { readonly json: Buffer }; readonly raw?: readonly Buffer[]; readonly text?: TextBody }): void {
   for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
   if (reply.raw !== undefined) return writeJsonPieces(ctx, reply.status, reply.raw);
   if (reply.text !== undefined) {
     ctx.type = reply.text.type;
-    ctx.body = reply.text.bytes;
+    ctx.body = encodedBody(ctx, reply.text.bytes);
     ctx.status = reply.status;
     return;
   }
@@ -91,7 +92,7 @@ function writeReply(ctx: Koa.Context, reply: { readonly status: number; readonly
   } else {
     // JSON unless the handler declared a JSON flavour itself.
     if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'json';
-    ctx.body = bytes;
+    ctx.body = encodedBody(ctx, bytes);
   }
   ctx.status = reply.status;
 }

@@ -6,6 +6,7 @@
  */
 import type Koa from 'koa';
 import { AppError, ERROR_TABLE } from '../errors.js';
+import { encodedBody } from '../compression.js';
 import type { Logger } from 'pino';
 import { isPagePath, SECURITY_HEADERS } from './security.js';
 import type { WebPages } from './web-pages.js';
@@ -36,7 +37,7 @@ export function webEdge(pages: WebPages, logger: Logger): Koa.Middleware<{ reque
       ctx.set(error.headers);
       ctx.status = page.status;
       ctx.type = page.text.type;
-      ctx.body = page.text.bytes;
+      ctx.body = encodedBody(ctx, page.text.bytes);
     }
   };
 }

@@ -1,0 +1,96 @@
+/**
+ * Response compression: a client that accepts gzip (a browser, Node's fetch, VS Code) gets pages,
+ * JSON answers, the registry API and the OpenAPI document gzip-compressed, with
+ * `Vary: Accept-Encoding`; decompressed, the bytes are exactly those a client without gzip gets.
+ * Small bodies, and clients that refuse gzip, get the bytes as they are. Raw bytes are read with
+ * node:http (fetch would decompress them out of sight).
+ */
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import { startHarness, type Harness } from '../support/harness.js';
+
+interface Raw {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly bytes: Buffer;
+}
+
+function rawGet(baseUrl: string, path: string, acceptEncoding?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}${path}`, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const COMPRESSED = [
+  '/',
+  '/servers?q=github',
+  '/servers/com.notion~mcp',
+  '/api/v1/servers/search?sort=a-z&limit=50',
+  '/api/v1/servers/com.notion~mcp',
+  '/v0.1/servers?limit=20',
+  '/openapi.json',
+];
+
+describe('response compression', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ demo: true });
+  });
+  after(async () => h.close());
+
+  for (const path of COMPRESSED) {
+    it(`sends ${path} gzip-compressed to a client that accepts it, the same bytes once decompressed`, async () => {
+      // Through the contract-checked fetch first: the decompressed answer is what the contract says.
+      expect((await h.request(path)).status).to.equal(200);
+      const plain = await rawGet(h.baseUrl, path);
+      const gzipped = await rawGet(h.baseUrl, path, 'gzip, deflate, br, zstd');
+      expect(plain.status).to.equal(200);
+      expect(plain.headers['content-encoding']).to.equal(undefined);
+      expect(plain.headers.vary).to.match(/accept-encoding/i);
+      expect(gzipped.status).to.equal(200);
+      expect(gzipped.headers['content-encoding']).to.equal('gzip');
+      expect(gzipped.headers.vary).to.match(/accept-encoding/i);
+      expect(gzipped.headers['content-type']).to.equal(plain.headers['content-type']);
+      expect(Number(gzipped.headers['content-length'])).to.equal(gzipped.bytes.length);
+      expect(gzipped.bytes.length).to.be.below(plain.bytes.length);
+      expect(gunzipSync(gzipped.bytes).equals(plain.bytes)).to.equal(true);
+    });
+  }
+
+  it('sends the bytes as they are when gzip is refused or not offered', async () => {
+    const plain = await rawGet(h.baseUrl, '/servers/com.notion~mcp');
+    for (const refusal of ['gzip;q=0', 'identity', 'br']) {
+      const answer = await rawGet(h.baseUrl, '/servers/com.notion~mcp', refusal);
+      expect(answer.headers['content-encoding'], refusal).to.equal(undefined);
+      expect(answer.bytes.equals(plain.bytes), refusal).to.equal(true);
+    }
+  });
+
+  it('sends small bodies as they are', async () => {
+    const health = await rawGet(h.baseUrl, '/healthz', 'gzip');
+    expect(health.status).to.equal(200);
+    expect(health.bytes.length).to.be.below(1024);
+    expect(health.headers['content-encoding']).to.equal(undefined);
+    expect(JSON.parse(health.bytes.toString('utf8'))).to.have.property('status');
+  });
+
+  it('compresses error pages and problems of a kilobyte or more, and leaves small ones', async () => {
+    const page = await rawGet(h.baseUrl, '/servers/no.such~server', 'gzip');
+    expect(page.status).to.equal(404);
+    expect(page.headers['content-encoding']).to.equal('gzip');
+    expect(gunzipSync(page.bytes).toString('utf8')).to.include('no.such~server');
+    const problem = await rawGet(h.baseUrl, '/api/v1/servers/no.such~server', 'gzip');
+    expect(problem.status).to.equal(404);
+    expect(problem.headers['content-encoding']).to.equal(undefined);
+    expect(JSON.parse(problem.bytes.toString('utf8'))).to.include({ code: 'not_found' });
+  });
+});
