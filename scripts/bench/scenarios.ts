@@ -23,15 +23,6 @@ export const MCP_HEADERS: Readonly<Record<string, string>> = {
   'mcp-protocol-version': '2025-11-25',
 };
 
-/** What Chromium sends with a page request that bears on the answer: it takes gzip (and more), so pages come compressed. */
-export const BROWSER_HEADERS: Readonly<Record<string, string>> = {
-  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-  'accept-encoding': 'gzip, deflate, br, zstd',
-};
-
-/** What VS Code's gallery sends to a registry (its request service takes gzip). */
-export const REGISTRY_CLIENT_HEADERS: Readonly<Record<string, string>> = { accept: 'application/json', 'accept-encoding': 'gzip' };
-
 const AUTHENTICATIONS = ['none', 'api_key', 'unknown'] as const;
 
 type JsonValue = unknown;
@@ -56,10 +47,7 @@ export async function getJson(base: string, path: string, timeoutMs = 30_000): P
   return JSON.parse(text);
 }
 
-const get = (path: string, kind = 'request', headers?: Readonly<Record<string, string>>): { request: LoadRequest; kind: string } => ({
-  request: { method: 'GET', path, ...(headers ? { headers } : {}) },
-  kind,
-});
+const get = (path: string, kind = 'request'): { request: LoadRequest; kind: string } => ({ request: { method: 'GET', path }, kind });
 
 function scenario(name: string, label: string, expect: Expect, items: Array<{ request: LoadRequest; kind: string }>): Scenario {
   return { name, label, expect, requests: items.map((i) => i.request), kinds: items.map((i) => i.kind) };
@@ -116,9 +104,9 @@ export async function buildScenarios(base: string, manifest: CorpusManifest): Pr
     scenario('get-tool', 'get tool by id', 'record', ids.tools.map((id) => get(`/api/v1/tools/${q(id)}`, 'tool'))),
     scenario('legacy-search', 'older /api/search, q', 'page', [...serverQueries].reverse().map((s) => get(`/api/search?q=${q(s.q)}`, s.kind))),
     // VS Code's gallery search: the MCP Registry API, latest versions, a name's part (the query's first word).
-    scenario('registry-search', 'registry API: /v0.1/servers?search', 'registry', serverQueries.map((s) => get(`/v0.1/servers?limit=50&version=latest&search=${q(s.q.split(' ')[0] ?? s.q)}`, s.kind, REGISTRY_CLIENT_HEADERS))),
-    scenario('web-search', 'web: search results page, q', 'html', serverQueries.map((s) => get(`/servers?q=${q(s.q)}`, s.kind, BROWSER_HEADERS))),
-    scenario('web-server', 'web: server page', 'html', ids.servers.map((id) => get(`/servers/${q(id)}`, 'server', BROWSER_HEADERS))),
+    scenario('registry-search', 'registry API: /v0.1/servers?search', 'registry', serverQueries.map((s) => get(`/v0.1/servers?limit=50&version=latest&search=${q(s.q.split(' ')[0] ?? s.q)}`, s.kind))),
+    scenario('web-search', 'web: search results page, q', 'html', serverQueries.map((s) => get(`/servers?q=${q(s.q)}`, s.kind))),
+    scenario('web-server', 'web: server page', 'html', ids.servers.map((id) => get(`/servers/${q(id)}`, 'server'))),
     scenario('mcp-search', 'MCP tools/call search_servers', 'mcp', serverQueries.map((s) => ({
       request: { method: 'POST', path: '/mcp', body: mcpBody(s.q), headers: MCP_HEADERS },
       kind: s.kind,
