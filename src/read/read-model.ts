@@ -8,7 +8,7 @@
  * flushes a content answer and shows within that moment.
  */
 import type { CatalogServer } from '../catalog/catalog-entry.js';
-import type { RegistryService, ServerSearchInput, ToolSearchInput } from '../registry/registry-service.js';
+import type { RegistryService, ServerSearchInput, ServerView, ToolSearchInput } from '../registry/registry-service.js';
 import type { SearchCoverage } from '../search/engine.js';
 import type { RegistryListInput, RegistryServerList, RegistryServerResponse, SubregistryService } from '../subregistry/subregistry-service.js';
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
@@ -41,11 +41,19 @@ export interface ReadModel {
   /** Every tool of a server, by the server's id (a web page's details), in upstream order. */
   getServerTools(serverId: string): Promise<Answer<Tool[]>>;
   /**
+   * A server with its tools, install instructions, trust and status, read together (a server's
+   * web page). Made afresh: what is kept is the page made of it (`renditions`).
+   */
+  getServerView(idOrName: string): Promise<Answer<ServerViewOf<Server>>>;
+  /**
    * Renditions made from several answers (a web page): each kept while the answers it reads
    * would be the same (src/read/renditions.ts). `followsChecks`: it reads trust or status.
    */
   renditions<R extends object>(bytesOf: (rendition: R) => number, followsChecks: boolean): Renditions<R>;
 }
+
+/** A server's view with the server as every surface shows it (with its links). */
+export type ServerViewOf<S> = Omit<ServerView, 'server'> & { readonly server: S };
 
 export interface ReadModelDeps {
   readonly registry: RegistryService;
@@ -149,6 +157,11 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
     getServerByDomain: (domain) => kept(keyOf('getServerByDomain', domain), async () => withLinks(await registry.getServerByDomain(domain))),
     getTool: (id) => kept(keyOf('getTool', id), () => registry.getTool(id)),
     getServerTools: (serverId) => kept(keyOf('getServerTools', serverId), () => registry.getServerTools(serverId)),
+    getServerView: (idOrName) =>
+      fresh(async () => {
+        const view = await registry.serverView(idOrName);
+        return { ...view, server: withLinks(view.server) };
+      }),
     listCategories: () => kept(keyOf('listCategories'), () => registry.listCategories()),
     searchCoverage: () => registry.searchCoverage(),
     getInstall: (idOrName, client) => kept(keyOf('getInstall', idOrName, client), async () => registry.installOf(await catalogServer(idOrName), client)),

@@ -30,6 +30,16 @@ export interface ToolSearchInput extends SearchInput<ToolSort> {
   readonly authentication?: Authentication | undefined;
 }
 
+/** Everything a server's page shows, made from one read of the server (`serverView`). */
+export interface ServerView {
+  readonly server: CatalogServer;
+  /** Its tools, whole, in upstream order. */
+  readonly tools: Tool[];
+  readonly install: InstallInstructions;
+  readonly trust: TrustReport;
+  readonly status: StatusReport;
+}
+
 export interface RegistryService {
   searchServers(input: ServerSearchInput): Promise<ServerPage>;
   searchTools(input: ToolSearchInput): Promise<ToolPage>;
@@ -51,6 +61,12 @@ export interface RegistryService {
   trustOf(server: CatalogServer): Promise<TrustReport>;
   statusOf(server: CatalogServer): Promise<StatusReport>;
   compareServers(ids: readonly string[]): Promise<Comparison>;
+  /**
+   * A server with its tools, install instructions for every client, trust and status: what
+   * `getServer`, `getServerTools`, `installOf`, `trustOf` and `statusOf` give, from one read of the
+   * server's dossier and one of its checks.
+   */
+  serverView(idOrName: string): Promise<ServerView>;
 }
 
 /** The taxonomy's slugs: the categories table is kept equal to it, so no query is needed to check one. */
@@ -79,10 +95,17 @@ export interface RegistryDeps {
   readonly now?: () => Date;
 }
 
+/** Install instructions of a server for one client, or for every supported client. */
+function instructions(server: CatalogServer, installKey: string | null, client?: InstallClient): InstallInstructions {
+  const clients = client ? [client] : INSTALL_CLIENTS;
+  return { serverId: server.id, serverName: server.name, clients: clients.map((c) => installFor(server, c, installKey)) };
+}
+
 export function createRegistryService({ catalog, search, monitor, now = () => new Date() }: RegistryDeps): RegistryService {
+  const notFound = (idOrName: string): AppError => new AppError('not_found', `No server has the id or name "${idOrName}".`, [], {}, 'server');
   const findServer = async (idOrName: string): Promise<CatalogServer> => {
     const server = await catalog.findServer(idOrName);
-    if (!server) throw new AppError('not_found', `No server has the id or name "${idOrName}".`, [], {}, 'server');
+    if (!server) throw notFound(idOrName);
     return server;
   };
 
@@ -135,9 +158,7 @@ export function createRegistryService({ catalog, search, monitor, now = () => ne
     },
 
     async installOf(server, client) {
-      const installKey = await catalog.installKeyOf(server.id);
-      const clients = client ? [client] : INSTALL_CLIENTS;
-      return { serverId: server.id, serverName: server.name, clients: clients.map((c) => installFor(server, c, installKey)) };
+      return instructions(server, await catalog.installKeyOf(server.id), client);
     },
 
     async trustOf(server) {
@@ -148,6 +169,21 @@ export function createRegistryService({ catalog, search, monitor, now = () => ne
 
     async statusOf(server) {
       return statusReport(server, await monitor.recentChecks(server.id, STATUS_HISTORY));
+    },
+
+    async serverView(idOrName) {
+      const dossier = await catalog.dossierOf(idOrName);
+      if (!dossier) throw notFound(idOrName);
+      const { server, installKey, tools, upstream } = dossier;
+      const checks = await monitor.recentChecks(server.id, STATUS_HISTORY);
+      const annotations = tools.map((tool) => ({ annotations: tool.annotations }));
+      return {
+        server,
+        tools,
+        install: instructions(server, installKey),
+        trust: trustReport(server, annotations, upstream, checks, now().toISOString()),
+        status: statusReport(server, checks),
+      };
     },
 
     async compareServers(ids) {

@@ -4,7 +4,7 @@
  */
 import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { Category, SourceRef, Tool, UpstreamRecord } from '../types.js';
-import { storable, type Db } from './db.js';
+import { selectPrepared, storable, type Db } from './db.js';
 import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type ServerRow, type ToolRow } from './rows.js';
 
 /** A server with the annotations of its tools (what trust reads of them). */
@@ -13,8 +13,25 @@ export interface AnnotatedServer {
   readonly annotations: Array<Pick<Tool, 'annotations'>>;
 }
 
+/** Everything the catalog holds of one server: what its page shows, read together (`dossierOf`). */
+export interface ServerDossier {
+  readonly server: CatalogServer;
+  /** The key it installs under in a client's configuration (src/catalog/install-key.ts). */
+  readonly installKey: string | null;
+  /** Its tools, whole, in upstream order. */
+  readonly tools: Tool[];
+  /** Each source's record of it as ingested. */
+  readonly upstream: UpstreamRecord[];
+}
+
 export interface CatalogLookups {
   findServer(idOrName: string): Promise<CatalogServer | null>;
+  /**
+   * One server (by id or name) with its install key, whole tools and upstream records: five
+   * reads by one key, each a statement prepared once (on SQLite), where the same through the
+   * single lookups costs eleven queries.
+   */
+  dossierOf(idOrName: string): Promise<ServerDossier | null>;
   /**
    * Several servers by id, read together (a page of the registry API): those found, by id, each
    * with the annotations of its tools (what trust reads of them), read with the tools.
@@ -37,6 +54,37 @@ export interface CatalogLookups {
 type Owned<R> = R & { server_id: string };
 type ToolSummaryRow = { server_id: string; id: string; name: string; title: string | null; description: string; annotations?: string };
 type SourceRow = { server_id: string; source: SourceRef['source']; source_key: string; ingested_at: string };
+
+/** A server as the catalog holds it, from its row and its child rows (each in its table's order). */
+function serverOf(row: ServerRow, remotes: readonly RemoteRow[], packages: readonly PackageRow[], tools: readonly ToolSummaryRow[], sources: readonly SourceRow[]): CatalogServer {
+  return {
+    ...toSummary(row),
+    websiteUrl: row.website_url,
+    license: row.license,
+    versions: JSON.parse(row.versions),
+    packages: packages.map((p) => ({
+      registryType: p.registry_type,
+      identifier: p.identifier,
+      version: p.version,
+      runtimeHint: p.runtime_hint,
+      transport: p.transport,
+      environmentVariables: JSON.parse(p.environment_variables),
+      arguments: JSON.parse(p.arguments),
+    })),
+    remotes: remotes.map((r) => ({ transport: r.transport, url: r.url, host: r.host, headers: JSON.parse(r.headers) })),
+    tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
+    sources: sources.map((s) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
+  };
+}
+
+/** The dossier's reads: by one key each, the same text every time, so SQLite prepares each once. */
+const DOSSIER = {
+  server: 'SELECT s.* FROM servers s WHERE s.id = ? OR s.name = ? ORDER BY (s.id = ?) DESC LIMIT 1',
+  remotes: 'SELECT * FROM remotes WHERE server_id = ? ORDER BY position',
+  packages: 'SELECT * FROM packages WHERE server_id = ? ORDER BY position',
+  tools: 'SELECT id, name, title, description, server_id, input_schema, annotations, authentication FROM tools WHERE server_id = ? ORDER BY position',
+  sources: 'SELECT server_id, source, source_key, ingested_at, record FROM sources WHERE server_id = ? ORDER BY source, source_key',
+} as const;
 
 export function createCatalogLookups(db: Db): CatalogLookups {
   const toolsOfServer = async (serverId: string): Promise<Tool[]> => {
@@ -71,24 +119,7 @@ export function createCatalogLookups(db: Db): CatalogLookups {
     const out = new Map<string, AnnotatedServer>();
     for (const row of rows) {
       const tools = toolsBy.get(row.id) ?? [];
-      const server: CatalogServer = {
-        ...toSummary(row),
-        websiteUrl: row.website_url,
-        license: row.license,
-        versions: JSON.parse(row.versions),
-        packages: (packagesBy.get(row.id) ?? []).map((p) => ({
-          registryType: p.registry_type,
-          identifier: p.identifier,
-          version: p.version,
-          runtimeHint: p.runtime_hint,
-          transport: p.transport,
-          environmentVariables: JSON.parse(p.environment_variables),
-          arguments: JSON.parse(p.arguments),
-        })),
-        remotes: (remotesBy.get(row.id) ?? []).map((r) => ({ transport: r.transport, url: r.url, host: r.host, headers: JSON.parse(r.headers) })),
-        tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
-        sources: (sourcesBy.get(row.id) ?? []).map((s) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
-      };
+      const server = serverOf(row, remotesBy.get(row.id) ?? [], packagesBy.get(row.id) ?? [], tools, sourcesBy.get(row.id) ?? []);
       out.set(row.id, { server, annotations: annotations ? tools.map((t) => ({ annotations: JSON.parse(t.annotations ?? '{}') })) : [] });
     }
     return out;
@@ -105,6 +136,24 @@ export function createCatalogLookups(db: Db): CatalogLookups {
       if (!storable(idOrName)) return null;
       const row: ServerRow | undefined = await db('servers as s').where('s.id', idOrName).orWhere('s.name', idOrName).orderByRaw('s.id = ? DESC', [idOrName]).first('s.*');
       return row ? ((await serversOf([row])).get(row.id)?.server ?? null) : null;
+    },
+
+    async dossierOf(idOrName) {
+      if (!storable(idOrName)) return null;
+      const [row] = await selectPrepared<ServerRow & { install_key: string | null }>(db, DOSSIER.server, [idOrName, idOrName, idOrName]);
+      if (!row) return null;
+      const [remotes, packages, tools, sources] = await Promise.all([
+        selectPrepared<RemoteRow>(db, DOSSIER.remotes, [row.id]),
+        selectPrepared<PackageRow>(db, DOSSIER.packages, [row.id]),
+        selectPrepared<Omit<ToolRow, 'server_name'>>(db, DOSSIER.tools, [row.id]),
+        selectPrepared<SourceRow & { record: string }>(db, DOSSIER.sources, [row.id]),
+      ]);
+      return {
+        server: serverOf(row, remotes, packages, tools, sources),
+        installKey: row.install_key ?? null,
+        tools: tools.map((tool) => toTool({ ...tool, server_name: row.name })),
+        upstream: sources.map((source) => ({ source: source.source, key: source.source_key, ingestedAt: source.ingested_at, record: JSON.parse(source.record) })),
+      };
     },
 
     async findServers(ids) {

@@ -1,6 +1,6 @@
 /** Endpoint checks and sync runs: what the monitor and `sextant sync` remember. */
 import type { components } from '../../generated/openapi.js';
-import { dialectOf, rowsOf, type Db } from './db.js';
+import { dialectOf, rowsOf, selectPrepared, type Db } from './db.js';
 
 export type EndpointState = components['schemas']['EndpointState'];
 
@@ -55,14 +55,9 @@ interface CheckRow {
 
 export function createMonitorStore(db: Db): MonitorStore {
   let recorded = 0;
-  /** Each server's latest `limit` checks per endpoint URL, newest first. */
-  const recentChecksOf = async (serverIds: readonly string[], limit: number): Promise<Map<string, EndpointCheck[]>> => {
+  /** Each server's latest `limit` checks per endpoint URL, newest first, from rows ordered by server, URL and time (newest first). */
+  const latestOf = (serverIds: readonly string[], rows: readonly CheckRow[], limit: number): Map<string, EndpointCheck[]> => {
     const out = new Map<string, EndpointCheck[]>(serverIds.map((id) => [id, []]));
-    if (serverIds.length === 0) return out;
-    const rows: CheckRow[] = await db('endpoint_checks')
-      .whereIn('server_id', [...new Set(serverIds)])
-      .orderBy([{ column: 'server_id' }, { column: 'url' }, { column: 'checked_at', order: 'desc' }])
-      .select('*');
     const perUrl = new Map<string, number>();
     for (const row of rows) {
       const key = `${row.server_id}\n${row.url}`;
@@ -75,6 +70,14 @@ export function createMonitorStore(db: Db): MonitorStore {
       });
     }
     return out;
+  };
+  const recentChecksOf = async (serverIds: readonly string[], limit: number): Promise<Map<string, EndpointCheck[]>> => {
+    if (serverIds.length === 0) return new Map();
+    const rows: CheckRow[] = await db('endpoint_checks')
+      .whereIn('server_id', [...new Set(serverIds)])
+      .orderBy([{ column: 'server_id' }, { column: 'url' }, { column: 'checked_at', order: 'desc' }])
+      .select('*');
+    return latestOf(serverIds, rows, limit);
   };
 
   const lock = dialectOf(db) === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
@@ -122,7 +125,9 @@ export function createMonitorStore(db: Db): MonitorStore {
     },
 
     async recentChecks(serverId, limit) {
-      return (await recentChecksOf([serverId], limit)).get(serverId) ?? [];
+      // One server's, a page's read: the same text every time, so SQLite prepares it once.
+      const rows = await selectPrepared<CheckRow>(db, 'SELECT * FROM endpoint_checks WHERE server_id = ? ORDER BY url, checked_at DESC', [serverId]);
+      return latestOf([serverId], rows, limit).get(serverId) ?? [];
     },
 
     recentChecksOf,

@@ -78,11 +78,13 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
   // (which show trust and status) while the monitor's checks do not change either.
   const pages = read.renditions<TextBody>((page) => page.bytes.length, false);
   const serverPages = read.renditions<TextBody>((page) => page.bytes.length, true);
-  /** A server's answer for a page: not found is said without the REST hint. */
+  /** A page's not found, said without the REST hint. */
+  const notFoundHere = (err: unknown, id: string): unknown =>
+    err instanceof AppError && err.code === 'not_found' ? new AppError('not_found', `No server has the id or name “${id}”.`) : err;
+  /** A server's answer for a page. */
   const serverAnswer = (id: string): Promise<Answer<Server>> =>
     read.getServer(id).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'not_found') throw new AppError('not_found', `No server has the id or name “${id}”.`);
-      throw err;
+      throw notFoundHere(err, id);
     });
   const titledOf = (answers: readonly Answer<Server>[]) =>
     answers.map((answer) => {
@@ -126,18 +128,15 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
 
     async server(id) {
       return ok(await serverPages.of(`server\n${id}`, async () => {
-        const found = await serverAnswer(id);
-        const server = found.value;
-        const [install, trust, status, categories, tools] = await Promise.all([
-          read.getInstall(server.id),
-          read.getTrust(server.id),
-          read.getStatus(server.id),
+        const [view, categories] = await Promise.all([
+          read.getServerView(id).catch((err: unknown) => {
+            throw notFoundHere(err, id);
+          }),
           read.listCategories(),
-          read.getServerTools(server.id),
         ]);
-        const details = new Map<string, Tool>(tools.value.slice(0, TOOL_DETAILS).map((tool) => [tool.id, tool]));
-        const data = { server, tools: details, install: install.value, trust: trust.value, status: status.value, categories: categories.value };
-        return renderPage(<ServerPageView assets={assets} data={data} />);
+        const { server, tools, install, trust, status } = view.value;
+        const details = new Map<string, Tool>(tools.slice(0, TOOL_DETAILS).map((tool) => [tool.id, tool]));
+        return renderPage(<ServerPageView assets={assets} data={{ server, tools: details, install, trust, status, categories: categories.value }} />);
       }));
     },
 

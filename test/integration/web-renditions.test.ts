@@ -23,23 +23,17 @@ describe('web pages kept for their answers', function () {
 
   it('answers a repeated page with the same bytes, reading nothing again', async () => {
     const { read } = h.service;
-    const getServerTools = read.getServerTools.bind(read);
-    const getServer = read.getServer.bind(read);
-    let toolReads = 0;
-    let serverReads = 0;
-    read.getServerTools = async (id) => {
-      toolReads += 1;
-      return getServerTools(id);
-    };
-    read.getServer = async (id) => {
-      serverReads += 1;
-      return getServer(id);
+    const getServerView = read.getServerView.bind(read);
+    let viewReads = 0;
+    read.getServerView = async (id) => {
+      viewReads += 1;
+      return getServerView(id);
     };
     const path = '/servers/io.github.github~github-mcp-server';
     const first = await html(path);
-    expect([serverReads, toolReads], 'the first rendering reads the server and its tools').to.deep.equal([1, 1]);
+    expect(viewReads, 'the first rendering reads the server with its tools').to.equal(1);
     expect(await html(path)).to.equal(first);
-    expect([serverReads, toolReads], 'the kept page reads nothing').to.deep.equal([1, 1]);
+    expect(viewReads, 'the kept page reads nothing').to.equal(1);
     expect(first, 'tool details from the tools read').to.include('create_issue').and.include('aria-label="Annotations"');
     for (const other of ['/', '/servers?q=github', '/tools?q=issue']) expect(await html(other), other).to.equal(await html(other));
   });
