@@ -1,6 +1,6 @@
 /** Trust evidence and endpoint status on a server page: what was checked, what was seen, when; never a verdict. */
 import type { StatusReport, TrustReport } from '../../types.js';
-import { formatDateTime, prettyJson } from '../components.js';
+import { formatDateTime } from '../components.js';
 
 const CHECKS: Readonly<Record<string, string>> = {
   namespace_matches_owner: 'Name matches the repository owner or endpoint host',
@@ -41,12 +41,12 @@ export function TrustSection({ trust }: { readonly trust: TrustReport }) {
           </tbody>
         </table>
       </div>
-      {trust.upstream.map((record) => (
-        <details>
-          <summary>As ingested from {record.source} ({record.key})</summary>
-          <pre class="code" tabIndex={0}>{prettyJson(record.record)}</pre>
-        </details>
-      ))}
+      {trust.upstream.length > 0 ? (
+        <p class="muted">
+          What each source published ({trust.upstream.map((record) => record.source).join(', ')}), as ingested, is in{' '}
+          <a href={`/api/v1/servers/${encodeURIComponent(trust.serverId)}/trust`}>this server’s trust report as JSON</a>.
+        </p>
+      ) : null}
     </section>
   );
 }
