@@ -77,13 +77,15 @@ function serverOf(row: ServerRow, remotes: readonly RemoteRow[], packages: reado
   };
 }
 
-/** The dossier's reads: by one key each, the same text every time, so SQLite prepares each once. */
-const DOSSIER = {
+/** Reads of one server by one key, the same text every time, so SQLite prepares each once: the record's, and the dossier's whole tools and records. */
+const BY_KEY = {
   server: 'SELECT s.* FROM servers s WHERE s.id = ? OR s.name = ? ORDER BY (s.id = ?) DESC LIMIT 1',
   remotes: 'SELECT * FROM remotes WHERE server_id = ? ORDER BY position',
   packages: 'SELECT * FROM packages WHERE server_id = ? ORDER BY position',
-  tools: 'SELECT id, name, title, description, server_id, input_schema, annotations, authentication FROM tools WHERE server_id = ? ORDER BY position',
-  sources: 'SELECT server_id, source, source_key, ingested_at, record FROM sources WHERE server_id = ? ORDER BY source, source_key',
+  tools: 'SELECT server_id, id, name, title, description FROM tools WHERE server_id = ? ORDER BY position',
+  sources: 'SELECT server_id, source, source_key, ingested_at FROM sources WHERE server_id = ? ORDER BY source, source_key',
+  wholeTools: 'SELECT id, name, title, description, server_id, input_schema, annotations, authentication FROM tools WHERE server_id = ? ORDER BY position',
+  records: 'SELECT server_id, source, source_key, ingested_at, record FROM sources WHERE server_id = ? ORDER BY source, source_key',
 } as const;
 
 export function createCatalogLookups(db: Db): CatalogLookups {
@@ -91,6 +93,20 @@ export function createCatalogLookups(db: Db): CatalogLookups {
     if (!storable(serverId)) return [];
     const rows: ToolRow[] = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.server_id', serverId).orderBy('t.position').select(TOOL_COLUMNS);
     return rows.map(toTool);
+  };
+
+  /** One server by id or name, its child rows read by its id: tools and sources by the statements given. */
+  const oneServer = async <T extends ToolSummaryRow, S extends SourceRow>(idOrName: string, toolsSql: string, sourcesSql: string) => {
+    if (!storable(idOrName)) return null;
+    const [row] = await selectPrepared<ServerRow & { install_key: string | null }>(db, BY_KEY.server, [idOrName, idOrName, idOrName]);
+    if (!row) return null;
+    const [remotes, packages, tools, sources] = await Promise.all([
+      selectPrepared<RemoteRow>(db, BY_KEY.remotes, [row.id]),
+      selectPrepared<PackageRow>(db, BY_KEY.packages, [row.id]),
+      selectPrepared<T>(db, toolsSql, [row.id]),
+      selectPrepared<S>(db, sourcesSql, [row.id]),
+    ]);
+    return { row, server: serverOf(row, remotes, packages, tools, sources), tools, sources };
   };
 
   /**
@@ -133,23 +149,15 @@ export function createCatalogLookups(db: Db): CatalogLookups {
     },
 
     async findServer(idOrName) {
-      if (!storable(idOrName)) return null;
-      const row: ServerRow | undefined = await db('servers as s').where('s.id', idOrName).orWhere('s.name', idOrName).orderByRaw('s.id = ? DESC', [idOrName]).first('s.*');
-      return row ? ((await serversOf([row])).get(row.id)?.server ?? null) : null;
+      return (await oneServer<ToolSummaryRow, SourceRow>(idOrName, BY_KEY.tools, BY_KEY.sources))?.server ?? null;
     },
 
     async dossierOf(idOrName) {
-      if (!storable(idOrName)) return null;
-      const [row] = await selectPrepared<ServerRow & { install_key: string | null }>(db, DOSSIER.server, [idOrName, idOrName, idOrName]);
-      if (!row) return null;
-      const [remotes, packages, tools, sources] = await Promise.all([
-        selectPrepared<RemoteRow>(db, DOSSIER.remotes, [row.id]),
-        selectPrepared<PackageRow>(db, DOSSIER.packages, [row.id]),
-        selectPrepared<Omit<ToolRow, 'server_name'>>(db, DOSSIER.tools, [row.id]),
-        selectPrepared<SourceRow & { record: string }>(db, DOSSIER.sources, [row.id]),
-      ]);
+      const found = await oneServer<Omit<ToolRow, 'server_name'>, SourceRow & { record: string }>(idOrName, BY_KEY.wholeTools, BY_KEY.records);
+      if (!found) return null;
+      const { row, server, tools, sources } = found;
       return {
-        server: serverOf(row, remotes, packages, tools, sources),
+        server,
         installKey: row.install_key ?? null,
         tools: tools.map((tool) => toTool({ ...tool, server_name: row.name })),
         upstream: sources.map((source) => ({ source: source.source, key: source.source_key, ingestedAt: source.ingested_at, record: JSON.parse(source.record) })),
