@@ -8,7 +8,7 @@
  * flushes a content answer and shows within that moment.
  */
 import type { CatalogServer } from '../catalog/catalog-entry.js';
-import type { RegistryService, ServerSearchInput, ServerView, ToolSearchInput } from '../registry/registry-service.js';
+import { DEFAULT_LIMIT, type RegistryService, type ServerSearchInput, type ServerView, type ToolSearchInput } from '../registry/registry-service.js';
 import type { SearchCoverage } from '../search/engine.js';
 import type { RegistryListInput, RegistryServerList, RegistryServerResponse, SubregistryService } from '../subregistry/subregistry-service.js';
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
@@ -149,10 +149,11 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
   };
 
   return {
+    // Keyed with the page's defaults applied: REST's `?q=x`, the web page of `x` and MCP's call ask the same read.
     searchServers: (input) =>
-      kept(keyOf('searchServers', input.q, input.category, input.sort, input.limit, input.offset), () => registry.searchServers(input)),
+      kept(keyOf('searchServers', input.q, input.category, input.sort, input.limit ?? DEFAULT_LIMIT, input.offset ?? 0), () => registry.searchServers(input)),
     searchTools: (input) =>
-      kept(keyOf('searchTools', input.q, input.authentication, input.sort, input.limit, input.offset), () => registry.searchTools(input)),
+      kept(keyOf('searchTools', input.q, input.authentication, input.sort, input.limit ?? DEFAULT_LIMIT, input.offset ?? 0), () => registry.searchTools(input)),
     getServer,
     getServerByDomain: (domain) => kept(keyOf('getServerByDomain', domain), async () => withLinks(await registry.getServerByDomain(domain))),
     getTool: (id) => kept(keyOf('getTool', id), () => registry.getTool(id)),

@@ -58,6 +58,28 @@ describe('response cache of catalog reads', () => {
     expect(calls).to.equal(1);
   });
 
+  it('answers REST, the web page and MCP with one search when they ask the same page', async () => {
+    const { registry } = h.service;
+    const search = registry.searchServers.bind(registry);
+    let calls = 0;
+    registry.searchServers = async (input) => {
+      calls += 1;
+      return search(input);
+    };
+    const rest = (await h.request('/api/v1/servers/search?q=github')).body;
+    expect(rest.items.length).to.be.above(0);
+    expect((await h.request('/servers?q=github')).body).to.include(`/servers/${rest.items[0].id}`);
+    const mcp = await fetch(`${h.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github' } } }),
+    });
+    expect((await mcp.json()).result.structuredContent).to.deep.equal(rest);
+    expect(calls).to.equal(1);
+    expect((await h.request('/api/v1/servers/search?q=github&limit=20&offset=0')).body).to.deep.equal(rest);
+    expect(calls).to.equal(1);
+  });
+
   it('still checks the contract after the cache answered a valid request', async () => {
     for (let i = 0; i < 2; i += 1) expect((await h.request('/api/v1/servers/search?limit=5')).status).to.equal(200);
     const invalid: Array<[string, string]> = [
