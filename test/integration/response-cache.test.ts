@@ -46,26 +46,26 @@ describe('response cache of catalog reads', () => {
     expect((await seen(h, '/api/search?q=notion')).headers).to.include.keys('deprecation', 'link');
   });
 
-  it('does not call the service again for a repeated read', async () => {
+  /** Counts the registry service's server searches from now on. */
+  const countSearches = (): { calls: number } => {
     const { registry } = h.service;
     const search = registry.searchServers.bind(registry);
-    let calls = 0;
+    const counted = { calls: 0 };
     registry.searchServers = async (input) => {
-      calls += 1;
+      counted.calls += 1;
       return search(input);
     };
+    return counted;
+  };
+
+  it('does not call the service again for a repeated read', async () => {
+    const counted = countSearches();
     for (let i = 0; i < 3; i += 1) await seen(h, '/api/v1/servers/search?q=github&limit=3');
-    expect(calls).to.equal(1);
+    expect(counted.calls).to.equal(1);
   });
 
   it('answers REST, the web page and MCP with one search when they ask the same page', async () => {
-    const { registry } = h.service;
-    const search = registry.searchServers.bind(registry);
-    let calls = 0;
-    registry.searchServers = async (input) => {
-      calls += 1;
-      return search(input);
-    };
+    const counted = countSearches();
     const rest = (await h.request('/api/v1/servers/search?q=github')).body;
     expect(rest.items.length).to.be.above(0);
     expect((await h.request('/servers?q=github')).body).to.include(`/servers/${rest.items[0].id}`);
@@ -75,9 +75,9 @@ describe('response cache of catalog reads', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github' } } }),
     });
     expect((await mcp.json()).result.structuredContent).to.deep.equal(rest);
-    expect(calls).to.equal(1);
+    expect(counted.calls).to.equal(1);
     expect((await h.request('/api/v1/servers/search?q=github&limit=20&offset=0')).body).to.deep.equal(rest);
-    expect(calls).to.equal(1);
+    expect(counted.calls).to.equal(1);
   });
 
   it('still checks the contract after the cache answered a valid request', async () => {
