@@ -44,7 +44,7 @@ export interface ReadModel {
    * A server with its tools, install instructions, trust and status, read together (a server's
    * web page). Made afresh: what is kept is the page made of it (`renditions`).
    */
-  getServerView(idOrName: string): Promise<Answer<ServerViewOf<Server>>>;
+  getServerView(idOrName: string): Promise<Answer<ServerPageView>>;
   /**
    * Renditions made from several answers (a web page): each kept while the answers it reads
    * would be the same (src/read/renditions.ts). `followsChecks`: it reads trust or status.
@@ -53,7 +53,7 @@ export interface ReadModel {
 }
 
 /** A server's view with the server as every surface shows it (with its links). */
-export type ServerViewOf<S> = Omit<ServerView, 'server'> & { readonly server: S };
+export type ServerPageView = Omit<ServerView, 'server'> & { readonly server: Server };
 
 export interface ReadModelDeps {
   readonly registry: RegistryService;
