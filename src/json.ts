@@ -27,3 +27,14 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * The JSON text of a `T`, made from parts each scrubbed of credentials as it entered (the stored
+ * documents and blocks of the registry API): an answer sends it as it is, not parsed and written again.
+ */
+export class JsonText<T> {
+  /** Never set: it ties the text to its type. */
+  declare private readonly of?: T;
+
+  constructor(readonly text: string) {}
+}

@@ -47,7 +47,13 @@ export async function getJson(base: string, path: string, timeoutMs = 30_000): P
   return JSON.parse(text);
 }
 
-const get = (path: string, kind = 'request'): { request: LoadRequest; kind: string } => ({ request: { method: 'GET', path }, kind });
+const get = (path: string, kind = 'request', headers?: Readonly<Record<string, string>>): { request: LoadRequest; kind: string } => ({ request: { method: 'GET', path, ...(headers ? { headers } : {}) }, kind });
+
+/**
+ * What VS Code's MCP gallery offers: it reads the registry API through Chromium's network stack,
+ * which offers these encodings on every request (the other scenarios offer none, as curl).
+ */
+const CHROMIUM_ENCODINGS: Readonly<Record<string, string>> = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 
 function scenario(name: string, label: string, expect: Expect, items: Array<{ request: LoadRequest; kind: string }>): Scenario {
   return { name, label, expect, requests: items.map((i) => i.request), kinds: items.map((i) => i.kind) };
@@ -104,7 +110,7 @@ export async function buildScenarios(base: string, manifest: CorpusManifest): Pr
     scenario('get-tool', 'get tool by id', 'record', ids.tools.map((id) => get(`/api/v1/tools/${q(id)}`, 'tool'))),
     scenario('legacy-search', 'older /api/search, q', 'page', [...serverQueries].reverse().map((s) => get(`/api/search?q=${q(s.q)}`, s.kind))),
     // VS Code's gallery search: the MCP Registry API, latest versions, a name's part (the query's first word).
-    scenario('registry-search', 'registry API: /v0.1/servers?search', 'registry', serverQueries.map((s) => get(`/v0.1/servers?limit=50&version=latest&search=${q(s.q.split(' ')[0] ?? s.q)}`, s.kind))),
+    scenario('registry-search', 'registry API: /v0.1/servers?search', 'registry', serverQueries.map((s) => get(`/v0.1/servers?limit=50&version=latest&search=${q(s.q.split(' ')[0] ?? s.q)}`, s.kind, CHROMIUM_ENCODINGS))),
     scenario('web-search', 'web: search results page, q', 'html', serverQueries.map((s) => get(`/servers?q=${q(s.q)}`, s.kind))),
     scenario('web-server', 'web: server page', 'html', ids.servers.map((id) => get(`/servers/${q(id)}`, 'server'))),
     scenario('mcp-search', 'MCP tools/call search_servers', 'mcp', serverQueries.map((s) => ({

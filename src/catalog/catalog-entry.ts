@@ -1,4 +1,5 @@
 /** The write model of one server: what ingest hands the store, materialized from all its sources. */
+import type { components } from '../../generated/openapi.js';
 import type { Server, Tool } from '../types.js';
 
 export type ServerRecord = Omit<Server, 'tools' | 'sources' | 'links'>;
@@ -34,6 +35,11 @@ export interface CatalogEntry {
   readonly searchTools: string;
   /** How many upstream sources list the server: a tie-breaker among equally good name matches. */
   readonly sourceCount: number;
+  /**
+   * Sextant's block of the server's registry API entries (src/subregistry/catalog-meta.ts), as of
+   * no endpoint checks: stored with each version, so a page is served without reading the server.
+   */
+  readonly registryMeta: components['schemas']['RegistryCatalogMeta'];
   /** Hash of everything above; equal hashes mean nothing to write. */
   readonly contentHash: string;
 }

@@ -8,6 +8,7 @@ import type { Authentication, Package, Remote, SourceName, Tool, Transport } fro
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { toolIdOf, uniqueId } from '../catalog/ids.js';
 import { categorize, TAXONOMY } from '../catalog/taxonomy.js';
+import { catalogMetaOf } from '../subregistry/catalog-meta.js';
 import type { UpstreamServer, UpstreamTool } from './upstream.js';
 
 const SOURCE_ORDER: readonly SourceName[] = ['demo', 'official', 'docker', 'toolsdk', 'monitor'];
@@ -74,6 +75,7 @@ export function materialize(id: string, records: readonly UpstreamServer[]): Cat
     searchCategories: [...categoryNames, ...unique(sources.flatMap((s) => s.upstreamCategories))].join(' '),
     searchTools: tools.map((t) => `${t.name.replace(/[_-]+/g, ' ')} ${t.description}`).join(' \n'),
     sourceCount: sources.filter((s) => s.source !== 'monitor').length,
+    registryMeta: catalogMetaOf({ ...server, tools, sources }, tools, []),
   };
   return { ...entry, contentHash: hashOf(entry) };
 }

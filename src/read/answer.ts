@@ -5,6 +5,7 @@
  * would weigh several times its JSON on the heap, uncounted by the cache's budget.
  */
 import { scrubValue } from '../catalog/secrets.js';
+import { JsonText } from '../json.js';
 
 export class Answer<T> {
   private readonly renditions = new Map<string, Buffer>();
@@ -14,9 +15,9 @@ export class Answer<T> {
     readonly json: Buffer,
   ) {}
 
-  /** The answer to `value` once scrubbed: the only way an answer is made. */
-  static of<T>(value: T): Answer<T> {
-    return new Answer<T>(Buffer.from(JSON.stringify(scrubValue(value))));
+  /** The answer to `value` once scrubbed (JSON text already made of scrubbed parts, as it is): the only way an answer is made. */
+  static of<T>(value: T | JsonText<T>): Answer<T> {
+    return new Answer<T>(Buffer.from(value instanceof JsonText ? value.text : JSON.stringify(scrubValue(value))));
   }
 
   /** The scrubbed value, read again from its JSON (a copy each time: for an edge that needs fields, not bytes). */

@@ -15,6 +15,7 @@ import type { CategoryList, Comparison, InstallClient, InstallInstructions, Serv
 import { LRUCache } from 'lru-cache';
 import { Answer } from './answer.js';
 import { AppError } from '../errors.js';
+import type { JsonText } from '../json.js';
 import { createAnswerCache, type AnswerCache } from './answer-cache.js';
 import { createFlights, type Flights } from './flights.js';
 import { withLinks } from './links.js';
@@ -96,7 +97,7 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
   /** The last generation read: while the database does not answer, answers kept at it are served. */
   let known: string | null = null;
   /** `compute`'s value; a failure while the database does not answer becomes `database_unavailable`. */
-  const guarded = async <T>(compute: () => Promise<T>): Promise<T> => {
+  const guarded = async <T>(compute: () => Promise<T | JsonText<T>>): Promise<T | JsonText<T>> => {
     try {
       return await compute();
     } catch (err) {
@@ -108,7 +109,7 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
    * The answer kept under `key`, or `compute`'s, kept if the content did not change meanwhile.
    * Identical misses share one computation, and computations queue (flights.ts).
    */
-  const kept = async <T>(key: string, compute: () => Promise<T>): Promise<Answer<T>> => {
+  const kept = async <T>(key: string, compute: () => Promise<T | JsonText<T>>): Promise<Answer<T>> => {
     const now = await generation();
     if (now !== null) known = now;
     const at = now ?? known;
@@ -116,7 +117,7 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
     // Kept under a key only this function sets, for a compute of the same T.
     if (hit) return hit as Answer<T>;
     return flights.run(`${now ?? ''}\n${key}`, async () => {
-      const answer = Answer.of(await guarded(compute));
+      const answer = Answer.of<T>(await guarded(compute));
       if (now !== null && (await generation()) === now) cache.set(now, key, answer);
       return answer;
     });

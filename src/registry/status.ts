@@ -45,7 +45,7 @@ export function statusReport(server: CatalogServer, checks: readonly EndpointChe
 }
 
 /** The state of a server's primary endpoint as last checked. */
-export function primaryState(server: CatalogServer, checks: readonly EndpointCheck[]): EndpointState {
+export function primaryState(server: Pick<CatalogServer, 'remotes'>, checks: readonly EndpointCheck[]): EndpointState {
   const primary = server.remotes[0];
   if (!primary) return 'unknown';
   return checksOf(checks, primary.url)[0]?.state ?? 'unknown';

@@ -6,7 +6,7 @@ import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { components } from '../../generated/openapi.js';
 import type { EndpointCheck } from '../store/index.js';
 import { checksOf } from './status.js';
-import type { Server, Tool } from '../types.js';
+import type { Server, SourceRef, Tool } from '../types.js';
 
 type Schemas = components['schemas'];
 export type TrustCheck = Schemas['TrustCheck'];
@@ -15,6 +15,9 @@ export type TrustSummary = Schemas['TrustSummary'];
 export type UpstreamRecord = Schemas['UpstreamRecord'];
 
 type Outcome = TrustCheck['outcome'];
+
+/** What the checks read of a server: its record, and the source each of its records came from. */
+export type TrustSubject = Pick<CatalogServer, 'id' | 'name' | 'repositoryUrl' | 'license' | 'packages' | 'remotes'> & { readonly sources: readonly Pick<SourceRef, 'source'>[] };
 type Evaluation = Pick<TrustCheck, 'check' | 'outcome' | 'evidence'> & { readonly source?: string };
 
 /** Looks like a credential by name: what should have been declared secret. */
@@ -33,18 +36,22 @@ export function trustReport(server: CatalogServer, tools: readonly Pick<Tool, 'a
   return { serverId: server.id, serverName: server.name, checks: results, summary: summarize(results), upstream: [...upstream] };
 }
 
+/** The outcome counts of the checks alone (a trust report's summary). */
+export function trustSummary(server: TrustSubject, tools: readonly Pick<Tool, 'annotations'>[], checks: readonly EndpointCheck[]): TrustSummary {
+  return summarize(evaluations(server, tools, checks));
+}
 
 export function summarize(checks: readonly Pick<TrustCheck, 'outcome'>[]): TrustSummary {
   const count = (outcome: Outcome): number => checks.filter((c) => c.outcome === outcome).length;
   return { pass: count('pass'), fail: count('fail'), unknown: count('unknown') };
 }
 
-function evaluations(server: CatalogServer, tools: readonly Pick<Tool, 'annotations'>[], checks: readonly EndpointCheck[]): Evaluation[] {
+function evaluations(server: TrustSubject, tools: readonly Pick<Tool, 'annotations'>[], checks: readonly EndpointCheck[]): Evaluation[] {
   return [namespaceCheck(server), repositoryCheck(server), licenseCheck(server), pinnedCheck(server), httpsCheck(server), secretsCheck(server), annotationsCheck(tools), sourcesCheck(server), healthCheck(server, checks)];
 }
 
 /** `io.github.acme/x` is owned by GitHub user acme; `com.acme/x` by the domain acme.com. */
-function namespaceCheck(server: CatalogServer): Evaluation {
+function namespaceCheck(server: TrustSubject): Evaluation {
   const check = 'namespace_matches_owner';
   const [namespace] = server.name.split('/');
   if (!namespace || !server.name.includes('/') || !namespace.includes('.')) {
@@ -68,13 +75,13 @@ function namespaceCheck(server: CatalogServer): Evaluation {
   return { check, outcome: 'unknown', evidence: `Namespace domain ${domain} has no endpoint or GitHub repository to compare.` };
 }
 
-function repositoryCheck(server: CatalogServer): Evaluation {
+function repositoryCheck(server: TrustSubject): Evaluation {
   return server.repositoryUrl
     ? { check: 'repository_present', outcome: 'pass', evidence: `Source repository: ${server.repositoryUrl}.` }
     : { check: 'repository_present', outcome: 'fail', evidence: 'No source repository is listed by any source.' };
 }
 
-function licenseCheck(server: CatalogServer): Evaluation {
+function licenseCheck(server: TrustSubject): Evaluation {
   if (server.license) return { check: 'license_present', outcome: 'pass', evidence: `Licence: ${server.license}.`, source: 'toolsdk' };
   const listsLicences = server.sources.some((s) => s.source === 'toolsdk');
   return listsLicences
@@ -82,7 +89,7 @@ function licenseCheck(server: CatalogServer): Evaluation {
     : { check: 'license_present', outcome: 'unknown', evidence: 'None of this server\'s sources records a licence.' };
 }
 
-function pinnedCheck(server: CatalogServer): Evaluation {
+function pinnedCheck(server: TrustSubject): Evaluation {
   const check = 'packages_pinned';
   if (server.packages.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no packages.' };
   const loose = server.packages.filter((p) => !p.version || !EXACT_VERSION.test(p.version));
@@ -91,7 +98,7 @@ function pinnedCheck(server: CatalogServer): Evaluation {
     : { check, outcome: 'fail', evidence: `Not pinned to an exact version: ${loose.map((p) => `${p.identifier}${p.version ? `@${p.version}` : ''}`).join(', ')}.` };
 }
 
-function httpsCheck(server: CatalogServer): Evaluation {
+function httpsCheck(server: TrustSubject): Evaluation {
   const check = 'remotes_use_https';
   if (server.remotes.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no remote endpoints.' };
   const plain = server.remotes.filter((r) => !r.url.startsWith('https://'));
@@ -100,7 +107,7 @@ function httpsCheck(server: CatalogServer): Evaluation {
     : { check, outcome: 'fail', evidence: `Not HTTPS: ${plain.map((r) => r.url).join(', ')}.` };
 }
 
-function secretsCheck(server: CatalogServer): Evaluation {
+function secretsCheck(server: TrustSubject): Evaluation {
   const check = 'secrets_declared';
   const inputs = [
     ...server.packages.flatMap((p) => [...p.environmentVariables, ...p.arguments.map((a) => ({ name: a.name ?? '', isSecret: a.isSecret }))]),
@@ -126,7 +133,7 @@ function annotationsCheck(tools: readonly Pick<Tool, 'annotations'>[]): Evaluati
     : { check, outcome: 'fail', evidence: `${bare.length} of ${tools.length} tools declare neither read-only nor destructive (${counts}).` };
 }
 
-function sourcesCheck(server: CatalogServer): Evaluation {
+function sourcesCheck(server: TrustSubject): Evaluation {
   const names = server.sources.map((s) => s.source).filter((source) => source !== 'monitor');
   return names.length > 1
     ? { check: 'multiple_sources', outcome: 'pass', evidence: `Listed by ${names.length} sources: ${names.join(', ')}.` }
@@ -134,7 +141,7 @@ function sourcesCheck(server: CatalogServer): Evaluation {
 }
 
 /** From the monitor's latest check of each endpoint: reachable (up, or asking for credentials) or not. */
-function healthCheck(server: CatalogServer, checks: readonly EndpointCheck[]): Evaluation {
+function healthCheck(server: TrustSubject, checks: readonly EndpointCheck[]): Evaluation {
   const check = 'endpoint_health';
   if (server.remotes.length === 0) return { check, outcome: 'unknown', evidence: 'The server has no remote endpoints to check.', source: 'monitor' };
   const latest = server.remotes.flatMap((remote) => {

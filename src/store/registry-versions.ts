@@ -4,8 +4,10 @@
  * subregistry service (src/subregistry) reads them in pages, a name's versions, or one version.
  */
 import type { Knex } from 'knex';
+import type { components } from '../../generated/openapi.js';
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { localRegistryName, MAX_REGISTRY_NAME, REGISTRY_NAME } from '../catalog/registry-name.js';
+import { scrubValue } from '../catalog/secrets.js';
 import { conformed, serverJsonOf } from '../catalog/server-json.js';
 import type { Db } from './db.js';
 
@@ -20,6 +22,8 @@ export interface RegistryVersionRow {
   readonly document: string;
   /** What was changed for the document to conform to the API's schema (server-json.ts: conformed). */
   readonly repairs: readonly string[];
+  /** Sextant's block of the entry as ingest stored it, as JSON text (`registryMetaJson`); null for a version stored before it was. */
+  readonly catalogMeta: string | null;
   readonly status: RegistryStatus;
   readonly statusMessage: string | null;
   readonly statusChangedAt: string | null;
@@ -34,7 +38,12 @@ const MAX_VERSION = 255;
 const isRegistryName = (name: string): boolean => name.length <= MAX_REGISTRY_NAME && REGISTRY_NAME.test(name);
 
 /** The table's columns, in the order `versionRowsOf` gives values. */
-export const REGISTRY_VERSION_COLUMNS = ['name', 'version', 'server_id', 'document', 'repairs', 'status', 'status_message', 'status_changed_at', 'published_at', 'updated_at', 'is_latest'] as const;
+export const REGISTRY_VERSION_COLUMNS = ['name', 'version', 'server_id', 'document', 'repairs', 'status', 'status_message', 'status_changed_at', 'published_at', 'updated_at', 'is_latest', 'catalog_meta'] as const;
+
+/** Sextant's block of one version's entry as JSON text, scrubbed of credentials: the server's block, and that version's repairs. */
+export function registryMetaJson(meta: components['schemas']['RegistryCatalogMeta'], repairs: readonly string[]): string {
+  return JSON.stringify(scrubValue(repairs.length > 0 ? { ...meta, repairs: [...repairs] } : meta));
+}
 
 /**
  * The rows of one catalog entry (as `REGISTRY_VERSION_COLUMNS`): every version an official
@@ -54,12 +63,12 @@ export function versionRowsOf(entry: CatalogEntry, now: string): Array<Array<str
       const { document, repairs } = conformed({ ...v.document });
       return [
         server.name, v.version, server.id, JSON.stringify(document), repairs.length > 0 ? JSON.stringify(repairs) : null, v.status, v.statusMessage,
-        v.statusChangedAt, v.publishedAt, v.updatedAt ?? v.publishedAt ?? now, v.isLatest ? 1 : 0,
+        v.statusChangedAt, v.publishedAt, v.updatedAt ?? v.publishedAt ?? now, v.isLatest ? 1 : 0, registryMetaJson(entry.registryMeta, repairs),
       ];
     });
   }
   const document = serverJsonOf(server, localRegistryName(server.id));
-  return [[document.name as string, document.version as string, server.id, JSON.stringify(document), null, 'active', null, null, server.publishedAt ?? now, now, 1]];
+  return [[document.name as string, document.version as string, server.id, JSON.stringify(document), null, 'active', null, null, server.publishedAt ?? now, now, 1, registryMetaJson(entry.registryMeta, [])]];
 }
 
 interface Row {
@@ -68,6 +77,7 @@ interface Row {
   server_id: string;
   document: string;
   repairs: string | null;
+  catalog_meta: string | null;
   status: RegistryStatus;
   status_message: string | null;
   status_changed_at: string | null;
@@ -77,7 +87,7 @@ interface Row {
 }
 
 const toRow = (row: Row): RegistryVersionRow => ({
-  name: row.name, version: row.version, serverId: row.server_id, document: row.document, repairs: row.repairs ? JSON.parse(row.repairs) : [], status: row.status, statusMessage: row.status_message,
+  name: row.name, version: row.version, serverId: row.server_id, document: row.document, repairs: row.repairs ? JSON.parse(row.repairs) : [], catalogMeta: row.catalog_meta, status: row.status, statusMessage: row.status_message,
   statusChangedAt: row.status_changed_at, publishedAt: row.published_at, updatedAt: row.updated_at, isLatest: Boolean(row.is_latest),
 });
 

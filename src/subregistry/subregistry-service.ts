@@ -3,17 +3,21 @@
  * Code, GitHub Copilot and other registries read. It lists the versions the catalog writer keeps
  * (src/store/registry-versions.ts), each served as published with the registry metadata of that
  * version (`io.modelcontextprotocol.registry/official`) and Sextant's own (`local.sextant/catalog`:
- * the catalog id, categories, tools, sources, trust counts and endpoint status), read in one
- * batch for a page.
+ * the catalog id, categories, tools, sources, trust counts and endpoint status: the block ingest
+ * stored with the version, src/subregistry/catalog-meta.ts). A page is one read of its versions
+ * and one of their checks, written out as JSON text from the stored parts, not parsed again.
  */
 import type { components } from '../../generated/openapi.js';
 import type { QueryOf } from '../contract.js';
+import { scrubValue } from '../catalog/secrets.js';
 import { AppError } from '../errors.js';
-import { primaryState, STATUS_HISTORY } from '../registry/status.js';
-import { trustReport } from '../registry/trust.js';
+import { JsonText } from '../json.js';
+import { STATUS_HISTORY } from '../registry/status.js';
 import type { CatalogLookups } from '../store/catalog-lookups.js';
+import type { EndpointCheck } from '../store/index.js';
 import type { MonitorStore } from '../store/monitor-store.js';
-import type { RegistryListQuery, RegistryVersionRow, RegistryVersions } from '../store/registry-versions.js';
+import { registryMetaJson, type RegistryListQuery, type RegistryVersionRow, type RegistryVersions } from '../store/registry-versions.js';
+import { catalogMetaOf, type CatalogMeta } from './catalog-meta.js';
 import { LRUCache } from 'lru-cache';
 import { buildNameIndex, type NameIndex } from './name-index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -31,9 +35,9 @@ export const DEFAULT_REGISTRY_LIMIT = 30;
 export type RegistryListInput = QueryOf<'registryListServers'>;
 
 export interface SubregistryService {
-  listServers(input: RegistryListInput): Promise<RegistryServerList>;
-  listVersions(name: string, includeDeleted: boolean): Promise<RegistryServerList>;
-  getVersion(name: string, version: string, includeDeleted: boolean): Promise<RegistryServerResponse>;
+  listServers(input: RegistryListInput): Promise<JsonText<RegistryServerList>>;
+  listVersions(name: string, includeDeleted: boolean): Promise<JsonText<RegistryServerList>>;
+  getVersion(name: string, version: string, includeDeleted: boolean): Promise<JsonText<RegistryServerResponse>>;
 }
 
 export interface SubregistryDeps {
@@ -45,7 +49,6 @@ export interface SubregistryDeps {
    * server's facts are kept for one generation. Without it, `search` scans the table.
    */
   readonly generation?: () => Promise<string | null>;
-  readonly now?: () => Date;
 }
 
 /** `updated_since` as the stored times are written (ISO 8601 UTC, milliseconds); a 400 if it is no time. */
@@ -57,23 +60,21 @@ function sinceOf(value: string): string {
   return new Date(ms).toISOString();
 }
 
-/** Sextant's block of an entry: what the catalog knows of its server (the version's own repairs are added per entry). */
-type CatalogFacts = Record<string, unknown>;
-
-/** Servers whose facts are kept at one generation: the servers of searches made again and again, not a walk (which reads each once). */
+/** Servers whose blocks are kept at one generation (made from their records: checked servers, and versions stored without one). */
 const FACTS_KEPT = 5_000;
 
-export function createSubregistryService({ versions, catalog, monitor, generation, now = () => new Date() }: SubregistryDeps): SubregistryService {
-  const facts = new LRUCache<string, CatalogFacts>({ max: FACTS_KEPT });
+export function createSubregistryService({ versions, catalog, monitor, generation }: SubregistryDeps): SubregistryService {
+  const facts = new LRUCache<string, CatalogMeta>({ max: FACTS_KEPT });
   let factsAt: string | null = null;
-  /** Each server's facts, those kept at the current generation and the rest read together. */
-  const factsOf = async (ids: readonly string[]): Promise<Map<string, CatalogFacts>> => {
+  /** The blocks of these servers made from their stored records and checks: those kept at the current generation, the rest read together. */
+  const factsOf = async (ids: readonly string[], checks: ReadonlyMap<string, readonly EndpointCheck[]>): Promise<Map<string, CatalogMeta>> => {
+    const out = new Map<string, CatalogMeta>();
+    if (ids.length === 0) return out;
     const at = generation ? await generation() : null;
     if (at !== factsAt) {
       facts.clear();
       factsAt = at;
     }
-    const out = new Map<string, CatalogFacts>();
     const missing: string[] = [];
     for (const id of ids) {
       const kept = at === null ? undefined : facts.get(id);
@@ -81,29 +82,24 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
       else missing.push(id);
     }
     if (missing.length === 0) return out;
-    const [servers, checks] = await Promise.all([catalog.findServers(missing), monitor.recentChecksOf(missing, STATUS_HISTORY)]);
-    const observed = now().toISOString();
-    for (const { server, annotations } of servers.values()) {
-      const serverChecks = checks.get(server.id) ?? [];
-      const made: CatalogFacts = {
-        id: server.id,
-        categories: server.categories,
-        toolCount: server.toolCount,
-        tools: server.tools.map((t) => t.name),
-        authentication: server.authentication,
-        sources: [...new Set(server.sources.map((s) => s.source))],
-        trust: trustReport(server, annotations, [], serverChecks, observed).summary,
-        status: { state: primaryState(server, serverChecks), checkedAt: serverChecks.map((c) => c.checkedAt).sort().at(-1) ?? null },
-      };
+    for (const { server, annotations } of (await catalog.findServers(missing)).values()) {
+      const made = catalogMetaOf(server, annotations, checks.get(server.id) ?? []);
       out.set(server.id, made);
       if (at !== null) facts.set(server.id, made);
     }
     return out;
   };
 
-  /** The entries of `rows`, with the official block and Sextant's. */
-  const entriesOf = async (rows: readonly RegistryVersionRow[]): Promise<RegistryServerResponse[]> => {
-    const catalogFacts = await factsOf([...new Set(rows.map((row) => row.serverId))]);
+  /**
+   * The entries of `rows` as JSON text, each with the official block and Sextant's: the block
+   * ingest stored with the version, or (for a server the monitor has checked, whose status and
+   * trust read its checks, or a version stored without one) one made from the server's records.
+   */
+  const entriesOf = async (rows: readonly RegistryVersionRow[]): Promise<string[]> => {
+    const ids = [...new Set(rows.map((row) => row.serverId))];
+    const checks = await monitor.recentChecksOf(ids, STATUS_HISTORY);
+    const stale = (row: RegistryVersionRow): boolean => row.catalogMeta === null || (checks.get(row.serverId)?.length ?? 0) > 0;
+    const made = await factsOf([...new Set(rows.filter(stale).map((row) => row.serverId))], checks);
     return rows.map((row) => {
       const official: Record<string, unknown> = { status: row.status };
       if (row.statusMessage) official.statusMessage = row.statusMessage;
@@ -111,12 +107,15 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
       if (row.publishedAt) official.publishedAt = row.publishedAt;
       official.updatedAt = row.updatedAt;
       official.isLatest = row.isLatest;
-      const meta: Record<string, unknown> = { [OFFICIAL_META]: official };
-      const known = catalogFacts.get(row.serverId);
-      if (known) meta[CATALOG_META] = row.repairs.length > 0 ? { ...known, repairs: [...row.repairs] } : known;
-      return { server: JSON.parse(row.document), _meta: meta } as RegistryServerResponse;
+      const fromRecords = stale(row) ? made.get(row.serverId) : undefined;
+      const block = fromRecords ? registryMetaJson(fromRecords, row.repairs) : stale(row) ? null : row.catalogMeta;
+      const ours = block === null ? '' : `,${JSON.stringify(CATALOG_META)}:${block}`;
+      return `{"server":${row.document},"_meta":{${JSON.stringify(OFFICIAL_META)}:${JSON.stringify(scrubValue(official))}${ours}}}`;
     });
   };
+  /** A list of entries as JSON text. */
+  const listOf = (entries: readonly string[], metadata: RegistryServerList['metadata']): JsonText<RegistryServerList> =>
+    new JsonText(`{"servers":[${entries.join(',')}],"metadata":${JSON.stringify(metadata)}}`);
 
   /** The name index of the current generation, built once for it; null without a generation. */
   let names: { readonly at: string; readonly index: Promise<NameIndex> } | null = null;
@@ -170,20 +169,20 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
       const last = page.at(-1);
       const metadata: RegistryServerList['metadata'] = { count: page.length };
       if (rows.length > limit && last) metadata.nextCursor = encodeCursor({ name: last.name, version: last.version });
-      return { servers: await entriesOf(page), metadata };
+      return listOf(await entriesOf(page), metadata);
     },
 
     async listVersions(name, includeDeleted) {
       const rows = await versions.versionsOf(name, includeDeleted);
       if (rows.length === 0) throw notFound(`No server named "${name}"`);
-      return { servers: await entriesOf(rows), metadata: { count: rows.length } };
+      return listOf(await entriesOf(rows), { count: rows.length });
     },
 
     async getVersion(name, version, includeDeleted) {
       const row = await versions.versionOf(name, version, includeDeleted);
       if (!row) throw notFound(version === 'latest' ? `No server named "${name}"` : `Version "${version}" of "${name}"`);
       const [entry] = await entriesOf([row]);
-      return entry as RegistryServerResponse;
+      return new JsonText(entry as string);
     },
   };
 }

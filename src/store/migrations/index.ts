@@ -16,6 +16,7 @@ import * as ftsVocabulary from './010-fts-vocabulary.js';
 import * as registryVersions from './011-registry-versions.js';
 import * as searchSnapshots from './012-search-snapshots.js';
 import * as sourcesByServer from './013-sources-by-server.js';
+import * as registryCatalogMeta from './014-registry-catalog-meta.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -31,6 +32,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '011-registry-versions': registryVersions,
   '012-search-snapshots': searchSnapshots,
   '013-sources-by-server': sourcesByServer,
+  '014-registry-catalog-meta': registryCatalogMeta,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
