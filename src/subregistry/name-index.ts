@@ -3,8 +3,11 @@
  * text, any case, as the official registry does it with ILIKE. A table scan does that on either
  * database, ten milliseconds and more at 100k names; this index holds every name once, in the
  * list's order (bytewise: names are ASCII, so JavaScript's order is the databases' C order), as
- * one lower-case string, so a search is the engine's substring search over it, from the page's
- * cursor on, stopping as soon as a page's worth of names is found. The list itself stays in SQL.
+ * one lower-case string, and the names each run of three characters occurs in. A text of three
+ * characters or more is looked for only in the names of its rarest run (a scan of the whole string
+ * took 1.7 ms a search at 100k, mostly for texts no name contains); a shorter one is the engine's
+ * substring search over the string. Either goes from the page's cursor on and stops as soon as a
+ * page's worth of names is found. The list itself stays in SQL.
  */
 
 export interface NameIndex {
@@ -20,6 +23,51 @@ export interface NameIndex {
 /** Separates the names in the searched text: no name has one, so no match spans two names. */
 const SEPARATOR = '\n';
 
+/**
+ * Runs of three characters are counted into this many buckets, by a hash: two runs that share a
+ * bucket only make more candidates, each checked against the whole text.
+ */
+const BUCKET_BITS = 18;
+
+/** The bucket of the run of three characters of `text` at `at`. */
+function bucketOf(text: string, at: number): number {
+  const run = (text.charCodeAt(at) * 961 + text.charCodeAt(at + 1) * 31 + text.charCodeAt(at + 2)) | 0;
+  return Math.imul(run, 0x9e3779b1) >>> (32 - BUCKET_BITS);
+}
+
+/**
+ * For each bucket, the names (by position in `lower`, ascending) with a run in it: `names` holds
+ * them bucket after bucket, bucket b's from `starts[b]` to `starts[b + 1]`.
+ */
+function postingsOf(lower: readonly string[]): { readonly starts: Int32Array; readonly names: Int32Array } {
+  const buckets = 1 << BUCKET_BITS;
+  const starts = new Int32Array(buckets + 1);
+  const last = new Int32Array(buckets).fill(-1);
+  /** Calls `each` once for every bucket a name has a run in. */
+  const forBuckets = (each: (bucket: number, name: number) => void): void => {
+    last.fill(-1);
+    lower.forEach((name, i) => {
+      for (let at = 0; at + 3 <= name.length; at++) {
+        const bucket = bucketOf(name, at);
+        if (last[bucket] === i) continue;
+        last[bucket] = i;
+        each(bucket, i);
+      }
+    });
+  };
+  forBuckets((bucket) => {
+    starts[bucket + 1] = (starts[bucket + 1] as number) + 1;
+  });
+  for (let b = 0; b < buckets; b++) starts[b + 1] = (starts[b + 1] as number) + (starts[b] as number);
+  const names = new Int32Array(starts[buckets] as number);
+  const next = starts.slice(0, buckets);
+  forBuckets((bucket, name) => {
+    names[next[bucket] as number] = name;
+    next[bucket] = (next[bucket] as number) + 1;
+  });
+  return { starts, names };
+}
+
 export function buildNameIndex(given: Iterable<string>): NameIndex {
   const names = [...new Set(given)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const starts = new Int32Array(names.length + 1);
@@ -29,7 +77,9 @@ export function buildNameIndex(given: Iterable<string>): NameIndex {
     length += name.length + SEPARATOR.length;
   });
   starts[names.length] = length;
-  const text = names.map((name) => name.toLowerCase()).join(SEPARATOR) + SEPARATOR;
+  const lower = names.map((name) => name.toLowerCase());
+  const text = lower.join(SEPARATOR) + SEPARATOR;
+  const postings = postingsOf(lower);
 
   /** The index of the first name not before `name` (after it, when not `inclusive`). */
   const firstFrom = (name: string, inclusive: boolean): number => {
@@ -61,7 +111,28 @@ export function buildNameIndex(given: Iterable<string>): NameIndex {
       const needle = search.toLowerCase();
       const found: string[] = [];
       if (needle === '' || needle.includes(SEPARATOR)) return found;
-      let position = starts[from ? firstFrom(from.name, from.inclusive) : 0] as number;
+      const first = from ? firstFrom(from.name, from.inclusive) : 0;
+      if (needle.length >= 3) {
+        // The names of the needle's rarest bucket, from the first at or after the cursor.
+        let [start, end] = [0, Number.MAX_SAFE_INTEGER];
+        for (let at = 0; at + 3 <= needle.length; at++) {
+          const bucket = bucketOf(needle, at);
+          const [bucketStart, bucketEnd] = [postings.starts[bucket] as number, postings.starts[bucket + 1] as number];
+          if (bucketEnd - bucketStart < end - start) [start, end] = [bucketStart, bucketEnd];
+        }
+        let high = end;
+        while (start < high) {
+          const mid = (start + high) >>> 1;
+          if ((postings.names[mid] as number) < first) start = mid + 1;
+          else high = mid;
+        }
+        for (let i = start; i < end && found.length < count; i++) {
+          const name = postings.names[i] as number;
+          if ((lower[name] as string).includes(needle)) found.push(names[name] as string);
+        }
+        return found;
+      }
+      let position = starts[first] as number;
       while (found.length < count) {
         const at = text.indexOf(needle, position);
         if (at < 0) break;
