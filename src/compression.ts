@@ -6,7 +6,7 @@
  * (a WeakMap) and go when it goes. A body made for one request is compressed for that request.
  * Negotiation is Koa's (`accepts`): `gzip;q=0` or `identity` alone get the bytes as they are.
  */
-import { constants, gzipSync } from 'node:zlib';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import type Koa from 'koa';
 
 /** Bodies below this size go as they are: compressing them saves less than it costs. */
@@ -20,20 +20,43 @@ const compressed = new WeakMap<Buffer, Buffer>();
 function gzipOf(bytes: Buffer): Buffer {
   let made = compressed.get(bytes);
   if (!made) {
-    made = gzipSync(bytes, { level: LEVEL });
+    made = compress(bytes);
     compressed.set(bytes, made);
   }
   return made;
 }
 
+/** A body that may be held compressed: its size as it is, and each form made when asked. */
+export interface Body {
+  readonly size: number;
+  readonly identity: () => Buffer;
+  readonly gzip: () => Buffer;
+}
+
+/** `bytes` as a body, its gzip form made once (and kept while `bytes` is). */
+export function bodyOf(bytes: Buffer): Body {
+  return { size: bytes.length, identity: () => bytes, gzip: () => gzipOf(bytes) };
+}
+
+/** A body held gzip-compressed (`size` bytes as it is): inflated for a client that does not accept gzip. */
+export function compressedBody(gzipped: Buffer, size: number): Body {
+  return { size, identity: () => gunzipSync(gzipped), gzip: () => gzipped };
+}
+
+/** Compresses a body to hold it so (`compressedBody`). */
+export function compress(bytes: Buffer): Buffer {
+  return gzipSync(bytes, { level: LEVEL });
+}
+
 /**
- * The bytes to send for `bytes`, compressed when the request accepts gzip: sets
+ * The bytes to send for `body`, compressed when the request accepts gzip: sets
  * `Content-Encoding` and `Vary` on the response as it goes.
  */
-export function encodedBody(ctx: Koa.Context, bytes: Buffer): Buffer {
-  if (bytes.length < MIN_BYTES) return bytes;
+export function encodedBody(ctx: Koa.Context, body: Buffer | Body): Buffer {
+  const { size, identity, gzip } = Buffer.isBuffer(body) ? bodyOf(body) : body;
+  if (size < MIN_BYTES) return identity();
   ctx.vary('Accept-Encoding');
-  if (ctx.acceptsEncodings('gzip', 'identity') !== 'gzip') return bytes;
+  if (ctx.acceptsEncodings('gzip', 'identity') !== 'gzip') return identity();
   ctx.set('Content-Encoding', 'gzip');
-  return gzipOf(bytes);
+  return gzip();
 }

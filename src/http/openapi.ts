@@ -10,7 +10,7 @@ import { scrubValue } from '../catalog/secrets.js';
 import { AppError, type Lookup } from '../errors.js';
 import type { OperationId } from '../types.js';
 import { clientAddress } from './client-address.js';
-import { encodedBody } from '../compression.js';
+import { encodedBody, type Body } from '../compression.js';
 import { createContractRouter, type Routed } from './contract-router.js';
 import type { HandlerInput, HandlerMap, OperationHandler, Reply, TextBody, UnvalidatedOperation } from './operation.js';
 
@@ -76,7 +76,7 @@ function inRequestTerms(error: AppError, routed: Routed): AppError {
 }
 
 /** Writes a handler's reply: an answer's bytes as they are, a body scrubbed and serialized here, composed pieces, or a page's text; compressed when the client accepts it. */
-function writeReply(ctx: Koa.Context, reply: { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: unknown; readonly answer?: { readonly json: Buffer }; readonly raw?: readonly Buffer[]; readonly text?: TextBody }): void {
+function writeReply(ctx: Koa.Context, reply: { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: unknown; readonly answer?: { readonly body: Body }; readonly raw?: readonly Buffer[]; readonly text?: TextBody }): void {
   for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
   if (reply.raw !== undefined) return writeJsonPieces(ctx, reply.status, reply.raw);
   if (reply.text !== undefined) {
@@ -85,7 +85,7 @@ function writeReply(ctx: Koa.Context, reply: { readonly status: number; readonly
     ctx.status = reply.status;
     return;
   }
-  const bytes = reply.answer?.json ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(scrubValue(reply.body))));
+  const bytes = reply.answer?.body ?? (reply.body === undefined ? undefined : Buffer.from(JSON.stringify(scrubValue(reply.body))));
   if (bytes === undefined) {
     // Koa turns a null body into 204 unless the status is set after it.
     ctx.body = null;

@@ -5,14 +5,18 @@
 import { LRUCache } from 'lru-cache';
 import type { Answer } from './answer.js';
 
-/** Bytes of kept answers at most (room for a long rotation of distinct reads, REST and MCP renditions together). */
-const KEPT_BYTES = 64 * 2 ** 20;
+/**
+ * Bytes of kept answers at most: room for a long rotation of distinct reads, REST and MCP
+ * renditions together, and of registry API pages (about 45 KB each, held compressed).
+ */
+const KEPT_BYTES = 128 * 2 ** 20;
 
 /**
  * What an answer is charged when it enters: its JSON three times (the JSON, and MCP's result
- * that holds the page again as structured content and as text), so renditions made later fit.
+ * that holds the page again as structured content and as text), so renditions made later fit;
+ * an answer held compressed, which holds no rendition, what it holds.
  */
-const charge = (answer: Answer<unknown>, key: string): number => key.length + 3 * answer.json.length;
+const charge = (answer: Answer<unknown>, key: string): number => key.length + (answer.compressed ? answer.bytes : 3 * answer.body.size);
 
 export interface AnswerCache {
   /** The answer kept under `key` at `generation`. */

@@ -3,21 +3,41 @@
  * JSON bytes (what REST sends) and any other rendition an edge makes of it (MCP's tool result),
  * each made once however often the answer is sent. Only bytes are kept: a kept page as objects
  * would weigh several times its JSON on the heap, uncounted by the cache's budget.
+ *
+ * A large answer (a page of the registry API is 100-200 KB) is held gzip-compressed, a quarter
+ * of its size or less: a client that accepts gzip (VS Code, browsers) gets those bytes, another
+ * its JSON inflated for it; its renditions are made each time, not held beside it.
  */
 import { scrubValue } from '../catalog/secrets.js';
+import { compress, compressedBody, bodyOf, type Body } from '../compression.js';
 import { JsonText } from '../json.js';
+
+/** Answers of this many bytes of JSON or more are held compressed. */
+export const HELD_COMPRESSED = 32 * 1024;
 
 export class Answer<T> {
   private readonly renditions = new Map<string, Buffer>();
 
   private constructor(
-    /** The JSON of the scrubbed value. */
-    readonly json: Buffer,
+    /** The JSON of the scrubbed value, or its gzip form for a large one. */
+    private readonly held: Buffer,
+    /** As `body`: what is sent, in either encoding. */
+    readonly body: Body,
+    /** Whether it is held compressed (and holds no rendition). */
+    readonly compressed: boolean,
   ) {}
 
   /** The answer to `value` once scrubbed (JSON text already made of scrubbed parts, as it is): the only way an answer is made. */
   static of<T>(value: T | JsonText<T>): Answer<T> {
-    return new Answer<T>(Buffer.from(value instanceof JsonText ? value.text : JSON.stringify(scrubValue(value))));
+    const json = Buffer.from(value instanceof JsonText ? value.text : JSON.stringify(scrubValue(value)));
+    if (json.length < HELD_COMPRESSED) return new Answer<T>(json, bodyOf(json), false);
+    const gzipped = compress(json);
+    return new Answer<T>(gzipped, compressedBody(gzipped, json.length), true);
+  }
+
+  /** The JSON of the scrubbed value (inflated each time for an answer held compressed). */
+  get json(): Buffer {
+    return this.body.identity();
   }
 
   /** The scrubbed value, read again from its JSON (a copy each time: for an edge that needs fields, not bytes). */
@@ -25,16 +45,17 @@ export class Answer<T> {
     return JSON.parse(this.json.toString());
   }
 
-  /** The bytes an edge sends for this answer, made by `render` the first time an edge asks. */
+  /** The bytes an edge sends for this answer, made by `render` the first time an edge asks (each time, for an answer held compressed). */
   rendition(edge: string, render: (answer: Answer<T>) => Buffer): Buffer {
+    if (this.compressed) return render(this);
     let bytes = this.renditions.get(edge);
     if (bytes === undefined) this.renditions.set(edge, (bytes = render(this)));
     return bytes;
   }
 
-  /** What the answer holds in bytes: its JSON and every rendition made so far. */
+  /** What the answer holds in bytes: its JSON (or its gzip form) and every rendition made so far. */
   get bytes(): number {
-    let bytes = this.json.length;
+    let bytes = this.held.length;
     for (const rendition of this.renditions.values()) bytes += rendition.length;
     return bytes;
   }

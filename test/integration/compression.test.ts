@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startHarness, type Harness } from '../support/harness.js';
+import { HELD_COMPRESSED } from '../../src/read/answer.js';
 
 interface Raw {
   readonly status: number;
@@ -36,6 +37,8 @@ const COMPRESSED = [
   '/api/v1/servers/search?sort=a-z&limit=50',
   '/api/v1/servers/com.notion~mcp',
   '/v0.1/servers?limit=20',
+  // A page of 100 entries, past 32 KB: held compressed by the read model, inflated for a client without gzip.
+  '/v0.1/servers?limit=100',
   '/openapi.json',
 ];
 
@@ -63,6 +66,7 @@ describe('response compression', function () {
       expect(Number(gzipped.headers['content-length'])).to.equal(gzipped.bytes.length);
       expect(gzipped.bytes.length).to.be.below(plain.bytes.length);
       expect(gunzipSync(gzipped.bytes).equals(plain.bytes)).to.equal(true);
+      if (path.endsWith('limit=100')) expect(plain.bytes.length).to.be.above(HELD_COMPRESSED);
     });
   }
 
