@@ -24,6 +24,8 @@ export interface RegistryVersionRow {
   readonly repairs: readonly string[];
   /** Sextant's block of the entry as ingest stored it, as JSON text (`registryMetaJson`); null for a version stored before it was. */
   readonly catalogMeta: string | null;
+  /** Whether the monitor has recorded a check of the server (its block then reads its checks). */
+  readonly checked: boolean;
   readonly status: RegistryStatus;
   readonly statusMessage: string | null;
   readonly statusChangedAt: string | null;
@@ -78,6 +80,7 @@ interface Row {
   document: string;
   repairs: string | null;
   catalog_meta: string | null;
+  checked: boolean | number;
   status: RegistryStatus;
   status_message: string | null;
   status_changed_at: string | null;
@@ -87,7 +90,7 @@ interface Row {
 }
 
 const toRow = (row: Row): RegistryVersionRow => ({
-  name: row.name, version: row.version, serverId: row.server_id, document: row.document, repairs: row.repairs ? JSON.parse(row.repairs) : [], catalogMeta: row.catalog_meta, status: row.status, statusMessage: row.status_message,
+  name: row.name, version: row.version, serverId: row.server_id, document: row.document, repairs: row.repairs ? JSON.parse(row.repairs) : [], catalogMeta: row.catalog_meta, checked: Boolean(row.checked), status: row.status, statusMessage: row.status_message,
   statusChangedAt: row.status_changed_at, publishedAt: row.published_at, updatedAt: row.updated_at, isLatest: Boolean(row.is_latest),
 });
 
@@ -120,6 +123,8 @@ export interface RegistryVersions {
 
 export function createRegistryVersions(db: Db): RegistryVersions {
   const visible = (q: Knex.QueryBuilder, includeDeleted: boolean): Knex.QueryBuilder => (includeDeleted ? q : q.whereNot('status', 'deleted'));
+  /** Every column, and whether the server has a recorded check (one probe of the checks' index a row, not a query of its own). */
+  const columns = ['registry_versions.*', db.raw('EXISTS (SELECT 1 FROM endpoint_checks c WHERE c.server_id = registry_versions.server_id) AS checked')];
   return {
     async page({ after, limit, search, names, updatedSince, version, includeDeleted }) {
       let q = db('registry_versions');
@@ -131,7 +136,7 @@ export function createRegistryVersions(db: Db): RegistryVersions {
       if (updatedSince) q = q.where('updated_at', '>', updatedSince);
       if (version === 'latest') q = q.where('is_latest', true);
       else if (version !== null) q = q.where('version', version);
-      const rows: Row[] = await q.orderBy([{ column: 'name' }, { column: 'version' }]).limit(limit).select('*');
+      const rows: Row[] = await q.orderBy([{ column: 'name' }, { column: 'version' }]).limit(limit).select(columns);
       return rows.map(toRow);
     },
     async names() {
@@ -140,12 +145,12 @@ export function createRegistryVersions(db: Db): RegistryVersions {
     async versionsOf(name, includeDeleted) {
       const rows: Row[] = await visible(db('registry_versions').where({ name }), includeDeleted)
         .orderByRaw("(published_at IS NULL), published_at DESC, version DESC")
-        .select('*');
+        .select(columns);
       return rows.map(toRow);
     },
     async versionOf(name, version, includeDeleted) {
       const q = visible(db('registry_versions').where({ name }), includeDeleted);
-      const row: Row | undefined = await (version === 'latest' ? q.where('is_latest', true) : q.where({ version })).first('*');
+      const row: Row | undefined = await (version === 'latest' ? q.where('is_latest', true) : q.where({ version })).first(columns);
       return row ? toRow(row) : null;
     },
   };

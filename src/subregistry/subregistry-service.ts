@@ -96,10 +96,9 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
    * trust read its checks, or a version stored without one) one made from the server's records.
    */
   const entriesOf = async (rows: readonly RegistryVersionRow[]): Promise<string[]> => {
-    const ids = [...new Set(rows.map((row) => row.serverId))];
-    const checks = await monitor.recentChecksOf(ids, STATUS_HISTORY);
-    const stale = (row: RegistryVersionRow): boolean => row.catalogMeta === null || (checks.get(row.serverId)?.length ?? 0) > 0;
-    const made = await factsOf([...new Set(rows.filter(stale).map((row) => row.serverId))], checks);
+    const stale = (row: RegistryVersionRow): boolean => row.catalogMeta === null || row.checked;
+    const ids = [...new Set(rows.filter(stale).map((row) => row.serverId))];
+    const made = ids.length === 0 ? new Map<string, CatalogMeta>() : await factsOf(ids, await monitor.recentChecksOf(ids, STATUS_HISTORY));
     return rows.map((row) => {
       const official: Record<string, unknown> = { status: row.status };
       if (row.statusMessage) official.statusMessage = row.statusMessage;
