@@ -14,11 +14,9 @@ import { AppError } from '../errors.js';
 import { JsonText } from '../json.js';
 import { STATUS_HISTORY } from '../registry/status.js';
 import type { CatalogLookups } from '../store/catalog-lookups.js';
-import type { EndpointCheck } from '../store/index.js';
 import type { MonitorStore } from '../store/monitor-store.js';
 import { registryMetaJson, type RegistryListQuery, type RegistryVersionRow, type RegistryVersions } from '../store/registry-versions.js';
 import { catalogMetaOf, type CatalogMeta } from './catalog-meta.js';
-import { LRUCache } from 'lru-cache';
 import { buildNameIndex, type NameIndex } from './name-index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
@@ -45,8 +43,8 @@ export interface SubregistryDeps {
   readonly catalog: Pick<CatalogLookups, 'findServers'>;
   readonly monitor: Pick<MonitorStore, 'recentChecksOf'>;
   /**
-   * The catalog's content generation (null when it cannot be read): the name index and each
-   * server's facts are kept for one generation. Without it, `search` scans the table.
+   * The catalog's content generation (null when it cannot be read): the name index is built
+   * once for each. Without it, `search` scans the table.
    */
   readonly generation?: () => Promise<string | null>;
 }
@@ -60,33 +58,13 @@ function sinceOf(value: string): string {
   return new Date(ms).toISOString();
 }
 
-/** Servers whose blocks are kept at one generation (made from their records: checked servers, and versions stored without one). */
-const FACTS_KEPT = 5_000;
-
 export function createSubregistryService({ versions, catalog, monitor, generation }: SubregistryDeps): SubregistryService {
-  const facts = new LRUCache<string, CatalogMeta>({ max: FACTS_KEPT });
-  let factsAt: string | null = null;
-  /** The blocks of these servers made from their stored records and checks: those kept at the current generation, the rest read together. */
-  const factsOf = async (ids: readonly string[], checks: ReadonlyMap<string, readonly EndpointCheck[]>): Promise<Map<string, CatalogMeta>> => {
+  /** The blocks of these servers made from their stored records and checks, read together. */
+  const blocksOf = async (ids: readonly string[]): Promise<Map<string, CatalogMeta>> => {
     const out = new Map<string, CatalogMeta>();
     if (ids.length === 0) return out;
-    const at = generation ? await generation() : null;
-    if (at !== factsAt) {
-      facts.clear();
-      factsAt = at;
-    }
-    const missing: string[] = [];
-    for (const id of ids) {
-      const kept = at === null ? undefined : facts.get(id);
-      if (kept) out.set(id, kept);
-      else missing.push(id);
-    }
-    if (missing.length === 0) return out;
-    for (const { server, annotations } of (await catalog.findServers(missing)).values()) {
-      const made = catalogMetaOf(server, annotations, checks.get(server.id) ?? []);
-      out.set(server.id, made);
-      if (at !== null) facts.set(server.id, made);
-    }
+    const [servers, checks] = await Promise.all([catalog.findServers(ids), monitor.recentChecksOf(ids, STATUS_HISTORY)]);
+    for (const { server, annotations } of servers.values()) out.set(server.id, catalogMetaOf(server, annotations, checks.get(server.id) ?? []));
     return out;
   };
 
@@ -97,8 +75,7 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
    */
   const entriesOf = async (rows: readonly RegistryVersionRow[]): Promise<string[]> => {
     const stale = (row: RegistryVersionRow): boolean => row.catalogMeta === null || row.checked;
-    const ids = [...new Set(rows.filter(stale).map((row) => row.serverId))];
-    const made = ids.length === 0 ? new Map<string, CatalogMeta>() : await factsOf(ids, await monitor.recentChecksOf(ids, STATUS_HISTORY));
+    const made = await blocksOf([...new Set(rows.filter(stale).map((row) => row.serverId))]);
     return rows.map((row) => {
       const official: Record<string, unknown> = { status: row.status };
       if (row.statusMessage) official.statusMessage = row.statusMessage;
