@@ -77,16 +77,17 @@ export async function createContractRouter(document: OpenApiDocument, options: {
   const targetOnly = new Set(operations.filter(readsTargetOnly).map((operation) => operation.operationId));
   const remembered = new LRUCache<string, Routed | AppError>({ max: REMEMBERED });
 
-  const match = (method: string, path: string): Operation => {
+  /** The operation of `method` (lower case) on `path`; `asked` is the request's own method, as errors name it. */
+  const match = (method: string, path: string, asked: string): Operation => {
     const normalized = normalizePath(path);
     const exact = operations.find((op) => op.path === normalized && op.method === method);
     if (exact) return exact;
     const matching = templates.filter((t) => t.pattern.test(normalized));
-    if (matching.length === 0) throw new AppError('route_not_found', `No route ${method.toUpperCase()} ${path}.`);
+    if (matching.length === 0) throw new AppError('route_not_found', `Nothing is served at ${path}.`);
     const found = matching.find((t) => t.operation.method === method);
     if (found) return found.operation;
-    const allowed = [...new Set(matching.map((t) => t.operation.method.toUpperCase()))].join(', ');
-    throw new AppError('method_not_allowed', `${method.toUpperCase()} is not allowed on ${path}; use ${allowed}.`, [], { Allow: allowed });
+    const allowed = [...new Set(matching.flatMap((t) => (t.operation.method === 'get' ? ['GET', 'HEAD'] : [t.operation.method.toUpperCase()])))].join(', ');
+    throw new AppError('method_not_allowed', `${asked} is not allowed on ${path}; use ${allowed}.`, [], { Allow: allowed });
   };
 
   const validate = (request: RouterRequest, operation: Operation): Routed => {
@@ -112,13 +113,15 @@ export async function createContractRouter(document: OpenApiDocument, options: {
 
   return {
     route(request) {
+      // HEAD is the GET of the same target, its content left out (Koa sends none for HEAD).
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
       // A GET answered before: its outcome stands (only GETs of path and query are remembered).
-      const key = request.method === 'GET' ? `${request.path}?${request.query}` : null;
+      const key = method === 'GET' ? `${request.path}?${request.query}` : null;
       const known = key === null ? undefined : remembered.get(key);
       if (known instanceof AppError) throw known;
       if (known) return known;
       assertDecodablePath(request.path);
-      const operation = match(request.method.toLowerCase(), request.path);
+      const operation = match(method.toLowerCase(), request.path, request.method);
       if (key === null || !targetOnly.has(operation.operationId)) return validate(request, operation);
       let outcome: Routed | AppError;
       try {

@@ -244,7 +244,7 @@ describe('discovery routes', () => {
     it('returns 405 with Allow for a wrong method', async () => {
       const { status, body, headers } = await h.request('/api/v1/servers/search', { method: 'DELETE' });
       expect(status).to.equal(405);
-      expect(headers.get('allow'), 'GET, and the CORS preflight').to.equal('GET, OPTIONS');
+      expect(headers.get('allow'), 'GET, and the CORS preflight').to.equal('GET, HEAD, OPTIONS');
       expect(body.code).to.equal('method_not_allowed');
     });
 
@@ -254,7 +254,7 @@ describe('discovery routes', () => {
         expect((await h.request('/api/v1/servers/io.github.acme~weather/trust')).body.serverId).to.equal('io.github.acme~weather');
         const wrongMethod = await h.request('/api/v1/servers/io.github.acme~weather', { method: 'DELETE' });
         expect(wrongMethod.status).to.equal(405);
-        expect(wrongMethod.headers.get('allow')).to.equal('GET, OPTIONS');
+        expect(wrongMethod.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
         expect((await h.request('/api/v1/servers/io.github.acme~weather/nothing')).status).to.equal(404);
         expect((await h.request('/api/v1/servers/io.github.acme~nothing')).body.code).to.equal('not_found');
       }

@@ -43,7 +43,10 @@ export async function contractViolations(res: ObservedResponse): Promise<string[
   const problems: string[] = [];
   const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
   if (!res.headers.get('x-request-id')) problems.push('X-Request-Id header is missing');
-  const operation = api.router.matchOperation({ method: res.method, path: res.path, headers: {} });
+  // HEAD is answered as the GET of the same target, without content (RFC 9110; the contract's description).
+  const head = res.method.toUpperCase() === 'HEAD';
+  if (head && res.body !== null && res.body !== '') problems.push('HEAD answered with content');
+  const operation = api.router.matchOperation({ method: head ? 'GET' : res.method, path: res.path, headers: {} });
   // A Host the deployment does not answer to is refused before any route or page: a problem everywhere.
   if (!operation && isPagePath(res.path) && !(res.status === 403 && mediaType === 'application/problem+json')) {
     // An unknown page (outside /api, /v0.1, /mcp, /openapi.json): the web tag's 404 page.
@@ -55,7 +58,7 @@ export async function contractViolations(res: ObservedResponse): Promise<string[
   if (!operation) {
     if (mediaType !== 'application/problem+json') problems.push(`unrouted response has media type ${mediaType}, not problem+json`);
     const validate = validatorFor('Problem', (api.definition as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas.Problem);
-    if (!validate(res.body)) problems.push(`unrouted problem body: ${ajv.errorsText(validate.errors)}`);
+    if (!head && !validate(res.body)) problems.push(`unrouted problem body: ${ajv.errorsText(validate.errors)}`);
     return problems;
   }
   const responses = operation.responses as Record<string, ResponseObject>;
@@ -66,7 +69,7 @@ export async function contractViolations(res: ObservedResponse): Promise<string[
     if (res.body !== null && res.body !== '') problems.push(`${operation.operationId} ${res.status} declares no body but one was sent`);
   } else if (!media) {
     problems.push(`${operation.operationId} ${res.status} does not declare media type "${mediaType}"`);
-  } else {
+  } else if (!head) {
     const validate = validatorFor(`${operation.operationId}:${res.status}:${mediaType}`, media.schema);
     if (!validate(res.body)) problems.push(`${operation.operationId} ${res.status} body: ${ajv.errorsText(validate.errors)}`);
   }
