@@ -4,9 +4,10 @@
  * each made once however often the answer is sent. Only bytes are kept: a kept page as objects
  * would weigh several times its JSON on the heap, uncounted by the cache's budget.
  *
- * A large answer (a page of the registry API is 100-200 KB) is held gzip-compressed, a quarter
- * of its size or less: a client that accepts gzip (VS Code, browsers) gets those bytes, another
- * its JSON inflated for it; its renditions are made each time, not held beside it.
+ * A large answer kept for later reads (a page of the registry API is 100-200 KB) is held
+ * gzip-compressed, a quarter of its size or less (`forKeeping`): a client that accepts gzip (VS
+ * Code, browsers) gets those bytes, another its JSON inflated for it; its renditions are made each
+ * time, not held beside it. An answer made for one read (a server page's view) stays as JSON.
  */
 import { scrubValue } from '../catalog/secrets.js';
 import { compress, compressedBody, bodyOf, type Body } from '../compression.js';
@@ -30,9 +31,14 @@ export class Answer<T> {
   /** The answer to `value` once scrubbed (JSON text already made of scrubbed parts, as it is): the only way an answer is made. */
   static of<T>(value: T | JsonText<T>): Answer<T> {
     const json = Buffer.from(value instanceof JsonText ? value.text : JSON.stringify(scrubValue(value)));
-    if (json.length < HELD_COMPRESSED) return new Answer<T>(json, bodyOf(json), false);
-    const gzipped = compress(json);
-    return new Answer<T>(gzipped, compressedBody(gzipped, json.length), true);
+    return new Answer<T>(json, bodyOf(json), false);
+  }
+
+  /** The answer as it is kept: itself, or for a large one the same answer held compressed. */
+  forKeeping(): Answer<T> {
+    if (this.compressed || this.held.length < HELD_COMPRESSED) return this;
+    const gzipped = compress(this.held);
+    return new Answer<T>(gzipped, compressedBody(gzipped, this.held.length), true);
   }
 
   /** The JSON of the scrubbed value (inflated each time for an answer held compressed). */

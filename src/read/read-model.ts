@@ -117,7 +117,7 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
     // Kept under a key only this function sets, for a compute of the same T.
     if (hit) return hit as Answer<T>;
     return flights.run(`${now ?? ''}\n${key}`, async () => {
-      const answer = Answer.of<T>(await guarded(compute));
+      const answer = Answer.of<T>(await guarded(compute)).forKeeping();
       if (now !== null && (await generation()) === now) cache.set(now, key, answer);
       return answer;
     });

@@ -7,8 +7,8 @@ import { JsonText } from '../../src/json.js';
 describe('an answer', () => {
   const page = (entries: number) => ({ servers: Array.from({ length: entries }, (_, i) => ({ name: `io.github.x/server-${i}`, description: 'A server. '.repeat(20) })) });
 
-  it('holds a small value as its JSON, and keeps its renditions', () => {
-    const answer = Answer.of(page(2));
+  it('holds a small value as its JSON, kept or not, and keeps its renditions', () => {
+    const answer = Answer.of(page(2)).forKeeping();
     expect(answer.compressed).to.equal(false);
     expect(answer.json.toString()).to.equal(JSON.stringify(page(2)));
     expect(answer.body.identity()).to.equal(answer.json);
@@ -19,11 +19,13 @@ describe('an answer', () => {
     expect(answer.bytes).to.equal(answer.json.length + 'rendition 1'.length);
   });
 
-  it('holds a large value gzip-compressed, the same JSON inflated, and makes its renditions each time', () => {
+  it('holds a large value gzip-compressed when kept, the same JSON inflated, and makes its renditions each time', () => {
     const value = page(200);
-    const answer = Answer.of(value);
     const json = JSON.stringify(value);
     expect(json.length).to.be.above(HELD_COMPRESSED);
+    // Made for one read, it stays as JSON.
+    expect(Answer.of(value).compressed).to.equal(false);
+    const answer = Answer.of(value).forKeeping();
     expect(answer.compressed).to.equal(true);
     expect(answer.json.toString()).to.equal(json);
     expect(answer.value).to.deep.equal(value);
