@@ -25,6 +25,9 @@ export type RegistryServerResponse = components['schemas']['RegistryServerRespon
 
 export const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
 export const CATALOG_META = 'local.sextant/catalog';
+/** The two `_meta` keys as the entries' JSON text writes them. */
+const OFFICIAL_KEY = JSON.stringify(OFFICIAL_META);
+const CATALOG_KEY = JSON.stringify(CATALOG_META);
 
 /** The list's page size without `limit`, and its bounds (as the published API). */
 export const DEFAULT_REGISTRY_LIMIT = 30;
@@ -83,10 +86,10 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
       if (row.publishedAt) official.publishedAt = row.publishedAt;
       official.updatedAt = row.updatedAt;
       official.isLatest = row.isLatest;
-      const fromRecords = stale(row) ? made.get(row.serverId) : undefined;
-      const block = fromRecords ? registryMetaJson(fromRecords, row.repairs) : stale(row) ? null : row.catalogMeta;
-      const ours = block === null ? '' : `,${JSON.stringify(CATALOG_META)}:${block}`;
-      return `{"server":${row.document},"_meta":{${JSON.stringify(OFFICIAL_META)}:${JSON.stringify(scrubValue(official))}${ours}}}`;
+      const fromRecords = made.get(row.serverId);
+      const block = !stale(row) ? row.catalogMeta : fromRecords ? registryMetaJson(fromRecords, row.repairs) : null;
+      const ours = block === null ? '' : `,${CATALOG_KEY}:${block}`;
+      return `{"server":${row.document},"_meta":{${OFFICIAL_KEY}:${JSON.stringify(scrubValue(official))}${ours}}}`;
     });
   };
   /** A list of entries as JSON text. */
