@@ -235,3 +235,20 @@ async function rowsOfPage<Row extends { seq: number }, T>(sql: SqlRunner, page: 
   }
   return { items, total: page.total };
 }
+
+/**
+ * Builds the indexes of the catalog `source` reads, at `generation`, and keeps their snapshot
+ * there. A catalog writer calls it inside its transaction (main.ts, through ingest), so that the
+ * instances following the write load the indexes once it commits, in seconds, instead of each
+ * building its own while SQL answers their searches.
+ */
+export async function keepIndexSnapshot(source: SearchSource, generation: string): Promise<{ servers: number; tools: number; megabytes: number }> {
+  const { snapshots } = source;
+  if (!snapshots) throw new Error('this search source keeps no index snapshots');
+  const tokenizer = new Unicode61();
+  const from: BuildSource = { sql: source.sql, classify: source.classify, tokenizer, live: () => true };
+  const servers = await buildServers(from);
+  const tools = await buildTools(from);
+  await snapshots.save(generation, snapshotFingerprint(), snapshotOf(servers, tools, tokenizer));
+  return { servers: servers.text.size, tools: tools.text.size, megabytes: Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6) };
+}

@@ -16,6 +16,9 @@ import { dialectOf, type Db } from './db.js';
 import { FTS_COLUMNS, type FtsTable } from './fts.js';
 import { deferIndexes, withIndexesDeferred, type DeferredIndexes } from './deferred-indexes.js';
 import { withFirstLoadJournal } from './first-load.js';
+import { SCHEMA } from './migrations/index.js';
+import { createSearchSnapshots } from './search-snapshots.js';
+import { createSearchSource, type CatalogSearchSource } from './search-source.js';
 
 export interface SourceRow {
   readonly source: SourceName;
@@ -89,6 +92,12 @@ export interface CatalogWriter {
   deferIndexes<T>(work: () => Promise<T>): Promise<T>;
   serverName(serverId: string): Promise<string | null>;
   sourceHash(source: SourceName, key: string): Promise<string | null>;
+  /**
+   * The catalog as this transaction has written it, for the search engines (their SQL runs in
+   * the transaction, and index snapshots are kept in it), and the content generation the write
+   * commits (what instances will follow once it does).
+   */
+  searchSource(): Promise<{ readonly generation: string; readonly source: CatalogSearchSource }>;
 }
 
 export const sourceKey = (source: string, key: string): string => `${source}\u0000${key}`;
@@ -100,11 +109,12 @@ const CATALOG_WRITER_LOCK = 0x5e_7a_47;
 const CHUNK = 400;
 
 /**
- * Runs `work` in one transaction with a writer bound to it; the catalog's generation moves with it.
+ * Runs `work` in one transaction with a writer bound to it; the catalog's generation moves with
+ * it if it writes anything. `ended` is told whether it wrote (committed or not).
  * A write into an empty SQLite catalog runs with a rollback journal (see first-load.ts).
  */
-export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter) => Promise<T>): Promise<T> {
-  const written = { servers: 0 };
+export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter) => Promise<T>, ended: (wrote: boolean) => void = () => undefined): Promise<T> {
+  const written: Written = { servers: 0, rows: 0 };
   const result = await withDiskSorts(db, () => withFirstLoadJournal(db, () => db.transaction(async (trx) => {
     // One catalog writer at a time across instances (SQLite has a single writer by design): the
     // writer allocates row numbers from max(seq), which two concurrent writers would both take.
@@ -113,9 +123,13 @@ export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter)
     // before it reads anything, so a write another connection commits meanwhile (the monitor's
     // checks, a search index snapshot) cannot leave it reading a stale snapshot it may not write
     // from (SQLITE_BUSY_SNAPSHOT, at once). The new generation shows only when the write commits.
-    await bumpContentGeneration(trx);
-    return work(createWriter(trx, written));
-  })));
+    await moveContentGeneration(trx, 1);
+    const result = await work(createWriter(trx, written));
+    // A write that wrote nothing (a re-ingest or sync that brought nothing new) leaves the
+    // generation where it was: every instance keeps its answers and its search index.
+    if (written.rows === 0) await moveContentGeneration(trx, -1);
+    return result;
+  }))).finally(() => ended(written.rows > 0));
   if (written.servers >= ANALYZE_AFTER_SERVERS) await refreshStatistics(db);
   return result;
 }
@@ -158,9 +172,15 @@ async function withDiskSorts<T>(db: Db, work: () => Promise<T>): Promise<T> {
  */
 const CONTENT_GENERATION_ROW = 2;
 
-/** Tells every instance's read model that the catalog's content changed (in the writer's transaction). */
-async function bumpContentGeneration(trx: Knex.Transaction): Promise<void> {
-  await trx('catalog_generation').where({ id: CONTENT_GENERATION_ROW }).increment('generation', 1);
+/** Tells every instance's read model that the catalog's content changed (by 1, in the writer's transaction), or takes that back (by -1). */
+async function moveContentGeneration(trx: Knex.Transaction, by: 1 | -1): Promise<void> {
+  await trx('catalog_generation').where({ id: CONTENT_GENERATION_ROW }).increment('generation', by);
+}
+
+/** What a writer's transaction wrote: servers (written or replaced), and rows of any table. */
+interface Written {
+  servers: number;
+  rows: number;
 }
 
 /** The content generation as committed. */
@@ -226,7 +246,7 @@ async function widenFtsBuffers(trx: Knex.Transaction): Promise<void> {
 }
 
 /** `written` counts the servers it writes (withCatalogWriter analyses after a bulk write). */
-function createWriter(trx: Knex.Transaction, written: { servers: number }): CatalogWriter {
+function createWriter(trx: Knex.Transaction, written: Written): CatalogWriter {
   const nextSeq = async (table: string): Promise<number> => {
     const row = await trx(table).max({ seq: 'seq' }).first();
     return Number(row?.seq ?? 0) + 1;
@@ -267,6 +287,7 @@ function createWriter(trx: Knex.Transaction, written: { servers: number }): Cata
     },
 
     async saveSources(rows, now) {
+      written.rows += rows.length;
       await insertMany(trx, INSERTS.sources, rows.map((row) => [row.source, row.key, row.serverId, row.recordJson, row.normalizedJson, row.recordHash, now]));
     },
 
@@ -294,6 +315,7 @@ function createWriter(trx: Knex.Transaction, written: { servers: number }): Cata
             await writing;
             if (batch.length === 0) return;
             written.servers += batch.length;
+            written.rows += batch.length;
             if (!widened) {
               await widenFtsBuffers(trx);
               widened = true;
@@ -336,6 +358,7 @@ function createWriter(trx: Knex.Transaction, written: { servers: number }): Cata
     },
 
     async addMatchKeys(pairs) {
+      written.rows += pairs.length;
       await insertMany(trx, INSERTS.matchKeys, pairs.map(([key, serverId]) => [key, serverId]));
     },
 
@@ -411,6 +434,10 @@ function createWriter(trx: Knex.Transaction, written: { servers: number }): Cata
     async sourceHash(source, key) {
       const row = await trx('sources').where({ source, source_key: key }).first('record_hash');
       return row?.record_hash ?? null;
+    },
+
+    async searchSource() {
+      return { generation: await readContentGeneration(trx), source: createSearchSource(trx, createSearchSnapshots(trx, SCHEMA)) };
     },
   };
 }

@@ -113,7 +113,9 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     monitor: createMonitorStore(db),
     registryVersions: createRegistryVersions(db),
     assessments: createAssessmentStore(db),
-    withCatalogWriter: (work) => withCatalogWriter(db, work).finally(() => (writes += 1)),
+    withCatalogWriter: (work) => withCatalogWriter(db, work, (wrote) => {
+      if (wrote) writes += 1;
+    }),
     rateLimiter(spec) {
       const memory = new RateLimiterMemory({ ...spec });
       if (dialect !== 'postgres') return memory;

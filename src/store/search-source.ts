@@ -15,16 +15,20 @@ type SqlBinding = string | number | null;
 const allOn = (runner: Knex | Knex.Transaction) =>
   async <T>(sql: string, bindings: readonly SqlBinding[] = []): Promise<T[]> => rowsOf<T>(await runner.raw(sql, [...bindings]));
 
-export function createSearchSource(db: Db, snapshots?: IndexSnapshots) {
+export function createSearchSource(db: Db | Knex.Transaction, snapshots?: IndexSnapshots) {
+  // A writer's transaction (catalog-writer.ts) runs everything on its own connection: a statement
+  // prepared on the pool's, or a transaction of the pool's, would wait for it (SQLite has one).
+  const inTransaction = db.isTransaction === true;
   return {
     ...(snapshots ? { snapshots } : {}),
     sql: {
       dialect: dialectOf(db),
       all: allOn(db),
       /** Through a statement prepared once per connection: a small read run again and again. */
-      prepared: <T>(sql: string, bindings: readonly (string | number)[]): Promise<T[]> => selectPrepared<T>(db, sql, bindings),
+      prepared: <T>(sql: string, bindings: readonly (string | number)[]): Promise<T[]> => (inTransaction ? allOn(db)<T>(sql, bindings) : selectPrepared<T>(db, sql, bindings)),
       /** `work` in one transaction (e.g. a setting that holds for its statements only). */
-      transaction: <T>(work: (sql: { all: ReturnType<typeof allOn> }) => Promise<T>): Promise<T> => db.transaction((trx) => work({ all: allOn(trx) })),
+      transaction: <T>(work: (sql: { all: ReturnType<typeof allOn> }) => Promise<T>): Promise<T> =>
+        inTransaction ? work({ all: allOn(db) }) : db.transaction((trx) => work({ all: allOn(trx) })),
     },
     classify: classifyCharacters,
   };

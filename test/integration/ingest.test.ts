@@ -47,13 +47,20 @@ describe('ingest', () => {
   });
   afterEach(async () => h.close());
 
-  it('reports a second run of the same files as all unchanged and changes nothing', async () => {
-    const first = await ingest(h.service.store, FIXTURES.map(fixture));
+  it('reports a second run of the same files as all unchanged and changes nothing, not even the content generation', async () => {
+    const { store } = h.service;
+    const empty = await store.contentGeneration(true);
+    const first = await ingest(store, FIXTURES.map(fixture));
     expect(first).to.include({ added: 6, updated: 0, unchanged: 0, servers: 6 });
+    const written = await store.contentGeneration(true);
+    expect(written).to.not.equal(empty);
     const before = await snapshot(h);
-    const second = await ingest(h.service.store, FIXTURES.map(fixture));
+    const second = await ingest(store, FIXTURES.map(fixture));
     expect(second).to.include({ added: 0, updated: 0, unchanged: 6, servers: 6, records: first.records });
     expect(await snapshot(h)).to.deep.equal(before);
+    // Every instance keeps its answers and its search index: the generation they follow (this
+    // process's writes, and the committed one every process reads) stays.
+    expect(await store.contentGeneration(true)).to.equal(written);
   });
 
   it('writes the same catalog from files streamed off disk in batches of one record as from texts in one batch', async () => {

@@ -109,20 +109,36 @@ describe('search index snapshots', function () {
     for (const q of every(queries, 50)) expect(await loaded.engine.searchServers(serverQuery(q), at)).to.not.equal(null);
   });
 
-  it('builds again after a catalog write, keeps that generation\'s snapshot and lets the older one go', async () => {
+  it('is kept by a write that changes the catalog, in its transaction: engines load it at the new generation, and the older one goes', async () => {
     const before = await store.contentGeneration(true);
-    await ingest(store, [{ file: 'official-small.json', text: readFileSync(new URL('../fixtures/official-small.json', import.meta.url), 'utf8') }]);
+    const [older] = await store.searchSource.sql.all<{ generation: string }>('SELECT generation FROM search_snapshots');
+    expect(before.endsWith(`:${older?.generation}`)).to.equal(true);
+    const summary = await ingest(store, [{ file: 'official-small.json', text: readFileSync(new URL('../fixtures/official-small.json', import.meta.url), 'utf8') }]);
+    expect(summary.added + summary.updated).to.be.greaterThan(0);
     const now = await store.contentGeneration(true);
     expect(now).to.not.equal(before);
-    const next = started(store);
-    expect(await next.engine.warm()).to.equal(true);
-    expect(next.built.map((b) => b.from)).to.deep.equal(['catalog']);
     const [header] = await store.searchSource.sql.all<{ generation: string }>('SELECT generation FROM search_snapshots');
     expect(await snapshotRows()).to.include({ headers: 1 });
     expect(now.endsWith(`:${header?.generation}`), `${now} is kept as ${header?.generation}`).to.equal(true);
-    const again = started(store);
-    expect(await again.engine.warm()).to.equal(true);
-    expect(again.built.map((b) => b.from)).to.deep.equal(['snapshot']);
+    // Loaded, never built: the writer built it from what it had written, before its commit.
+    const next = started(store);
+    const built = started(store, { snapshots: false });
+    expect(await next.engine.warm()).to.equal(true);
+    expect(await built.engine.warm()).to.equal(true);
+    expect(next.built.map((b) => ({ from: b.from, servers: b.servers, tools: b.tools }))).to.deep.equal([
+      { from: 'snapshot', servers: built.built[0]?.servers, tools: built.built[0]?.tools },
+    ]);
+    const at = await store.contentGeneration();
+    const words = wordsOf(FIXTURE.map((input) => input.text));
+    for (const q of every(queriesOf(words, ['github', ...mistyped(words)]), 40)) {
+      expect({ q, page: await next.engine.searchServers(serverQuery(q), at) }).to.deep.equal({ q, page: await built.engine.searchServers(serverQuery(q), at) });
+      expect({ q, page: await next.engine.searchTools(toolQuery(q), at) }).to.deep.equal({ q, page: await built.engine.searchTools(toolQuery(q), at) });
+    }
+    // A run that changes nothing keeps the generation, and so the snapshot.
+    const again = await ingest(store, [{ file: 'official-small.json', text: readFileSync(new URL('../fixtures/official-small.json', import.meta.url), 'utf8') }]);
+    expect(again).to.include({ added: 0, updated: 0 });
+    expect(await store.contentGeneration(true)).to.equal(now);
+    expect(await store.searchSource.sql.all('SELECT generation FROM search_snapshots')).to.deep.equal([header]);
   });
 
   it('builds from the catalog when the snapshot is not whole, and says why', async () => {
