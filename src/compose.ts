@@ -100,8 +100,9 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
 /**
  * The search engines, in the order the read model asks them: the in-memory engine (while it is
  * current) before the database's own SQL (FTS5 on SQLite, tsvector on PostgreSQL). On either
- * database each instance builds its index at start and rebuilds it when the shared content
- * generation moves; SQL answers meanwhile.
+ * database each instance builds its index at start (or loads a snapshot of it) and follows the
+ * shared content generation: a bulk write keeps the snapshot of its result as it commits
+ * (src/ingest/ingest-service.ts), which instances load; SQL answers meanwhile.
  */
 function searchEngines(store: Store, logger: Logger): SearchEngine[] {
   const sql = createSqlEngine(store.searchSource);

@@ -4,10 +4,11 @@
  * each made once however often the answer is sent. Only bytes are kept: a kept page as objects
  * would weigh several times its JSON on the heap, uncounted by the cache's budget.
  *
- * A large answer kept for later reads (a page of the registry API is 100-200 KB) is held
- * gzip-compressed, a quarter of its size or less (`forKeeping`): a client that accepts gzip (VS
- * Code, browsers) gets those bytes, another its JSON inflated for it; its renditions are made each
- * time, not held beside it. An answer made for one read (a server page's view) stays as JSON.
+ * A large answer kept for later reads (a page of the registry API is 100-250 KB) is held
+ * brotli-compressed, a quarter of its size or less (`forKeeping`): a client that accepts brotli
+ * (VS Code, browsers over HTTPS) gets those bytes, another its JSON inflated for it (and gzipped
+ * again if it accepts gzip); its renditions are made each time, not held beside it. An answer
+ * made for one read (a server page's view) stays as JSON.
  */
 import { scrubValue } from '../catalog/secrets.js';
 import { compress, compressedBody, bodyOf, type Body } from '../compression.js';
@@ -20,7 +21,7 @@ export class Answer<T> {
   private readonly renditions = new Map<string, Buffer>();
 
   private constructor(
-    /** The JSON of the scrubbed value, or its gzip form for a large one. */
+    /** The JSON of the scrubbed value, or its brotli form for a large one. */
     private readonly held: Buffer,
     /** As `body`: what is sent, in either encoding. */
     readonly body: Body,
@@ -37,8 +38,8 @@ export class Answer<T> {
   /** The answer as it is kept: itself, or for a large one the same answer held compressed. */
   forKeeping(): Answer<T> {
     if (this.compressed || this.held.length < HELD_COMPRESSED) return this;
-    const gzipped = compress(this.held);
-    return new Answer<T>(gzipped, compressedBody(gzipped, this.held.length), true);
+    const held = compress(this.held);
+    return new Answer<T>(held, compressedBody(held, this.held.length), true);
   }
 
   /** The JSON of the scrubbed value (inflated each time for an answer held compressed). */
@@ -59,7 +60,7 @@ export class Answer<T> {
     return bytes;
   }
 
-  /** What the answer holds in bytes: its JSON (or its gzip form) and every rendition made so far. */
+  /** What the answer holds in bytes: its JSON (or its brotli form) and every rendition made so far. */
   get bytes(): number {
     let bytes = this.held.length;
     for (const rendition of this.renditions.values()) bytes += rendition.length;

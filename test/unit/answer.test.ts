@@ -1,6 +1,6 @@
-/** Answers of the read model (src/read/answer.ts): small ones held as JSON, large ones gzip-compressed, the same JSON either way. */
+/** Answers of the read model (src/read/answer.ts): small ones held as JSON, large ones brotli-compressed, the same JSON either way. */
 import { expect } from 'chai';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Answer, HELD_COMPRESSED } from '../../src/read/answer.js';
 import { JsonText } from '../../src/json.js';
 
@@ -19,7 +19,7 @@ describe('an answer', () => {
     expect(answer.bytes).to.equal(answer.json.length + 'rendition 1'.length);
   });
 
-  it('holds a large value gzip-compressed when kept, the same JSON inflated, and makes its renditions each time', () => {
+  it('holds a large value brotli-compressed when kept, the same JSON inflated (or gzipped), and makes its renditions each time', () => {
     const value = page(200);
     const json = JSON.stringify(value);
     expect(json.length).to.be.above(HELD_COMPRESSED);
@@ -30,13 +30,18 @@ describe('an answer', () => {
     expect(answer.json.toString()).to.equal(json);
     expect(answer.value).to.deep.equal(value);
     expect(answer.body.size).to.equal(json.length);
+    const held = answer.body.brotli?.();
+    expect(held).to.be.instanceOf(Buffer);
+    expect(brotliDecompressSync(held as Buffer).toString()).to.equal(json);
     expect(gunzipSync(answer.body.gzip()).toString()).to.equal(json);
-    expect(answer.bytes).to.equal(answer.body.gzip().length).and.to.be.below(json.length / 4);
+    expect(answer.bytes).to.equal(held?.length).and.to.be.below(json.length / 4);
+    // An answer made for one read has no brotli form: it goes gzip-compressed or as it is.
+    expect(Answer.of(value).body.brotli).to.equal(undefined);
     let renders = 0;
     answer.rendition('mcp', () => Buffer.from(`rendition ${++renders}`));
     answer.rendition('mcp', () => Buffer.from(`rendition ${++renders}`));
     expect(renders).to.equal(2);
-    expect(answer.bytes).to.equal(answer.body.gzip().length);
+    expect(answer.bytes).to.equal(held?.length);
   });
 
   it('sends JSON text made of scrubbed parts as it is, and scrubs a value', () => {
