@@ -72,7 +72,12 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   const loaded = async (generation: string): Promise<{ servers: ServerDocs; tools: ToolDocs } | null> => {
     try {
       const stored = await snapshots?.find(generation, snapshotFingerprint());
-      return stored ? await indexesFromSnapshot(stored, tokenizer) : null;
+      if (!stored) return null;
+      try {
+        return await indexesFromSnapshot(stored, tokenizer);
+      } finally {
+        await stored.close();
+      }
     } catch (err) {
       if (!closed) events.snapshotFailed?.(err, 'read');
       return null;

@@ -100,7 +100,11 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
   };
   // Index snapshots are kept per committed generation, which every instance and process shares
   // (the `writes:` part of `contentGeneration` counts this process's own writes).
-  const snapshots = createSearchSnapshots(db, SCHEMA);
+  // On SQLite a snapshot is read on a connection of its own (a small page cache: it reads each
+  // piece once), not behind the searches queued on the pool's one connection.
+  // (A database in memory is one connection's alone: there the pool's is the only one.)
+  const ownReader = dialect === 'sqlite' && databaseUrl !== 'sqlite::memory:';
+  const snapshots = createSearchSnapshots(db, SCHEMA, ownReader ? () => openDatabase(databaseUrl, { pageCacheMb: 2 }) : undefined);
   const committedPart = (generation: string): string => generation.slice(generation.indexOf(':') + 1);
   const searchSource = createSearchSource(db, {
     find: (generation, fingerprint) => snapshots.find(committedPart(generation), fingerprint),

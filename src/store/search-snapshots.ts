@@ -30,6 +30,8 @@ export interface StoredSnapshot {
   readonly manifest: string;
   /** Fills `into` with the section's bytes; it throws unless they are exactly as many. */
   readInto(section: string, into: Uint8Array): Promise<void>;
+  /** Lets go of what reading it held (its connection); called once the sections are read. */
+  close(): Promise<void>;
 }
 
 /** Where the in-memory engine keeps snapshots of its indexes, per content generation (the catalog's database). */
@@ -47,22 +49,37 @@ const PIECE_BYTES = 8 * 1024 * 1024;
 /**
  * `schema` names the catalog's schema (its last migration): a migration may change what indexes
  * are built from without a catalog write, so snapshots made under another schema are not used.
+ * `reader`, if given, opens the connection a snapshot is read on (closed when it has been read):
+ * SQLite's one connection also answers the searches that run while an instance catches up with a
+ * write, and behind their queue a snapshot of 34 pieces took 9.4 s to load instead of 0.8 s.
  */
-export function createSearchSnapshots(db: Db, schema: string): IndexSnapshots {
+export function createSearchSnapshots(db: Db, schema: string, reader?: () => Db): IndexSnapshots {
   const keyOf = (fingerprint: string): string => `${fingerprint}:${schema}`;
   return {
     async find(generation, fingerprint) {
-      const header: { id: string; manifest: string } | undefined = await db('search_snapshots')
-        .where({ generation, fingerprint: keyOf(fingerprint) })
-        .orderBy('created_at', 'desc')
-        .first('id', 'manifest');
-      if (!header) return null;
+      const on = reader?.() ?? db;
+      const close = async (): Promise<void> => {
+        if (on !== db) await on.destroy();
+      };
+      let header: { id: string; manifest: string } | undefined;
+      try {
+        header = await on('search_snapshots').where({ generation, fingerprint: keyOf(fingerprint) }).orderBy('created_at', 'desc').first('id', 'manifest');
+      } catch (err) {
+        await close();
+        throw err;
+      }
+      if (!header) {
+        await close();
+        return null;
+      }
+      const { id } = header;
       const stored: StoredSnapshot = {
         manifest: header.manifest,
+        close,
         async readInto(section, into) {
           let at = 0;
           for (let piece = 0; ; piece += 1) {
-            const row: { bytes: Buffer } | undefined = await db('search_snapshot_parts').where({ snapshot_id: header.id, section, piece }).first('bytes');
+            const row: { bytes: Buffer } | undefined = await on('search_snapshot_parts').where({ snapshot_id: id, section, piece }).first('bytes');
             if (!row) break;
             if (at + row.bytes.length > into.length) throw new Error(`search index snapshot section ${section} is longer than its header says`);
             into.set(row.bytes, at);
