@@ -8,8 +8,8 @@ import type { Unicode61 } from './unicode61.js';
 /** While building, a weighted frequency at or above this is kept exactly apart. */
 const FREQ_CAP = 255;
 
-/** Log entries per slab: 64 MiB, above malloc's largest mmap threshold, so a freed slab goes back to the system. */
-const SLAB = 1 << 24;
+/** Log entries per slab: 32 MiB, malloc's largest mmap threshold, so a freed slab goes back to the system (a smaller last slab wastes less while the postings are laid out). */
+const SLAB = 1 << 23;
 
 /** Bytes of `value` as an unsigned LEB128 varint. */
 function varintLength(value: number): number {
