@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { createMemoryEngine, type MemoryEngine, type MemoryEngineEvents } from '../../src/search/memory-engine.js';
 import { createStore, type Store } from '../../src/store/index.js';
-import { freshDatabase, type TestDatabase } from '../support/database.js';
+import { freshDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
 import { every, mistyped, queriesOf, serverQuery, toolQuery, wordsOf } from '../support/search-parity.js';
 import { TAXONOMY } from '../../src/catalog/taxonomy.js';
 
@@ -107,6 +107,18 @@ describe('search index snapshots', function () {
     }
     expect(matched, 'most queries match something').to.be.greaterThan(queries.length * 0.8);
     for (const q of every(queries, 50)) expect(await loaded.engine.searchServers(serverQuery(q), at)).to.not.equal(null);
+  });
+
+  it(`reads a snapshot on a connection of its own and closes it once read${TEST_DIALECT === 'sqlite' ? '' : ' (skipped: SQLite only)'}`, async function () {
+    if (TEST_DIALECT !== 'sqlite') this.skip();
+    const loaded = started(store);
+    expect(await loaded.engine.warm()).to.equal(true);
+    expect(loaded.built.map((b) => b.from)).to.deep.equal(['snapshot']);
+    // SQLite leaves WAL mode only when no other connection has the file open: a reader left
+    // open would keep it in WAL (and a first ingest out of its rollback journal).
+    const { sql } = store.searchSource;
+    expect(await sql.all('PRAGMA journal_mode = DELETE')).to.deep.equal([{ journal_mode: 'delete' }]);
+    expect(await sql.all('PRAGMA journal_mode = WAL')).to.deep.equal([{ journal_mode: 'wal' }]);
   });
 
   it('is kept by a write that changes the catalog, in its transaction: engines load it at the new generation, and the older one goes', async () => {
