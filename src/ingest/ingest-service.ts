@@ -46,7 +46,7 @@ const RECORDS_PER_BATCH = 500;
  * searches from SQL while it built its own (36 s at 100k servers, searches at 20-50 req/s with a
  * p99 near a second meanwhile). A first load has no readers yet (the first start builds and keeps
  * the index). The index costs the run its size in memory (139 MB at 100k servers and 962k tools:
- * a re-ingest peaked at 493-522 MB where a first load of the same catalog peaks at 421 MB), so
+ * a re-ingest updating half of it peaked at 522-558 MB where a first load peaks at 421 MB), so
  * past this many servers each instance builds its own instead.
  */
 const INDEXED_FOR_READERS_MAX = 150_000;
@@ -67,9 +67,10 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     const sources = spool.sources.sort((a, b) => byPrecedence({ source: a }, { source: b }));
     const batchSize = options.batchSize ?? RECORDS_PER_BATCH;
     const result = await store.withCatalogWriter(async (writer) => {
-      const before = await writer.countServers();
       const written = await writeAll(writer, spool.read(sources), { ambiguous, now, total, progress, batchSize });
-      if (before > 0 && written.added + written.updated > 0 && written.servers <= INDEXED_FOR_READERS_MAX) {
+      // Ingest adds and replaces servers, never removes them: those not added were there before.
+      const hadServers = written.servers > written.added;
+      if (hadServers && written.added + written.updated > 0 && written.servers <= INDEXED_FOR_READERS_MAX) {
         const { generation, source } = await writer.searchSource();
         await keepIndexSnapshot(source, generation);
       }

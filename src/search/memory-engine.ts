@@ -243,11 +243,11 @@ async function rowsOfPage<Row extends { seq: number }, T>(sql: SqlRunner, page: 
 
 /**
  * Builds the indexes of the catalog `source` reads, at `generation`, and keeps their snapshot
- * there. A catalog writer calls it inside its transaction (main.ts, through ingest), so that the
- * instances following the write load the indexes once it commits, in seconds, instead of each
- * building its own while SQL answers their searches.
+ * there. Ingest calls it inside its write's transaction (src/ingest/ingest-service.ts), so that
+ * the instances following the write load the indexes once it commits, in about a second, instead
+ * of each building its own while SQL answers their searches.
  */
-export async function keepIndexSnapshot(source: SearchSource, generation: string): Promise<{ servers: number; tools: number; megabytes: number }> {
+export async function keepIndexSnapshot(source: SearchSource, generation: string): Promise<void> {
   const { snapshots } = source;
   if (!snapshots) throw new Error('this search source keeps no index snapshots');
   const tokenizer = new Unicode61();
@@ -255,5 +255,4 @@ export async function keepIndexSnapshot(source: SearchSource, generation: string
   const servers = await buildServers(from);
   const tools = await buildTools(from);
   await snapshots.save(generation, snapshotFingerprint(), snapshotOf(servers, tools, tokenizer));
-  return { servers: servers.text.size, tools: tools.text.size, megabytes: Math.round((heldBytes(servers) + heldBytes(tools)) / 1e6) };
 }
