@@ -91,10 +91,14 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   return { receive: async (request, context) => server.receive(request, context) };
 }
 
-/** The CallToolResult of an answer: the scrubbed value as structured content, and its JSON as text. */
+/**
+ * The CallToolResult of an answer, as JSON text: the answer's JSON (a scrubbed object) as
+ * structured content, and the same JSON as a string for the text block. Written from the
+ * answer's bytes, not parsed and serialized again: the object's JSON is what it already is.
+ */
 function resultOf(answer: Answer<object>): Buffer {
-  const result: CallToolResult = { content: [{ type: 'text', text: answer.json.toString() }], structuredContent: { ...answer.value }, isError: false };
-  return Buffer.from(JSON.stringify(result));
+  const json = answer.json.toString();
+  return Buffer.from(`{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json},"isError":false}`);
 }
 
 async function callTool(tool: McpTool, args: object, context: McpCallContext, read: ReadModel): Promise<CallToolResult | AnsweredCall> {
