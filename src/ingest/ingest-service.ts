@@ -45,9 +45,9 @@ const RECORDS_PER_BATCH = 500;
  * write commits, every instance loads it in about a second, where each would otherwise answer
  * searches from SQL while it built its own (36 s at 100k servers, searches at 20-50 req/s with a
  * p99 near a second meanwhile). A first load has no readers yet (the first start builds and keeps
- * the index). The index costs the run its size in memory (139 MB at 100k servers and 962k tools:
- * a re-ingest updating half of it peaked at 522-558 MB where a first load peaks at 421 MB), so
- * past this many servers each instance builds its own instead.
+ * the index). The index costs the run memory: one index at a time (the servers' is written and let go
+ * before the tools' is built), so a re-ingest of 100k servers and 962k tools updating half of them
+ * peaks at about 500 MB (a first load: 421 MB). Past this many servers each instance builds its own instead.
  */
 const INDEXED_FOR_READERS_MAX = 150_000;
 

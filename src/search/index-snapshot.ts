@@ -61,47 +61,67 @@ interface Manifest {
 
 /** The snapshot of built indexes: views of their arrays (nothing copied) and their strings as JSON. */
 export function snapshotOf(servers: ServerDocs, tools: ToolDocs, tokenizer: Unicode61): IndexSnapshot {
-  const sections: SnapshotSection[] = [];
-  const typed = (name: string, array: Typed): void => {
-    sections.push({ name, kind: kindOf(array), length: array.length, data: new Uint8Array(array.buffer, array.byteOffset, array.byteLength) });
+  return snapshotAsBuilt(async () => servers, async () => tools, tokenizer);
+}
+
+/**
+ * The snapshot of indexes built as their sections are asked for: the servers' index first, its
+ * sections written, then the tools' (each JSON section made just before it is written). Written
+ * as they are made, the servers' index is let go before the tools' is built: a write that keeps a
+ * snapshot for the instances (ingest, sync) holds one index at a time, not both.
+ */
+export function snapshotAsBuilt(buildServers: () => Promise<ServerDocs>, buildTools: () => Promise<ToolDocs>, tokenizer: Unicode61): IndexSnapshot {
+  const described: Array<Manifest['sections'][number]> = [];
+  const tokens = { servers: 0, tools: 0 };
+  const section = (name: string, kind: Kind, length: number, data: Uint8Array): SnapshotSection => {
+    described.push({ name, kind, length });
+    return { name, kind, length, data };
   };
-  const json = (name: string, value: unknown): void => {
+  const typed = (name: string, array: Typed): SnapshotSection =>
+    section(name, kindOf(array), array.length, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+  const json = (name: string, value: unknown): SnapshotSection => {
     const data = Buffer.from(JSON.stringify(value));
-    sections.push({ name, kind: 'json', length: data.length, data });
+    return section(name, 'json', data.length, data);
   };
-  const text = (prefix: string, index: TextIndex): number => {
+  function* text(prefix: string, index: TextIndex): Generator<SnapshotSection, number> {
     const parts = index.parts();
-    json(`${prefix}.vocabulary`, parts.vocabulary);
-    typed(`${prefix}.postings`, parts.postings);
-    typed(`${prefix}.start`, parts.start);
-    typed(`${prefix}.docLengths`, parts.docLengths);
-    typed(`${prefix}.rowids`, parts.rowids);
+    yield json(`${prefix}.vocabulary`, parts.vocabulary);
+    yield typed(`${prefix}.postings`, parts.postings);
+    yield typed(`${prefix}.start`, parts.start);
+    yield typed(`${prefix}.docLengths`, parts.docLengths);
+    yield typed(`${prefix}.rowids`, parts.rowids);
     return parts.tokens;
+  }
+  function* names(prefix: string, table: NameTable): Generator<SnapshotSection> {
+    yield json(`${prefix}.names`, table.names);
+    yield typed(`${prefix}.start`, table.start);
+    yield typed(`${prefix}.docs`, table.docs);
+  }
+  function* serverSections(servers: ServerDocs): Generator<SnapshotSection> {
+    tokens.servers = yield* text('servers.text', servers.text);
+    yield typed('servers.idRank', servers.idRank);
+    yield typed('servers.sourceCount', servers.sourceCount);
+    yield typed('servers.nameLength', servers.nameLength);
+    yield typed('servers.categories', servers.categories);
+    yield json('servers.categoryBits', [...servers.categoryBits]);
+    yield* names('servers.names', servers.names);
+  }
+  function* toolSections(tools: ToolDocs): Generator<SnapshotSection> {
+    tokens.tools = yield* text('tools.text', tools.text);
+    yield typed('tools.idRank', tools.idRank);
+    yield* names('tools.names', tools.names);
+    yield typed('tools.authentication', tools.authentication);
+    yield json('tools.authenticationCodes', [...tools.authenticationCodes]);
+    yield json('tokenizer', tokenizer.classes());
+  }
+  async function* sections(): AsyncGenerator<SnapshotSection> {
+    yield* serverSections(await buildServers());
+    yield* toolSections(await buildTools());
+  }
+  return {
+    sections: sections(),
+    manifest: () => JSON.stringify({ format: FORMAT, sections: described, tokens } satisfies Manifest),
   };
-  const names = (prefix: string, table: NameTable): void => {
-    json(`${prefix}.names`, table.names);
-    typed(`${prefix}.start`, table.start);
-    typed(`${prefix}.docs`, table.docs);
-  };
-  const serverTokens = text('servers.text', servers.text);
-  typed('servers.idRank', servers.idRank);
-  typed('servers.sourceCount', servers.sourceCount);
-  typed('servers.nameLength', servers.nameLength);
-  typed('servers.categories', servers.categories);
-  json('servers.categoryBits', [...servers.categoryBits]);
-  names('servers.names', servers.names);
-  const toolTokens = text('tools.text', tools.text);
-  typed('tools.idRank', tools.idRank);
-  names('tools.names', tools.names);
-  typed('tools.authentication', tools.authentication);
-  json('tools.authenticationCodes', [...tools.authenticationCodes]);
-  json('tokenizer', tokenizer.classes());
-  const manifest: Manifest = {
-    format: FORMAT,
-    sections: sections.map(({ name, kind, length }) => ({ name, kind, length })),
-    tokens: { servers: serverTokens, tools: toolTokens },
-  };
-  return { manifest: JSON.stringify(manifest), sections };
 }
 
 /** The indexes a stored snapshot holds; it throws if the snapshot is not whole and consistent. */

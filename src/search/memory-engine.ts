@@ -16,7 +16,7 @@ import type { ServerSummary, Tool } from '../types.js';
 import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/rows.js';
 import type { Page, SearchCoverage, SearchEngine } from './engine.js';
 import { buildServers, buildTools, type BuildSource } from './memory-build.js';
-import { indexesFromSnapshot, snapshotFingerprint, snapshotOf } from './index-snapshot.js';
+import { indexesFromSnapshot, snapshotAsBuilt, snapshotFingerprint, snapshotOf } from './index-snapshot.js';
 import { heldBytes, indexesOf, type MemoryIndexes, type ServerDocs, type ToolDocs } from './memory-index.js';
 import { inSteps } from './match-steps.js';
 import type { IndexedPage } from './page-selection.js';
@@ -252,7 +252,5 @@ export async function keepIndexSnapshot(source: SearchSource, generation: string
   if (!snapshots) throw new Error('this search source keeps no index snapshots');
   const tokenizer = new Unicode61();
   const from: BuildSource = { sql: source.sql, classify: source.classify, tokenizer, live: () => true };
-  const servers = await buildServers(from);
-  const tools = await buildTools(from);
-  await snapshots.save(generation, snapshotFingerprint(), snapshotOf(servers, tools, tokenizer));
+  await snapshots.save(generation, snapshotFingerprint(), snapshotAsBuilt(() => buildServers(from), () => buildTools(from), tokenizer));
 }

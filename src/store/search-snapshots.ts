@@ -19,10 +19,13 @@ export interface SnapshotSection {
   readonly data: Uint8Array;
 }
 
-/** A snapshot to keep: what its sections are (JSON), and the sections. */
+/**
+ * A snapshot to keep: its sections, in the order they are written (they may be made as they are
+ * asked for, each let go once written), then what they are (JSON), asked once all are written.
+ */
 export interface IndexSnapshot {
-  readonly manifest: string;
-  readonly sections: readonly SnapshotSection[];
+  readonly sections: Iterable<SnapshotSection> | AsyncIterable<SnapshotSection>;
+  manifest(): string;
 }
 
 /** A kept snapshot, read a section at a time into memory the reader allocates. */
@@ -98,7 +101,7 @@ export function createSearchSnapshots(db: Db, schema: string, reader?: () => Db)
       // would serve nothing else meanwhile (1.5 s at 100k), so there each piece is its own write
       // and the header comes last: a reader finds no snapshot until every piece is there.
       const write = async (on: Db | Knex.Transaction): Promise<void> => {
-        for (const section of snapshot.sections) {
+        for await (const section of snapshot.sections) {
           const { data } = section;
           for (let piece = 0, from = 0; from < data.length || piece === 0; piece += 1, from += PIECE_BYTES) {
             // A view of the section's own memory: nothing is copied to be written.
@@ -106,13 +109,14 @@ export function createSearchSnapshots(db: Db, schema: string, reader?: () => Db)
             await on('search_snapshot_parts').insert({ snapshot_id: id, section: section.name, piece, bytes });
           }
         }
-        await on('search_snapshots').insert({ id, generation, fingerprint: key, manifest: snapshot.manifest, created_at: new Date().toISOString() });
+        await on('search_snapshots').insert({ id, generation, fingerprint: key, manifest: snapshot.manifest(), created_at: new Date().toISOString() });
         // The other snapshots will not be read again (this one is newer), nor pieces with no
         // header (a save cut off before its header).
         await on('search_snapshots').whereNot({ id }).delete();
         await on('search_snapshot_parts').whereNotIn('snapshot_id', on('search_snapshots').select('id')).delete();
       };
-      if (dialectOf(db) === 'postgres') await db.transaction(write);
+      // Inside a catalog write's transaction (ingest, sync), that transaction is the one.
+      if (dialectOf(db) === 'postgres' && !db.isTransaction) await db.transaction(write);
       else await write(db);
     },
   };
