@@ -13,6 +13,9 @@ import { createStore, type Store } from '../../src/store/index.js';
 import { freshDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
 import { every, mistyped, queriesOf, serverQuery, toolQuery, wordsOf } from '../support/search-parity.js';
 import { TAXONOMY } from '../../src/catalog/taxonomy.js';
+import { snapshotAsBuilt, snapshotFingerprint } from '../../src/search/index-snapshot.js';
+import { buildServers, buildTools } from '../../src/search/memory-build.js';
+import { Unicode61 } from '../../src/search/unicode61.js';
 
 const FIXTURE = ['official.json', 'docker.json', 'toolsdk.json'].map((file) => ({
   file,
@@ -151,6 +154,48 @@ describe('search index snapshots', function () {
     expect(again).to.include({ added: 0, updated: 0 });
     expect(await store.contentGeneration(true)).to.equal(now);
     expect(await store.searchSource.sql.all('SELECT generation FROM search_snapshots')).to.deep.equal([header]);
+  });
+
+  it('writes the servers\' sections before it builds the tools\' index, so a write holds one index at a time; the snapshot so written loads', async () => {
+    const source = store.searchSource;
+    const tokenizer = new Unicode61();
+    const from = { sql: source.sql, classify: source.classify, tokenizer, live: () => true };
+    const written: string[] = [];
+    let writtenBeforeTools: string[] | null = null;
+    const snapshot = snapshotAsBuilt(
+      () => buildServers(from),
+      async () => {
+        writtenBeforeTools = [...written];
+        return buildTools(from);
+      },
+      tokenizer,
+    );
+    // The store asks for a section once it has written the one before.
+    const recorded = async function* () {
+      for await (const section of snapshot.sections) {
+        yield section;
+        written.push(section.name);
+      }
+    };
+    await source.snapshots?.save(await store.contentGeneration(true), snapshotFingerprint(), { sections: recorded(), manifest: () => snapshot.manifest() });
+    const serverSections = written.filter((name) => name.startsWith('servers.'));
+    expect(serverSections).to.include.members(['servers.text.postings', 'servers.names.names', 'servers.idRank']);
+    expect(writtenBeforeTools).to.deep.equal(serverSections);
+    expect(written.filter((name) => name.startsWith('tools.'))).to.include('tools.text.postings');
+    const manifest = JSON.parse(snapshot.manifest()) as { sections: Array<{ name: string }> };
+    expect(manifest.sections.map((section) => section.name)).to.deep.equal(written);
+
+    const next = started(store);
+    const built = started(store, { snapshots: false });
+    expect(await next.engine.warm()).to.equal(true);
+    expect(await built.engine.warm()).to.equal(true);
+    expect(next.built.map((b) => ({ from: b.from, servers: b.servers, tools: b.tools }))).to.deep.equal([
+      { from: 'snapshot', servers: built.built[0]?.servers, tools: built.built[0]?.tools },
+    ]);
+    const at = await store.contentGeneration();
+    for (const q of ['github', 'file', 'search']) {
+      expect({ q, page: await next.engine.searchTools(toolQuery(q), at) }).to.deep.equal({ q, page: await built.engine.searchTools(toolQuery(q), at) });
+    }
   });
 
   it('builds from the catalog when the snapshot is not whole, and says why', async () => {
