@@ -53,6 +53,18 @@ describe('search index snapshots', function () {
     return { headers: Number(row?.headers), parts: Number(row?.parts) };
   };
 
+  /** An engine that loads the kept snapshot (it must, not build), and one that builds from the catalog, both warm. */
+  const loadedBesideBuilt = async () => {
+    const next = started(store);
+    const built = started(store, { snapshots: false });
+    expect(await next.engine.warm()).to.equal(true);
+    expect(await built.engine.warm()).to.equal(true);
+    expect(next.built.map((b) => ({ from: b.from, servers: b.servers, tools: b.tools }))).to.deep.equal([
+      { from: 'snapshot', servers: built.built[0]?.servers, tools: built.built[0]?.tools },
+    ]);
+    return { next: next.engine, built: built.engine };
+  };
+
   before(async () => {
     database = await freshDatabase();
     store = createStore(database.url);
@@ -136,18 +148,12 @@ describe('search index snapshots', function () {
     expect(await snapshotRows()).to.include({ headers: 1 });
     expect(now.endsWith(`:${header?.generation}`), `${now} is kept as ${header?.generation}`).to.equal(true);
     // Loaded, never built: the writer built it from what it had written, before its commit.
-    const next = started(store);
-    const built = started(store, { snapshots: false });
-    expect(await next.engine.warm()).to.equal(true);
-    expect(await built.engine.warm()).to.equal(true);
-    expect(next.built.map((b) => ({ from: b.from, servers: b.servers, tools: b.tools }))).to.deep.equal([
-      { from: 'snapshot', servers: built.built[0]?.servers, tools: built.built[0]?.tools },
-    ]);
+    const { next, built } = await loadedBesideBuilt();
     const at = await store.contentGeneration();
     const words = wordsOf(FIXTURE.map((input) => input.text));
     for (const q of every(queriesOf(words, ['github', ...mistyped(words)]), 40)) {
-      expect({ q, page: await next.engine.searchServers(serverQuery(q), at) }).to.deep.equal({ q, page: await built.engine.searchServers(serverQuery(q), at) });
-      expect({ q, page: await next.engine.searchTools(toolQuery(q), at) }).to.deep.equal({ q, page: await built.engine.searchTools(toolQuery(q), at) });
+      expect({ q, page: await next.searchServers(serverQuery(q), at) }).to.deep.equal({ q, page: await built.searchServers(serverQuery(q), at) });
+      expect({ q, page: await next.searchTools(toolQuery(q), at) }).to.deep.equal({ q, page: await built.searchTools(toolQuery(q), at) });
     }
     // A run that changes nothing keeps the generation, and so the snapshot.
     const again = await ingest(store, [{ file: 'official-small.json', text: readFileSync(new URL('../fixtures/official-small.json', import.meta.url), 'utf8') }]);
@@ -185,16 +191,10 @@ describe('search index snapshots', function () {
     const manifest = JSON.parse(snapshot.manifest()) as { sections: Array<{ name: string }> };
     expect(manifest.sections.map((section) => section.name)).to.deep.equal(written);
 
-    const next = started(store);
-    const built = started(store, { snapshots: false });
-    expect(await next.engine.warm()).to.equal(true);
-    expect(await built.engine.warm()).to.equal(true);
-    expect(next.built.map((b) => ({ from: b.from, servers: b.servers, tools: b.tools }))).to.deep.equal([
-      { from: 'snapshot', servers: built.built[0]?.servers, tools: built.built[0]?.tools },
-    ]);
+    const { next, built } = await loadedBesideBuilt();
     const at = await store.contentGeneration();
     for (const q of ['github', 'file', 'search']) {
-      expect({ q, page: await next.engine.searchTools(toolQuery(q), at) }).to.deep.equal({ q, page: await built.engine.searchTools(toolQuery(q), at) });
+      expect({ q, page: await next.searchTools(toolQuery(q), at) }).to.deep.equal({ q, page: await built.searchTools(toolQuery(q), at) });
     }
   });
 
