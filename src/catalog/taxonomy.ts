@@ -158,11 +158,86 @@ const MAX_CATEGORIES = 3;
 
 const BY_UPSTREAM = new Map(TAXONOMY.flatMap((category) => category.upstream.map((name) => [name, category.slug] as const)));
 const ORDER = new Map(TAXONOMY.map((category, index) => [category.slug, index]));
-const RULES = TAXONOMY.filter((c) => c.keywords.length > 0).map((category) => ({
-  slug: category.slug,
-  // Whole words: no letter or digit on either side; an optional plural "s".
-  pattern: new RegExp(`(?<![\\p{L}\\p{N}])(?:${category.keywords.map((k) => escape(words(k))).join('|')})s?(?![\\p{L}\\p{N}])`, 'iu'),
-}));
+/** The categories with keywords, in taxonomy order. */
+const RULE_SLUGS = TAXONOMY.filter((c) => c.keywords.length > 0).map((category) => category.slug);
+
+/** A keyword as the words of `words()` it is made of, and what stands between them (a space, or the `/` of `ci/cd`). */
+interface Keyword {
+  readonly slug: string;
+  readonly words: readonly string[];
+  readonly between: readonly string[];
+}
+
+/** Letters and digits: what a word is made of, and what may not touch a keyword on either side. */
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * A word as the keywords' case-insensitive match compares it: what `/iu` does for the letters a
+ * keyword is written in (lower case: `K` and the Kelvin sign are `k`, `ſ` is `s`).
+ */
+function folded(word: string): string {
+  const lower = word.toLowerCase();
+  return lower.includes('ſ') ? lower.replaceAll('ſ', 's') : lower;
+}
+
+/** The words of `text` in order, each folded, and what stands between each and the next. */
+function wordsOf(text: string): { words: string[]; between: string[] } {
+  const words: string[] = [];
+  const between: string[] = [];
+  let end = -1;
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
+    if (end >= 0) between.push(text.slice(end, match.index));
+    words.push(folded(match[0]));
+    end = WORD.lastIndex;
+  }
+  return { words, between };
+}
+
+/** Every keyword, by its first word; and the one-word keywords, by their plural. */
+const BY_FIRST_WORD = new Map<string, Keyword[]>();
+const BY_PLURAL = new Map<string, string[]>();
+for (const category of TAXONOMY) {
+  for (const keyword of category.keywords) {
+    const text = words(keyword);
+    const parsed = wordsOf(text);
+    // Made of words, starting and ending with one, already folded: what the matching below assumes.
+    if (!new RegExp(`^${WORD.source}(?:[^\\p{L}\\p{N}]+${WORD.source})*$`, 'u').test(text) || folded(text) !== text) {
+      throw new Error(`taxonomy keyword "${keyword}" must be lower-case words`);
+    }
+    const first = parsed.words[0] as string;
+    BY_FIRST_WORD.set(first, [...(BY_FIRST_WORD.get(first) ?? []), { slug: category.slug, words: parsed.words, between: parsed.between }]);
+    if (parsed.words.length === 1) BY_PLURAL.set(`${first}s`, [...(BY_PLURAL.get(`${first}s`) ?? []), category.slug]);
+  }
+}
+
+/**
+ * The categories one of whose keywords is in `text` (rule 3): the keyword's words, whole and in
+ * order, with the same separators between them; its last word may take a plural `s`.
+ */
+function keywordCategories(text: string): Set<string> {
+  const found = new Set<string>();
+  const { words: seen, between } = wordsOf(text);
+  const matchesAt = (keyword: Keyword, at: number): boolean => {
+    const last = keyword.words.length - 1;
+    if (at + last >= seen.length) return false;
+    for (let i = 1; i <= last; i += 1) {
+      if (between[at + i - 1] !== keyword.between[i - 1]) return false;
+      const word = seen[at + i] as string;
+      const wanted = keyword.words[i] as string;
+      if (word !== wanted && !(i === last && word.length === wanted.length + 1 && word.endsWith('s') && word.startsWith(wanted))) return false;
+    }
+    return true;
+  };
+  for (let at = 0; at < seen.length; at += 1) {
+    const word = seen[at] as string;
+    const keywords = BY_FIRST_WORD.get(word);
+    if (keywords) for (const keyword of keywords) if (!found.has(keyword.slug) && matchesAt(keyword, at)) found.add(keyword.slug);
+    const plural = BY_PLURAL.get(word);
+    if (plural) for (const slug of plural) found.add(slug);
+  }
+  return found;
+}
 
 /**
  * Categories of a server, best first (the first is its primary category); `other` when no rule
@@ -187,13 +262,14 @@ export function categoryScores(input: CategoryInput): Map<string, number> {
   const name = words(`${withoutNamespace(input.name)} ${input.title ?? ''}`);
   const description = words(input.description.replace(/\bhttps?:\/\/\S+/gi, ' '));
   const tags = words([...upstream, ...meaningful(input.tags)].join(', '));
-  const tools = input.tools.map((tool) => words(`${tool.name} ${tool.description}`));
-  for (const rule of RULES) {
-    if (rule.pattern.test(name)) add(rule.slug, SCORE.name);
-    if (rule.pattern.test(description)) add(rule.slug, SCORE.description);
-    if (rule.pattern.test(tags)) add(rule.slug, SCORE.tags);
-    const matching = tools.filter((text) => rule.pattern.test(text)).length;
-    if (matching > 0) add(rule.slug, matching * 3 >= tools.length && tools.length > 1 ? SCORE.manyTools : SCORE.tool);
+  const tools = input.tools.map((tool) => keywordCategories(words(`${tool.name} ${tool.description}`)));
+  const [inName, inDescription, inTags] = [name, description, tags].map(keywordCategories) as [Set<string>, Set<string>, Set<string>];
+  for (const slug of RULE_SLUGS) {
+    if (inName.has(slug)) add(slug, SCORE.name);
+    if (inDescription.has(slug)) add(slug, SCORE.description);
+    if (inTags.has(slug)) add(slug, SCORE.tags);
+    const matching = tools.filter((found) => found.has(slug)).length;
+    if (matching > 0) add(slug, matching * 3 >= tools.length && tools.length > 1 ? SCORE.manyTools : SCORE.tool);
   }
   return scores;
 }
@@ -217,8 +293,4 @@ function words(text: string): string {
   const separated = text.replace(/[_\-.]+(?=\p{L})/gu, ' ');
   const camel = separated.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2');
   return camel === separated ? separated : `${separated}\n${camel}`;
-}
-
-function escape(keyword: string): string {
-  return keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

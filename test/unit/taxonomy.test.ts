@@ -69,6 +69,14 @@ describe('category rules', () => {
       ['ignore words every MCP server uses (llm, agents, search, tasks)', { description: 'Lets LLM agents search and run tasks' }, ['other']],
       ['ignore links', { description: 'Time zones. Source: https://github.com/someone/time' }, ['other']],
       ['drop a category far below the best', { name: 'postgres-mcp', title: 'Postgres', description: 'PostgreSQL database tools; writes a log file' }, ['databases']],
+      ['match any case, as /iu does (SQL, the Kelvin sign, a long s)', { description: 'SQL, \u212Aubernetes and \u017Fql' }, ['databases', 'devops']],
+      ['take a plural s on the last word of a phrase only', { description: 'Reads source codes' }, ['developer-tools']],
+      ['not on an earlier word', { description: 'Reads sources code' }, ['other']],
+      ['not two', { description: 'Many sqlss' }, ['other']],
+      ['need the separators of the phrase (one space)', { description: 'Reads source  code' }, ['other']],
+      ['read a dash before a letter as a space, in text and keywords alike', { description: 'Source-code review and text-to-speech' }, ['developer-tools', 'media-design']],
+      ['keep other separators of a keyword as they are (ci/cd)', { description: 'Runs CI/CD pipelines' }, ['devops']],
+      ['not match next to a digit', { description: 'sql2 and 2sql' }, ['other']],
     ];
     for (const [what, input, expected] of cases) {
       it(what, () => {
