@@ -13,7 +13,7 @@ import { runIngest } from './ingest-run.js';
 import { runLoad, type LoadOptions } from './load.js';
 import { HAS_TASKSET } from './processes.js';
 import { formatProfile, summarizeProfile, type ProfileSummary } from './profile.js';
-import { checkTargets, formatReport, type BaselineRun, type ScenarioResult, type SizeResult } from './report.js';
+import { checkTargets, formatReport, unusedResultFile, type BaselineRun, type ScenarioResult, type SizeResult } from './report.js';
 import { buildScenarios, preflight, type Scenario } from './scenarios.js';
 import { cpuProbe, ServerHandle, type CpuShare } from './server-handle.js';
 import { startBaseline, type Runtime } from './servers.js';
@@ -92,11 +92,7 @@ export async function runAll(ctx: RunContext): Promise<number> {
 async function resultFile(folder: string, startedAt: Date, suffix: string): Promise<string> {
   const day = startedAt.toISOString().slice(0, 10);
   if (suffix !== '') return join(folder, `${day}${suffix}.json`);
-  const taken = new Set(await readdir(folder));
-  for (let n = 1; ; n += 1) {
-    const name = n === 1 ? `${day}.json` : `${day}-${n}.json`;
-    if (!taken.has(name)) return join(folder, name);
-  }
+  return unusedResultFile(folder, day);
 }
 
 /** '' for a full run with the default settings; a partial run does not overwrite the day's full results. */

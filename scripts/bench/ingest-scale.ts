@@ -13,7 +13,7 @@
  * databases), BENCH_READS=0 (no reads-during-writes), BENCH_SEED, BENCH_DATA_DIR,
  * BENCH_DURATION (seconds of the idle pass, 10), BENCH_CONNECTIONS (8), BENCH_READS_ON=<file>
  * (reads during writes alone, on that SQLite catalog of the first BENCH_SIZES corpus; it is
- * re-ingested, so changed). Writes bench/results/<date>-ingest.json.
+ * re-ingested, so changed). Writes bench/results/<date>-ingest.json (`-2`, … for a later run that day).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -26,6 +26,7 @@ import { ensureCorpus, type CorpusManifest } from './corpus.js';
 import { runLoad, type LoadRequest, type LoadResult } from './load.js';
 import { killAll, spawnTracked, stopChildrenOnSignals } from './processes.js';
 import { serveNodeFlags, startSextant, type Runtime } from './servers.js';
+import { unusedResultFile } from './report.js';
 import { measureStorageFloor, removeDatabase, type StorageFloor } from './storage-floor.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -230,7 +231,8 @@ async function main(): Promise<number> {
     console.log(`\n${format(results)}`);
     const folder = join(ROOT, 'bench', 'results');
     await mkdir(folder, { recursive: true });
-    const file = join(folder, `${new Date().toISOString().slice(0, 10)}-ingest.json`);
+    // A second run of the day gets its own file (`<date>-ingest-2.json`, …) instead of replacing the first.
+    const file = await unusedResultFile(folder, `${new Date().toISOString().slice(0, 10)}-ingest`);
     const commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
     await writeFile(file, `${JSON.stringify({ command: 'npm run bench:ingest', commit, finishedAt: new Date().toISOString(), results }, null, 2)}\n`);
     console.log(`\nwritten ${file}`);

@@ -2,6 +2,8 @@
  * What a run measured: the result types, the targets of issue 7 checked against them, and
  * the table printed on stdout.
  */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { LoadResult } from './load.js';
 import type { Preflight } from './scenarios.js';
 import type { CpuShare } from './server-handle.js';
@@ -236,4 +238,13 @@ export function formatReport(start: BaselineRun | null, baselineBytes: number, s
   lines.push('', 'Targets (issue 7):');
   for (const t of targets) lines.push(`  ${pad(t.status, 4)}  ${pad(t.target, 52)} ${pad(t.value, 18)} ${t.note}`);
   return lines.join('\n');
+}
+
+/** `<stem>.json` in `folder`, or else `<stem>-2.json`, `<stem>-3.json`, …: the first name no earlier run took. */
+export async function unusedResultFile(folder: string, stem: string): Promise<string> {
+  const taken = new Set(await readdir(folder));
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? `${stem}.json` : `${stem}-${n}.json`;
+    if (!taken.has(name)) return join(folder, name);
+  }
 }

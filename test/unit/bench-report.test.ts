@@ -1,7 +1,10 @@
 /** The bench's report (scripts/bench/report.ts): ratios against the baseline run beside each scenario. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { LoadResult } from '../../scripts/bench/load.js';
-import { checkTargets, formatReport, type BaselineRun, type ScenarioResult, type SizeResult } from '../../scripts/bench/report.js';
+import { checkTargets, formatReport, unusedResultFile, type BaselineRun, type ScenarioResult, type SizeResult } from '../../scripts/bench/report.js';
 
 function load(rps: number): LoadResult {
   return {
@@ -48,5 +51,20 @@ describe('bench report', () => {
     expect(rows).to.deep.equal([['search-q', '40000', '80000', '0.500'], ['mcp-search', '14000', '40000', '0.350']]);
     expect(text).to.include('Over this run the bare server gave 40000 to 80000 req/s in 3 runs');
     expect(text).to.include('In 1 of 3 baseline runs the bare server used less than 90% of its core (80-80%)');
+  });
+
+  it('names a result file no earlier run of the day took, never replacing one', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'bench-results-'));
+    try {
+      expect(await unusedResultFile(folder, '2026-11-26-ingest')).to.equal(join(folder, '2026-11-26-ingest.json'));
+      await writeFile(join(folder, '2026-11-26-ingest.json'), '{}');
+      await writeFile(join(folder, '2026-11-26.json'), '{}');
+      expect(await unusedResultFile(folder, '2026-11-26-ingest')).to.equal(join(folder, '2026-11-26-ingest-2.json'));
+      await writeFile(join(folder, '2026-11-26-ingest-2.json'), '{}');
+      expect(await unusedResultFile(folder, '2026-11-26-ingest')).to.equal(join(folder, '2026-11-26-ingest-3.json'));
+      expect(await unusedResultFile(folder, '2026-11-26')).to.equal(join(folder, '2026-11-26-2.json'));
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
