@@ -181,7 +181,7 @@ function folded(word: string): string {
 }
 
 /** The words of `text` in order, each folded, and what stands between each and the next. */
-function wordsOf(text: string): { words: string[]; between: string[] } {
+function tokensOf(text: string): { words: string[]; between: string[] } {
   const words: string[] = [];
   const between: string[] = [];
   let end = -1;
@@ -194,20 +194,26 @@ function wordsOf(text: string): { words: string[]; between: string[] } {
   return { words, between };
 }
 
+/** A keyword made of words, starting and ending with one: what the matching below assumes (and that it is already folded). */
+const KEYWORD_SHAPE = new RegExp(`^${WORD.source}(?:[^\\p{L}\\p{N}]+${WORD.source})*$`, 'u');
+
+function append<V>(map: Map<string, V[]>, key: string, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /** Every keyword, by its first word; and the one-word keywords, by their plural. */
 const BY_FIRST_WORD = new Map<string, Keyword[]>();
 const BY_PLURAL = new Map<string, string[]>();
 for (const category of TAXONOMY) {
   for (const keyword of category.keywords) {
     const text = words(keyword);
-    const parsed = wordsOf(text);
-    // Made of words, starting and ending with one, already folded: what the matching below assumes.
-    if (!new RegExp(`^${WORD.source}(?:[^\\p{L}\\p{N}]+${WORD.source})*$`, 'u').test(text) || folded(text) !== text) {
-      throw new Error(`taxonomy keyword "${keyword}" must be lower-case words`);
-    }
+    if (!KEYWORD_SHAPE.test(text) || folded(text) !== text) throw new Error(`taxonomy keyword "${keyword}" must be lower-case words`);
+    const parsed = tokensOf(text);
     const first = parsed.words[0] as string;
-    BY_FIRST_WORD.set(first, [...(BY_FIRST_WORD.get(first) ?? []), { slug: category.slug, words: parsed.words, between: parsed.between }]);
-    if (parsed.words.length === 1) BY_PLURAL.set(`${first}s`, [...(BY_PLURAL.get(`${first}s`) ?? []), category.slug]);
+    append(BY_FIRST_WORD, first, { slug: category.slug, words: parsed.words, between: parsed.between });
+    if (parsed.words.length === 1) append(BY_PLURAL, `${first}s`, category.slug);
   }
 }
 
@@ -217,7 +223,7 @@ for (const category of TAXONOMY) {
  */
 function keywordCategories(text: string): Set<string> {
   const found = new Set<string>();
-  const { words: seen, between } = wordsOf(text);
+  const { words: seen, between } = tokensOf(text);
   const matchesAt = (keyword: Keyword, at: number): boolean => {
     const last = keyword.words.length - 1;
     if (at + last >= seen.length) return false;
@@ -263,7 +269,9 @@ export function categoryScores(input: CategoryInput): Map<string, number> {
   const description = words(input.description.replace(/\bhttps?:\/\/\S+/gi, ' '));
   const tags = words([...upstream, ...meaningful(input.tags)].join(', '));
   const tools = input.tools.map((tool) => keywordCategories(words(`${tool.name} ${tool.description}`)));
-  const [inName, inDescription, inTags] = [name, description, tags].map(keywordCategories) as [Set<string>, Set<string>, Set<string>];
+  const inName = keywordCategories(name);
+  const inDescription = keywordCategories(description);
+  const inTags = keywordCategories(tags);
   for (const slug of RULE_SLUGS) {
     if (inName.has(slug)) add(slug, SCORE.name);
     if (inDescription.has(slug)) add(slug, SCORE.description);
