@@ -15,6 +15,7 @@ import type { CategoryList, Comparison, InstallClient, InstallInstructions, Serv
 import { LRUCache } from 'lru-cache';
 import { Answer } from './answer.js';
 import { AppError } from '../errors.js';
+import { scrubValue } from '../catalog/secrets.js';
 import type { JsonText } from '../json.js';
 import { createAnswerCache, type AnswerCache } from './answer-cache.js';
 import { createFlights, type Flights } from './flights.js';
@@ -43,9 +44,10 @@ export interface ReadModel {
   getServerTools(serverId: string): Promise<Answer<Tool[]>>;
   /**
    * A server with its tools, install instructions, trust and status, read together (a server's
-   * web page). Made afresh: what is kept is the page made of it (`renditions`).
+   * web page). Made afresh and scrubbed, as objects: what is kept is the page made of it
+   * (`renditions`), so the view is never written out as JSON.
    */
-  getServerView(idOrName: string): Promise<Answer<ServerPageView>>;
+  getServerView(idOrName: string): Promise<ServerPageView>;
   /**
    * Renditions made from several answers (a web page): each kept while the answers it reads
    * would be the same (src/read/renditions.ts). `followsChecks`: it reads trust or status.
@@ -97,7 +99,7 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
   /** The last generation read: while the database does not answer, answers kept at it are served. */
   let known: string | null = null;
   /** `compute`'s value; a failure while the database does not answer becomes `database_unavailable`. */
-  const guarded = async <T>(compute: () => Promise<T | JsonText<T>>): Promise<T | JsonText<T>> => {
+  const guarded = async <R>(compute: () => Promise<R>): Promise<R> => {
     try {
       return await compute();
     } catch (err) {
@@ -159,11 +161,10 @@ export function createReadModel({ registry, subregistry, generation, databaseAns
     getServerByDomain: (domain) => kept(keyOf('getServerByDomain', domain), async () => withLinks(await registry.getServerByDomain(domain))),
     getTool: (id) => kept(keyOf('getTool', id), () => registry.getTool(id)),
     getServerTools: (serverId) => kept(keyOf('getServerTools', serverId), () => registry.getServerTools(serverId)),
-    getServerView: (idOrName) =>
-      fresh(async () => {
-        const view = await registry.serverView(idOrName);
-        return { ...view, server: withLinks(view.server) };
-      }),
+    getServerView: async (idOrName) => {
+      const view = await guarded(() => registry.serverView(idOrName));
+      return scrubValue({ ...view, server: withLinks(view.server) });
+    },
     listCategories: () => kept(keyOf('listCategories'), () => registry.listCategories()),
     searchCoverage: () => registry.searchCoverage(),
     getInstall: (idOrName, client) => kept(keyOf('getInstall', idOrName, client), async () => registry.installOf(await catalogServer(idOrName), client)),

@@ -134,7 +134,7 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
           }),
           read.listCategories(),
         ]);
-        const { server, tools, install, trust, status } = view.value;
+        const { server, tools, install, trust, status } = view;
         const details = new Map<string, Tool>(tools.slice(0, TOOL_DETAILS).map((tool) => [tool.id, tool]));
         return renderPage(<ServerPageView assets={assets} data={{ server, tools: details, install, trust, status, categories: categories.value }} />);
       }));

@@ -33,7 +33,7 @@ describe('a server view', function () {
     const ids: string[] = (await h.request('/api/v1/servers/search?sort=a-z&limit=100')).body.items.map((item: { id: string }) => item.id);
     expect(ids.length).to.be.above(30);
     for (const id of ids) {
-      const view = (await read.getServerView(id)).value;
+      const view = await read.getServerView(id);
       const [server, tools, install, trust, status] = await Promise.all([
         read.getServer(id), read.getServerTools(id), read.getInstall(id), read.getTrust(id), read.getStatus(id),
       ]);
@@ -46,13 +46,13 @@ describe('a server view', function () {
   });
 
   it('installs under the key the catalog assigned, which is not always its name\'s', async () => {
-    const view = (await h.service.read.getServerView('io.github.someone~notion')).value;
+    const view = await h.service.read.getServerView('io.github.someone~notion');
     const claude = view.install.clients.find((client) => client.client === 'claude-desktop');
     expect(Object.keys((claude?.config as { mcpServers: Record<string, unknown> }).mcpServers)).to.deep.equal(['notion-2']);
   });
 
   it('finds a server by its name too, and shows its recorded check', async () => {
-    const view = (await h.service.read.getServerView('com.notion/mcp')).value;
+    const view = await h.service.read.getServerView('com.notion/mcp');
     expect(view.server.id).to.equal('com.notion~mcp');
     expect(view.status.endpoints[0]).to.include({ state: 'up', httpStatus: 200, latencyMs: 42 });
     expect(view.trust.checks.find((check) => check.check === 'endpoint_health')?.outcome).to.equal('pass');
