@@ -99,6 +99,15 @@ function check(label: string, value: number | null | undefined, op: '>=' | '<=',
   return { target: label, status: pass ? 'PASS' : 'MISS', value: `${fmt(value, value < 10 ? 3 : 1)}${unit}`, note: `${how}${at}` };
 }
 
+/**
+ * The p99 of the bare server's run beside a scenario, for a p99 target's note: when the load
+ * generator is the bound, its own queueing is in every p99 it measures, the bare server's too.
+ */
+export function besideP99(scenario: ScenarioResult | undefined): string {
+  const p99 = scenario?.baseline?.load.p99;
+  return p99 === undefined ? '' : `; the bare server beside it: p99 ${fmt(p99, 1)} ms`;
+}
+
 /** Every target of issue 7, measured at 100k where that size ran, else at the largest size that did. */
 export function checkTargets(sizes: readonly SizeResult[]): Target[] {
   const measured = sizes.filter((s) => s.scenarios.some((x) => x.load !== null));
@@ -120,7 +129,7 @@ export function checkTargets(sizes: readonly SizeResult[]): Target[] {
   const unmeasured = sizes.flatMap((s) => s.scenarios.filter((x) => x.load === null).map((x) => `${s.size}/${x.name}`));
   return [
     check('server search with q ≥ 0.15 × baseline req/s', ratio('search-q'), '>=', 0.15, '×', at),
-    check('server search with q p99 ≤ 20 ms', search?.p99, '<=', 20, ' ms', at),
+    check('server search with q p99 ≤ 20 ms', search?.p99, '<=', 20, ' ms', `${at}${besideP99(scenarioAt(sizes, largest, 'search-q'))}`),
     check('get server by id ≥ 0.25 × baseline', ratio('get-server'), '>=', 0.25, '×', at),
     check('get tool by id ≥ 0.25 × baseline', ratio('get-tool'), '>=', 0.25, '×', at),
     check('tool search ≥ 0.10 × baseline', ratio('tool-search'), '>=', 0.1, '×', at),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { LoadResult } from '../../scripts/bench/load.js';
-import { checkTargets, formatReport, unusedResultFile, type BaselineRun, type ScenarioResult, type SizeResult } from '../../scripts/bench/report.js';
+import { besideP99, checkTargets, formatReport, unusedResultFile, type BaselineRun, type ScenarioResult, type SizeResult } from '../../scripts/bench/report.js';
 
 function load(rps: number): LoadResult {
   return {
@@ -43,6 +43,13 @@ describe('bench report', () => {
     // 0.35 / 0.5: the machine's slowdown between the two passes is taken out; raw req/s would say 0.35 (a MISS against 0.6).
     expect(mcp).to.deep.include({ status: 'PASS', value: '0.700×' });
     expect(mcp?.note).to.match(/; 0\.350× in raw req\/s$/);
+  });
+
+  it('gives the bare server\'s p99 beside the search p99 it is read against', () => {
+    const p99 = checkTargets(sizes).find((t) => t.target === 'server search with q p99 ≤ 20 ms');
+    expect(p99).to.deep.include({ status: 'PASS', value: '2.500 ms' });
+    expect(p99?.note).to.match(/; the bare server beside it: p99 2\.5 ms$/);
+    expect(besideP99(undefined)).to.equal('');
   });
 
   it('prints each scenario with its own baseline run, and the range the bare server covered', () => {
