@@ -8,7 +8,7 @@
  * brotli-compressed, a quarter of its size or less (`forKeeping`): a client that accepts brotli
  * (VS Code, browsers over HTTPS) gets those bytes, another its JSON inflated for it (and gzipped
  * again if it accepts gzip); its renditions are made each time, not held beside it. An answer
- * made for one read (a server page's view) stays as JSON.
+ * the cache does not keep (a comparison; trust and status, held for a moment) stays as JSON.
  */
 import { scrubValue } from '../catalog/secrets.js';
 import { compress, compressedBody, bodyOf, type Body } from '../compression.js';
