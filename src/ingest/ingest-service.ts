@@ -12,9 +12,9 @@ import type { IngestInput } from './detect.js';
 import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js';
 import { isObject } from './json.js';
 import { serverOf, type ReadRecord } from './read.js';
-import { KeyOwners } from './key-owners.js';
+import { hash52, KeyOwners } from './key-owners.js';
 import { Spool } from './spool.js';
-import { streamRecords } from './stream-read.js';
+import { readInputs, recordHashes } from './read-inputs.js';
 import { fitTools, type UpstreamServer, type UpstreamTool } from './upstream.js';
 
 export interface IngestSummary {
@@ -83,23 +83,19 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
   }
 }
 
-/** Streams every input into the spool; returns the merge keys ambiguous in this run (as hash52 values). */
+/** Reads every input into the spool; returns the merge keys ambiguous in this run (as hash52 values). */
 async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void): Promise<Set<number>> {
   const owners = new KeyOwners();
   const ambiguous = new Set<number>();
   let read = 0;
-  for (const input of inputs) {
-    for await (const record of streamRecords(input)) {
-      spool.append(record);
+  await readInputs(inputs, spool, (hashes, records) => {
+    for (const { owner, keys } of recordHashes(hashes)) {
       // Keys shared by several records of one source cannot identify a server (a monorepo URL, say).
-      const owner = hash52(record.key);
-      for (const key of record.matchKeys) {
-        if (owners.ownedByAnother(hash52(`${record.source}\u0000${key}`), owner)) ambiguous.add(hash52(key));
-      }
-      read += 1;
-      if (read % 1000 === 0) progress(read, 2 * read);
+      for (const [sourceKey, key] of keys) if (owners.ownedByAnother(sourceKey, owner)) ambiguous.add(key);
     }
-  }
+    read += records;
+    progress(read, 2 * read);
+  });
   return ambiguous;
 }
 
@@ -267,19 +263,6 @@ class HashedSet {
       }
     })();
   }
-}
-
-/** A 52-bit hash of a string (two 32-bit multiplicative lanes), for run-long sets of ids and keys. */
-export function hash52(value: string): number {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c ^ value.length;
-  for (let i = 0; i < value.length; i += 1) {
-    const c = value.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 13;
-  }
-  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
 }
 
 /**

@@ -51,3 +51,16 @@ export class KeyOwners {
     }
   }
 }
+
+/** A 52-bit hash of a string (two 32-bit multiplicative lanes), for run-long sets of ids and keys. */
+export function hash52(value: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c ^ value.length;
+  for (let i = 0; i < value.length; i += 1) {
+    const c = value.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+}

@@ -1,6 +1,6 @@
 /**
  * Where a run keeps the records it has read until it writes them (issue 27): files in a
- * temporary folder, one per source, so the run's memory holds a buffer and not the records.
+ * temporary folder, a file per input and source, so the run's memory holds a buffer and not the records.
  * Reading first and writing afterwards keeps two guarantees: a bad record stops the run before
  * anything is written, and merging knows every merge key of the run before it places a record.
  * A record is a frame of three length-prefixed UTF-8 parts: its identity (JSON), the normalized
@@ -22,6 +22,15 @@ interface Identity {
   readonly matchKeys: readonly string[];
 }
 
+/** A spooled file of one source's records from one input. */
+export interface SpoolPart {
+  readonly source: SourceName;
+  /** The input's place in the run: parts of a source are read back in input order. */
+  readonly input: number;
+  readonly path: string;
+  readonly records: number;
+}
+
 class SpoolFile {
   private readonly fd: number;
   private pending: Buffer[] = [];
@@ -29,7 +38,7 @@ class SpoolFile {
   records = 0;
 
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'w+');
+    this.fd = openSync(path, 'w');
   }
 
   append(record: ReadRecord): void {
@@ -45,7 +54,7 @@ class SpoolFile {
     if (this.pendingBytes >= BUFFER) this.flush();
   }
 
-  flush(): void {
+  private flush(): void {
     if (this.pendingBytes === 0) return;
     const all = Buffer.concat(this.pending, this.pendingBytes);
     for (let at = 0; at < all.length; ) at += writeSync(this.fd, all, at, all.length - at);
@@ -53,9 +62,47 @@ class SpoolFile {
     this.pendingBytes = 0;
   }
 
-  /** The records in the order they were appended. */
-  *read(): Generator<ReadRecord> {
+  /** Writes what is buffered and closes the file. */
+  close(): void {
     this.flush();
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * Where the records of one input go, a file per source (an input is of one format, so nearly
+ * always one). Used on whichever thread reads the input (read-inputs.ts).
+ */
+export class InputSpool {
+  private readonly files = new Map<SourceName, SpoolFile>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly input: number,
+  ) {}
+
+  append(record: ReadRecord): void {
+    let file = this.files.get(record.source);
+    if (!file) {
+      file = new SpoolFile(join(this.dir, `${this.input}-${record.source}.spool`));
+      this.files.set(record.source, file);
+    }
+    file.append(record);
+  }
+
+  /** Closes the input's files; their parts. */
+  close(): SpoolPart[] {
+    return [...this.files].map(([source, file]) => {
+      file.close();
+      return { source, input: this.input, path: file.path, records: file.records };
+    });
+  }
+}
+
+/** The records of a part in the order they were appended. */
+function* readPart(part: SpoolPart): Generator<ReadRecord> {
+  const fd = openSync(part.path, 'r');
+  try {
     let buffer = Buffer.alloc(0);
     let at = 0;
     let position = 0;
@@ -67,7 +114,7 @@ class SpoolFile {
       rest.copy(next);
       let filled = rest.length;
       while (filled < next.length) {
-        const read = readSync(this.fd, next, filled, next.length - filled, position);
+        const read = readSync(fd, next, filled, next.length - filled, position);
         if (read === 0) break;
         filled += read;
         position += read;
@@ -76,61 +123,54 @@ class SpoolFile {
       at = 0;
       return filled >= bytes;
     };
-    const part = (): string => {
-      if (!need(4)) throw new Error(`${this.path}: a spooled record ends early`);
+    const text = (): string => {
+      if (!need(4)) throw new Error(`${part.path}: a spooled record ends early`);
       const length = buffer.readUInt32LE(at);
-      if (!need(4 + length)) throw new Error(`${this.path}: a spooled record ends early`);
-      const text = buffer.toString('utf8', at + 4, at + 4 + length);
+      if (!need(4 + length)) throw new Error(`${part.path}: a spooled record ends early`);
+      const out = buffer.toString('utf8', at + 4, at + 4 + length);
       at += 4 + length;
-      return text;
+      return out;
     };
     while (need(1)) {
-      const identity = JSON.parse(part()) as Identity;
-      yield { ...identity, serverJson: part(), rawJson: part() };
+      const identity = JSON.parse(text()) as Identity;
+      yield { ...identity, serverJson: text(), rawJson: text() };
     }
-  }
-
-  close(): void {
-    closeSync(this.fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** A run's spool: a file per source, read back source by source. */
+/** A run's spool: a folder of parts, read back source by source, each source's in input order. */
 export class Spool {
-  private readonly dir: string;
-  private readonly files = new Map<SourceName, SpoolFile>();
+  readonly dir: string;
+  private readonly parts: SpoolPart[] = [];
 
   constructor() {
     this.dir = mkdtempSync(join(tmpdir(), 'sextant-ingest-'));
   }
 
-  append(record: ReadRecord): void {
-    let file = this.files.get(record.source);
-    if (!file) {
-      file = new SpoolFile(join(this.dir, `${record.source}.spool`));
-      this.files.set(record.source, file);
-    }
-    file.append(record);
+  /** Takes the parts an input was spooled into. */
+  add(parts: readonly SpoolPart[]): void {
+    this.parts.push(...parts);
   }
 
   /** Records of these sources, source by source in the order given, each in the order read. */
   *read(order: readonly SourceName[]): Generator<ReadRecord> {
     for (const source of order) {
-      const file = this.files.get(source);
-      if (file) yield* file.read();
+      const parts = this.parts.filter((p) => p.source === source).sort((a, b) => a.input - b.input);
+      for (const part of parts) yield* readPart(part);
     }
   }
 
   get sources(): SourceName[] {
-    return [...this.files.keys()];
+    return [...new Set(this.parts.map((p) => p.source))];
   }
 
   get records(): number {
-    return [...this.files.values()].reduce((sum, file) => sum + file.records, 0);
+    return this.parts.reduce((sum, part) => sum + part.records, 0);
   }
 
   remove(): void {
-    for (const file of this.files.values()) file.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

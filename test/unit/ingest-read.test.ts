@@ -5,6 +5,8 @@ import { expect } from 'chai';
 import type { IngestInput, TextInput } from '../../src/ingest/detect.js';
 import { readDocument } from '../../src/ingest/detect.js';
 import { asRead, type ReadRecord } from '../../src/ingest/read.js';
+import { readInputs, recordHashes } from '../../src/ingest/read-inputs.js';
+import { Spool } from '../../src/ingest/spool.js';
 import { streamRecords } from '../../src/ingest/stream-read.js';
 import { IngestError } from '../../src/ingest/upstream.js';
 import { fixture } from '../support/harness.js';
@@ -72,3 +74,50 @@ describe('ingest reading documents as streams', function () {
     }
   });
 });
+
+/** Everything a read into a spool gave: the records as read back, and each record's hashes (sorted: threads hand them on in no order). */
+async function readIntoSpool(inputs: readonly IngestInput[], threads: number): Promise<{ records: ReadRecord[]; hashes: string[] }> {
+  const spool = new Spool();
+  const hashes: string[] = [];
+  try {
+    await readInputs(inputs, spool, (run) => {
+      for (const { owner, keys } of recordHashes(run)) hashes.push(JSON.stringify([owner, keys]));
+    }, { threads, parallelFromBytes: 0 });
+    return { records: [...spool.read(['demo', 'official', 'docker', 'toolsdk'])], hashes: hashes.sort() };
+  } finally {
+    spool.remove();
+  }
+}
+
+describe('ingest reading on several threads', function () {
+  this.timeout(120_000);
+  const files = (names: readonly string[]): IngestInput[] => names.map((name) => ({ file: name, path: fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)) }));
+
+  it('spools the same records in the same order, with the same hashes, on one, two and three threads', async () => {
+    const inputs = [...files(SMALL), ...(realAvailable ? REAL.map((file) => ({ file, path: `${DATA}${file}` })) : [])];
+    const one = await readIntoSpool(inputs, 1);
+    expect(one.records.length).to.be.greaterThan(realAvailable ? 5840 : 10);
+    expect(one.hashes).to.have.length(one.records.length);
+    // Read back source by source, each in input order, as one thread reading the inputs in order gives.
+    const sources = ['demo', 'official', 'docker', 'toolsdk'];
+    const inOrder = (await Promise.all(inputs.map(streamed))).flat().sort((a, b) => sources.indexOf(a.source) - sources.indexOf(b.source));
+    expect(one.records).to.deep.equal(inOrder);
+    for (const threads of [2, 3]) expect(await readIntoSpool(inputs, threads), `${threads} threads`).to.deep.equal(one);
+  });
+
+  it('throws the first failure in input order, whichever thread read it', async () => {
+    // The small corrupt document comes first and the large good ones after it go to other threads.
+    const inputs = files(['official-small.json', 'corrupt-record.json', 'toolsdk-small.json', 'truncated.json', 'docker-small.json']);
+    const expected = await failureOf(readIntoSpool(inputs, 1));
+    expect((expected as Error).message).to.match(/^corrupt-record\.json: record #1/);
+    for (const threads of [2, 3]) {
+      const failure = await failureOf(readIntoSpool(inputs, threads));
+      expect(failure, `${threads} threads`).to.be.instanceOf(IngestError);
+      expect((failure as Error).message, `${threads} threads`).to.equal((expected as Error).message);
+    }
+    const missing = await failureOf(readIntoSpool([...files(['official-small.json']), { file: 'gone.json', path: '/nonexistent/gone.json' }], 2));
+    expect(missing).to.be.instanceOf(IngestError);
+    expect((missing as Error).message).to.match(/^gone\.json: record document: cannot be read/);
+  });
+});
+

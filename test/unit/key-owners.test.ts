@@ -1,6 +1,6 @@
 /** The run-long table of merge keys' first owners (src/ingest/key-owners.ts). */
 import { expect } from 'chai';
-import { hash52 } from '../../src/ingest/ingest-service.js';
+import { hash52 } from '../../src/ingest/key-owners.js';
 import { KeyOwners } from '../../src/ingest/key-owners.js';
 
 describe('KeyOwners', () => {

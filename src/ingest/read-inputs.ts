@@ -1,0 +1,202 @@
+/**
+ * The read phase of ingest (issue 27): every input streamed, normalized and scrubbed into the
+ * run's spool. Nothing else can run meanwhile (a bad record must stop the run before anything is
+ * written), so a run of several large documents reads them on worker threads beside the main
+ * one, one per core: each thread reads its share of the inputs in input order, spools each input
+ * apart, and hands the main thread what the ambiguity check needs of each record (a few hashes).
+ * The spool is read back in input order and the first failure in input order is thrown, so the
+ * run is the same whichever thread read what.
+ */
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { IngestInput } from './detect.js';
+import { hash52 } from './key-owners.js';
+import { InputSpool, type Spool, type SpoolPart } from './spool.js';
+import { streamRecords } from './stream-read.js';
+import { IngestError } from './upstream.js';
+import type { ReadRecord } from './read.js';
+
+/**
+ * What the ambiguity check needs of a run of records, as numbers that cross threads cheaply: for
+ * each record its owner, its number of merge keys, then for each key the hash of source and key
+ * and the hash of the key (all hash52).
+ */
+export type KeyHashes = Float64Array;
+
+/** An input to read, with its place in the run. */
+export interface PlacedInput {
+  readonly index: number;
+  readonly input: IngestInput;
+}
+
+/** Why a share stopped: the failing input's place in the run, and the error as it can cross threads. */
+interface ShareFailure {
+  readonly index: number;
+  readonly ingest: { readonly file: string; readonly record: string; readonly reason: string } | null;
+  readonly message: string;
+}
+
+/** What a thread read of its share: the spooled parts of the inputs it read, and its first failure. */
+export interface ShareRead {
+  readonly parts: SpoolPart[];
+  readonly failure: ShareFailure | null;
+  /** The failure itself, when it happened on this thread. */
+  readonly error?: unknown;
+}
+
+/** Records whose hashes are handed on together. */
+const HASHES_PER_MESSAGE = 1000;
+
+/**
+ * Reads a share of the inputs in order into `dir`, stopping at the first that fails; hands on
+ * the records' hashes a run at a time. Runs on the main thread and in read-worker.ts.
+ */
+export async function readShare(share: readonly PlacedInput[], dir: string, onHashes: (hashes: KeyHashes, records: number) => void): Promise<ShareRead> {
+  const parts: SpoolPart[] = [];
+  let hashes: number[] = [];
+  let records = 0;
+  const handOn = (): void => {
+    if (records === 0) return;
+    onHashes(Float64Array.from(hashes), records);
+    hashes = [];
+    records = 0;
+  };
+  for (const { index, input } of share) {
+    const spool = new InputSpool(dir, index);
+    try {
+      for await (const record of streamRecords(input)) {
+        spool.append(record);
+        pushHashes(hashes, record);
+        records += 1;
+        if (records === HASHES_PER_MESSAGE) handOn();
+      }
+    } catch (error) {
+      spool.close();
+      handOn();
+      const ingest = error instanceof IngestError ? { file: error.file, record: error.record, reason: error.reason } : null;
+      return { parts, failure: { index, ingest, message: error instanceof Error ? error.message : String(error) }, error };
+    }
+    parts.push(...spool.close());
+  }
+  handOn();
+  return { parts, failure: null };
+}
+
+function pushHashes(out: number[], record: ReadRecord): void {
+  out.push(hash52(record.key), record.matchKeys.length);
+  for (const key of record.matchKeys) out.push(hash52(`${record.source}\u0000${key}`), hash52(key));
+}
+
+/** Each record's hashes of a run, as `readShare` hands them on. */
+export function* recordHashes(hashes: KeyHashes): Generator<{ owner: number; keys: Array<readonly [number, number]> }> {
+  for (let at = 0; at < hashes.length; ) {
+    const owner = hashes[at] as number;
+    const count = hashes[at + 1] as number;
+    const keys: Array<readonly [number, number]> = [];
+    for (let k = 0; k < count; k += 1) keys.push([hashes[at + 2 + 2 * k] as number, hashes[at + 3 + 2 * k] as number]);
+    yield { owner, keys };
+    at += 2 + 2 * count;
+  }
+}
+
+export interface ReadOptions {
+  /** Total text below which every input is read on the main thread (starting a worker costs more). */
+  readonly parallelFromBytes?: number;
+  /** Threads to read on at most, the main one included. */
+  readonly threads?: number;
+}
+
+/** Below this much text a worker's start (its own module graph) outweighs what it saves. */
+const PARALLEL_FROM_BYTES = 16 * 2 ** 20;
+const MAX_THREADS = 4;
+
+/**
+ * Reads every input into `spool`, shared among threads by size; `onHashes` gets every record's
+ * hashes (in no particular order across threads). Throws the first failure in input order.
+ */
+export async function readInputs(inputs: readonly IngestInput[], spool: Spool, onHashes: (hashes: KeyHashes, records: number) => void, options: ReadOptions = {}): Promise<void> {
+  const sizes = inputs.map(sizeOf);
+  const bytes = sizes.reduce((sum, size) => sum + size, 0);
+  const threads = inputs.length < 2 || bytes < (options.parallelFromBytes ?? PARALLEL_FROM_BYTES) ? 1 : Math.min(options.threads ?? availableParallelism(), MAX_THREADS, inputs.length);
+  const shares = shareBySize(sizes, threads).map((share) => share.map((index) => ({ index, input: inputs[index] as IngestInput })));
+  // The workers start first, then the main thread reads its own share.
+  const others = shares.slice(1).map((share) => readOnWorker(share, spool.dir, onHashes));
+  const own = await readShare(shares[0] ?? [], spool.dir, onHashes).catch((error: unknown) => ({ parts: [], failure: { index: -1, ingest: null, message: String(error) }, error }));
+  // Every thread is done with the spool's folder before the run goes on (or removes it).
+  const settled = await Promise.allSettled(others);
+  const reads: ShareRead[] = [own];
+  for (const result of settled) {
+    if (result.status === 'rejected') throw result.reason;
+    reads.push(result.value);
+  }
+  const failed = reads.filter((read) => read.failure !== null).sort((a, b) => (a.failure?.index ?? 0) - (b.failure?.index ?? 0))[0];
+  if (failed?.failure) throw failureOf(failed, failed.failure);
+  for (const read of reads) spool.add(read.parts);
+}
+
+function failureOf(read: ShareRead, failure: ShareFailure): unknown {
+  if ('error' in read) return read.error;
+  return failure.ingest ? new IngestError(failure.ingest.file, failure.ingest.record, failure.ingest.reason) : new Error(failure.message);
+}
+
+/** An input's size: its file's, or its text's length. */
+function sizeOf(input: IngestInput): number {
+  if (input.text !== undefined) return input.text.length;
+  try {
+    return statSync(input.path).size;
+  } catch {
+    // Reading it fails, naming it, on whichever thread it falls to.
+    return 0;
+  }
+}
+
+/** Input indexes in `threads` shares of about equal size, each in input order. */
+function shareBySize(sizes: readonly number[], threads: number): number[][] {
+  const shares = Array.from({ length: Math.max(1, threads) }, () => ({ bytes: 0, indexes: [] as number[] }));
+  const largestFirst = sizes.map((bytes, index) => ({ index, bytes })).sort((a, b) => b.bytes - a.bytes || a.index - b.index);
+  for (const { index, bytes } of largestFirst) {
+    const lightest = shares.reduce((min, share) => (share.bytes < min.bytes ? share : min));
+    lightest.bytes += bytes;
+    lightest.indexes.push(index);
+  }
+  return shares.map((share) => share.indexes.sort((a, b) => a - b)).filter((indexes) => indexes.length > 0);
+}
+
+/** This module's extension: `.js` when built, `.ts` when run from source (tests, `npm run sextant`). */
+const EXTENSION = extname(fileURLToPath(import.meta.url));
+const WORKER = new URL(`./read-worker${EXTENSION}`, import.meta.url);
+
+/** What a read worker is given. */
+export interface WorkerTask {
+  readonly share: readonly PlacedInput[];
+  readonly dir: string;
+}
+
+/** What a read worker posts: hashes as it goes, then what it read. */
+export type WorkerMessage = { readonly hashes: KeyHashes; readonly records: number } | { readonly done: ShareRead };
+
+function startWorker(workerData: WorkerTask): Worker {
+  if (EXTENSION !== '.ts') return new Worker(WORKER, { workerData });
+  // From source the worker needs tsx, whose loader a worker thread does not inherit: it
+  // registers tsx's require hook (tsx/cjs/api), then requires the worker's module through it.
+  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
+  const boot = `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(fileURLToPath(WORKER))});`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+function readOnWorker(share: readonly PlacedInput[], dir: string, onHashes: (hashes: KeyHashes, records: number) => void): Promise<ShareRead> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker({ share, dir });
+    worker.on('message', (message: WorkerMessage) => {
+      if ('done' in message) resolve(message.done);
+      else onHashes(message.hashes, message.records);
+    });
+    worker.once('error', reject);
+    // Its last message is handled before its exit is: a worker that answered has settled this already.
+    worker.once('exit', (code) => reject(new Error(`an ingest read worker stopped (exit code ${code}) before it answered`)));
+  });
+}
