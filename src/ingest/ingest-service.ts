@@ -3,6 +3,7 @@
  * across sources, and writes the catalog in one transaction, a batch at a time. Ids stay stable across runs,
  * an unchanged input changes nothing, and a failure leaves the previous catalog untouched.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { SourceName } from '../types.js';
 import { slugOf } from '../catalog/ids.js';
 import { assignInstallKeys } from '../catalog/install-key.js';
@@ -13,6 +14,7 @@ import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js'
 import { isObject } from './json.js';
 import { serverOf, type ReadRecord } from './read.js';
 import { hash52, KeyOwners } from './key-owners.js';
+import { afterPending, type PlacementLookups, type PendingBatch, type SavedSource } from './pending-batch.js';
 import { Spool } from './spool.js';
 import { readInputs, recordHashes } from './read-inputs.js';
 import { fitTools, type UpstreamServer, type UpstreamTool } from './upstream.js';
@@ -114,27 +116,50 @@ class RunCounts {
   readonly updated = new Set<number>();
 }
 
-/** Places and writes the records a batch at a time; the writer's transaction holds the whole run. */
+/**
+ * Places and writes the records a batch at a time; the writer's transaction holds the whole run.
+ * A batch is looked up and placed before the last one's writes are handed to SQLite, and
+ * materialized while SQLite writes them (see pending-batch.ts).
+ */
 async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, run: RunContext): Promise<Omit<IngestSummary, 'records' | 'sources' | 'seconds'>> {
   const counts = new RunCounts();
   const installKeys = new HashedSet(await writer.installKeys());
-  let batch: ReadRecord[] = [];
   let done = 0;
-  const flush = async (): Promise<void> => {
-    await writeBatch(writer, batch, run, counts, installKeys);
-    done += batch.length;
+  const write = async (batch: PreparedBatch): Promise<void> => {
+    await writer.writeServers(batch.writes, run.now);
+    await writer.saveSources(batch.saved.map((s) => ({ ...s, recordJson: s.rawJson, normalizedJson: s.serverJson })), run.now);
+    await writer.addMatchKeys(batch.newKeys);
+    done += batch.records;
     run.progress(run.total + done, 2 * run.total);
-    batch = [];
   };
   await writer.deferIndexes(async () => {
-    for (const record of records) {
-      batch.push(record);
-      if (batch.length === run.batchSize) await flush();
+    let pending: PreparedBatch | null = null;
+    for (const batch of batchesOf(run.batchSize, records)) {
+      const looked = await lookUp(afterPending(writer, pending), batch, run);
+      const writing: Promise<void> = pending === null ? Promise.resolve() : write(pending);
+      // Both settle before a failure is thrown: the transaction must not roll back under a write.
+      const [prepared, written] = await Promise.allSettled([prepare(looked, batch.length, run, counts, installKeys), writing]);
+      if (written.status === 'rejected') throw written.reason;
+      if (prepared.status === 'rejected') throw prepared.reason;
+      pending = prepared.value;
     }
-    if (batch.length > 0) await flush();
+    if (pending !== null) await write(pending);
   });
   const updated = counts.updated.size;
   return { added: counts.added, updated, unchanged: counts.touched.size - counts.added - updated, servers: await writer.countServers(), tools: await writer.countTools() };
+}
+
+/** The records in batches of `size` (the last one shorter). */
+function* batchesOf(size: number, records: Iterable<ReadRecord>): Generator<ReadRecord[]> {
+  let batch: ReadRecord[] = [];
+  for (const record of records) {
+    batch.push(record);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 interface Placement extends ReadRecord {
@@ -143,27 +168,56 @@ interface Placement extends ReadRecord {
   readonly recordHash: string;
 }
 
+/** A batch placed, with what materializing it needs of the catalog. */
+interface Looked {
+  readonly placed: Placed;
+  /** Servers a record of the batch changes, in the order first changed. */
+  readonly touched: readonly string[];
+  readonly previous: Map<string, StoredSource[]>;
+  readonly hashes: Map<string, string>;
+  /** Those of the touched servers that this run created (in an earlier batch). */
+  readonly createdInRun: Set<string>;
+}
+
+/** A batch ready to write (and, for the next batch's lookups, what it will have written). */
+interface PreparedBatch extends PendingBatch {
+  readonly saved: ReadonlyArray<SavedSource & { readonly rawJson: string }>;
+  /** Records the batch holds (for progress). */
+  readonly records: number;
+}
+
+/** Where each record of the batch belongs (see `place`), and the stored state of the servers it changes. */
+async function lookUp(catalog: PlacementLookups, records: readonly ReadRecord[], run: RunContext): Promise<Looked> {
+  const placed = await place(catalog, records, run.ambiguous);
+  const touched = [...new Set(placed.changed.map((p) => p.serverId))];
+  const stored = touched.filter((id) => !placed.created.has(id));
+  return {
+    placed, touched,
+    previous: await catalog.storedSources(stored),
+    hashes: await catalog.contentHashes(stored),
+    createdInRun: await catalog.createdAt(stored, run.now),
+  };
+}
+
 /**
- * One batch: where each record belongs (see `place`), then every touched server materialized
- * again from its stored sources and this batch's records. A server an earlier batch of the run
- * wrote (another source's record of it) is read back and rewritten like any stored one.
+ * Every server the batch changes materialized again from its stored sources and the batch's
+ * records. A server an earlier batch of the run wrote (another source's record of it) is
+ * rewritten like any stored one.
  */
-async function writeBatch(writer: CatalogWriter, records: readonly ReadRecord[], run: RunContext, counts: RunCounts, installKeys: HashedSet): Promise<void> {
-  const placed = await place(writer, records, run.ambiguous);
+async function prepare(looked: Looked, records: number, run: RunContext, counts: RunCounts, installKeys: HashedSet): Promise<PreparedBatch> {
+  const { placed, touched, previous, hashes, createdInRun } = looked;
   for (const id of placed.servers) counts.touched.add(hash52(id));
   // Like ids, assigned once, when a server is created, and kept (src/catalog/install-key.ts).
   const keys = assignInstallKeys([...placed.created].map((id) => [id, placed.names.get(id) ?? id] as const), installKeys.asSet());
-  const touched = [...new Set(placed.changed.map((p) => p.serverId))];
-  const stored = touched.filter((id) => !placed.created.has(id));
-  const previous = await writer.storedSources(stored);
   // Versions are append-only upstream: an update keeps the versions already known beside its own.
   const changed = placed.changed.map((p) => withKnownVersions(p, previous.get(p.serverId)));
-  const hashes = await writer.contentHashes(stored);
-  const createdInRun = await writer.createdAt(stored, run.now);
   const fresh = new Map<string, Placement[]>();
   for (const p of changed) fresh.set(p.serverId, [...(fresh.get(p.serverId) ?? []), p]);
   const writes: ServerWrite[] = [];
-  for (const id of touched) {
+  for (const [i, id] of touched.entries()) {
+    // A server a turn of the event loop: the last batch's writes move on meanwhile (each
+    // statement's callback hands SQLite the next one), where a longer turn left SQLite waiting.
+    if (i > 0) await setImmediate();
     const incoming = (fresh.get(id) ?? []).map(serverOf);
     const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));
     const kept = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key))).map((s) => s.normalized).filter(isUpstreamServer);
@@ -174,9 +228,8 @@ async function writeBatch(writer: CatalogWriter, records: readonly ReadRecord[],
     else if (!createdInRun.has(id)) counts.updated.add(hash52(id));
     writes.push({ entry, isNew, installKey: keys.get(id) });
   }
-  await writer.writeServers(writes, run.now);
-  await writer.saveSources(changed.map((p) => ({ source: p.source, key: p.key, serverId: p.serverId, recordHash: p.recordHash, recordJson: p.rawJson, normalizedJson: p.serverJson })), run.now);
-  await writer.addMatchKeys(placed.newKeys);
+  const saved = changed.map((p) => ({ source: p.source, key: p.key, serverId: p.serverId, recordHash: p.recordHash, serverJson: p.serverJson, rawJson: p.rawJson }));
+  return { saved, created: placed.created, newKeys: placed.newKeys, writes, records };
 }
 
 interface Placed {
@@ -195,7 +248,7 @@ interface Placed {
  * the run included): its earlier server, or one that shares a merge key and has no record from
  * this source yet, or one with the same name, or a new one. Records of the batch see each other.
  */
-async function place(writer: CatalogWriter, records: readonly ReadRecord[], ambiguous: ReadonlySet<number>): Promise<Placed> {
+async function place(writer: PlacementLookups, records: readonly ReadRecord[], ambiguous: ReadonlySet<number>): Promise<Placed> {
   const usable = records.map((record) => record.matchKeys.filter((key) => !ambiguous.has(hash52(key))));
   const sources = await writer.sourceRows(records.map((r) => ({ source: r.source, key: r.key })));
   const keyOwners = await writer.keyOwners([...new Set(usable.flat())]);

@@ -6,7 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import type { IngestInput } from '../../src/ingest/detect.js';
 import { ingest, type IngestSummary } from '../../src/ingest/ingest-service.js';
+import type { Store } from '../../src/store/index.js';
 import { freshSqliteFile, TEST_DIALECT } from '../support/database.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -130,5 +132,49 @@ describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not fo
     const { body } = await h.request('/api/v1/tools/search?q=create_issue&limit=5');
     expect(body.total).to.be.greaterThan(5);
     expect(body.items[0].name).to.equal('create_issue');
+  });
+});
+
+/**
+ * Ingest places a batch before the last one's writes land and sees them through an overlay
+ * (src/ingest/pending-batch.ts): batches of a few records, where nearly every lookup meets the
+ * pending batch, must write what batches holding a whole source write, and re-ingest alike.
+ */
+describe(`real upstream data in small batches${available ? '' : ' (skipped: ../shared/data not found next to the checkout)'}`, function () {
+  this.timeout(180_000);
+  const inputs = (changed: boolean): IngestInput[] => FILES.map((file) => {
+    const text = readFileSync(`${DATA}${file}`, 'utf8');
+    // Every other description changed: a re-ingest that updates part of the catalog.
+    let n = 0;
+    return { file, text: changed ? text.replace(/"description": ?"/g, (m) => (n++ % 2 === 0 ? `${m}Changed. ` : m)) : text };
+  });
+  /** What the store holds: every source row, merge key, server (id, name, install key) and content hash. */
+  const catalogOf = async (store: Store): Promise<unknown> => store.withCatalogWriter(async (writer) => {
+    const index = await writer.loadIndex();
+    const ids = [...index.servers.keys()].sort();
+    return {
+      sources: [...index.sources].sort(([a], [b]) => a.localeCompare(b)),
+      keys: [...index.keys].sort(([a], [b]) => a.localeCompare(b)),
+      servers: ids.map((id) => [id, index.servers.get(id)]),
+      installKeys: [...index.installKeys].sort(),
+      hashes: [...(await writer.contentHashes(ids))].sort(([a], [b]) => a.localeCompare(b)),
+    };
+  });
+
+  it('writes the same catalog in batches of 7 records as in batches of a whole source, first and on a re-ingest with changes', async function () {
+    if (!available) this.skip();
+    const [small, whole] = [await startHarness({ demo: false }), await startHarness({ demo: false })];
+    try {
+      const first = await ingest(small.service.store, inputs(false), { batchSize: 7 });
+      expect(first).to.deep.include({ ...(await ingest(whole.service.store, inputs(false), { batchSize: 100_000 })), seconds: first.seconds });
+      expect(await catalogOf(small.service.store)).to.deep.equal(await catalogOf(whole.service.store));
+      const again = await ingest(small.service.store, inputs(true), { batchSize: 7 });
+      expect(again.updated).to.be.greaterThan(1000);
+      expect(again).to.deep.include({ ...(await ingest(whole.service.store, inputs(true), { batchSize: 100_000 })), seconds: again.seconds });
+      expect(await catalogOf(small.service.store)).to.deep.equal(await catalogOf(whole.service.store));
+    } finally {
+      await small.close();
+      await whole.close();
+    }
   });
 });

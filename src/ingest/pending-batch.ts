@@ -1,0 +1,105 @@
+/**
+ * The catalog as it will be once a batch's writes land (issue 27). Ingest looks up what it needs
+ * to place the next batch before it hands the last one's writes to SQLite, then places and
+ * materializes the next batch on the main thread while SQLite writes the last one on its own:
+ * the two overlap instead of taking turns. Those lookups see the catalog without the pending
+ * batch's writes; this view adds them, so that every answer equals the one the database would
+ * give after them (same rows, same owners, same names).
+ */
+import type { SourceName } from '../types.js';
+import { sourceKey, type CatalogWriter, type ServerWrite, type SourceRow, type StoredSource } from '../store/index.js';
+
+/** The lookups placing and materializing a batch make. */
+export type PlacementLookups = Pick<
+  CatalogWriter,
+  'sourceRows' | 'keyOwners' | 'serversByName' | 'sourcesOfServers' | 'takenIds' | 'createdAt' | 'contentHashes' | 'storedSources'
+>;
+
+/** A source record a batch saves: `serverJson` is the normalized record as stored. */
+export interface SavedSource extends SourceRow {
+  readonly serverJson: string;
+}
+
+/** What a batch writes, as the lookups of the next one must see it. */
+export interface PendingBatch {
+  /** Source records saved (inserted or replaced by source and key). */
+  readonly saved: readonly SavedSource[];
+  /** Servers created (with `created_at` the run's time). */
+  readonly created: ReadonlySet<string>;
+  /** Merge keys given an owner, [key, server id]: none of them had one. */
+  readonly newKeys: ReadonlyArray<readonly [string, string]>;
+  /** Servers inserted or replaced. */
+  readonly writes: readonly ServerWrite[];
+}
+
+/** `writer`'s lookups as they will answer once `pending` is written (`writer` itself without one). */
+export function afterPending(writer: PlacementLookups, pending: PendingBatch | null): PlacementLookups {
+  if (pending === null) return writer;
+  const saved = new Map(pending.saved.map((s) => [sourceKey(s.source, s.key), s]));
+  const names = new Map(pending.writes.map((w) => [w.entry.server.id, w.entry.server.name]));
+  const hashes = new Map(pending.writes.map((w) => [w.entry.server.id, w.entry.contentHash]));
+  const created = (ids: readonly string[]): string[] => ids.filter((id) => pending.created.has(id));
+  return {
+    async sourceRows(records) {
+      const out = await writer.sourceRows(records);
+      for (const record of records) {
+        const row = saved.get(sourceKey(record.source, record.key));
+        if (row) out.set(sourceKey(row.source, row.key), { source: row.source, key: row.key, serverId: row.serverId, recordHash: row.recordHash });
+      }
+      return out;
+    },
+    async keyOwners(keys) {
+      const out = await writer.keyOwners(keys);
+      const asked = new Set(keys);
+      for (const [key, serverId] of pending.newKeys) if (asked.has(key) && !out.has(key)) out.set(key, serverId);
+      return out;
+    },
+    async serversByName(asked) {
+      const out = await writer.serversByName(asked);
+      // A server the batch rewrites has its new name: its old one no longer finds it.
+      for (const [name, id] of out) if (names.has(id) && names.get(id) !== name) out.delete(name);
+      const wanted = new Set(asked);
+      for (const [id, name] of names) if (wanted.has(name)) out.set(name, id);
+      return out;
+    },
+    async sourcesOfServers(ids) {
+      const out = await writer.sourcesOfServers(ids);
+      const asked = new Set(ids);
+      for (const s of pending.saved) if (asked.has(s.serverId)) out.set(s.serverId, (out.get(s.serverId) ?? new Set<SourceName>()).add(s.source));
+      return out;
+    },
+    async takenIds(ids) {
+      const out = await writer.takenIds(ids);
+      for (const id of created(ids)) out.add(id);
+      return out;
+    },
+    async createdAt(ids, at) {
+      const out = await writer.createdAt(ids, at);
+      for (const id of created(ids)) out.add(id);
+      return out;
+    },
+    async contentHashes(ids) {
+      const out = await writer.contentHashes(ids);
+      for (const id of ids) {
+        const hash = hashes.get(id);
+        if (hash !== undefined) out.set(id, hash);
+      }
+      return out;
+    },
+    async storedSources(ids) {
+      const out = await writer.storedSources(ids);
+      const asked = new Set(ids);
+      for (const s of pending.saved) {
+        if (!asked.has(s.serverId)) continue;
+        const stored: StoredSource = { source: s.source, key: s.key, normalized: JSON.parse(s.serverJson) };
+        const list = out.get(s.serverId) ?? [];
+        // Replaced where it was (an upsert keeps the row), added after the others otherwise.
+        const at = list.findIndex((l) => l.source === s.source && l.key === s.key);
+        if (at >= 0) list[at] = stored;
+        else list.push(stored);
+        out.set(s.serverId, list);
+      }
+      return out;
+    },
+  };
+}
