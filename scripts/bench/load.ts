@@ -19,6 +19,8 @@ export interface LoadOptions {
   readonly warmupSeconds: number;
   /** Seconds before a request counts as timed out (an error). */
   readonly timeoutSeconds: number;
+  /** Where the measured pass also records each latency: percentiles over several passes. */
+  readonly record?: Latencies;
 }
 
 export interface LoadResult {
@@ -56,7 +58,7 @@ export async function runLoad(url: string, requests: readonly LoadRequest[], opt
   if (options.warmupSeconds > 0) await pass(url, requests, rotation, options.connections, options.warmupSeconds, options.timeoutSeconds);
   hooks.start?.();
   try {
-    return await pass(url, requests, rotation, options.connections, options.seconds, options.timeoutSeconds);
+    return await pass(url, requests, rotation, options.connections, options.seconds, options.timeoutSeconds, options.record);
   } finally {
     hooks.stop?.();
   }
@@ -74,7 +76,7 @@ function skipBodies(client: unknown): void {
   if (typeof queue === 'object' && queue !== null) Reflect.set(queue, 'addBody', () => undefined);
 }
 
-async function pass(url: string, requests: readonly LoadRequest[], rotation: { next: number }, connections: number, seconds: number, timeoutSeconds: number): Promise<LoadResult> {
+async function pass(url: string, requests: readonly LoadRequest[], rotation: { next: number }, connections: number, seconds: number, timeoutSeconds: number, record?: Latencies): Promise<LoadResult> {
   const latencies = new Latencies();
   const only = requests.length === 1 ? requests[0] : undefined;
   // One request: a static one, so the load generator spends nothing on rebuilding it.
@@ -99,7 +101,10 @@ async function pass(url: string, requests: readonly LoadRequest[], rotation: { n
       };
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(options, (err: unknown, done: autocannon.Result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(done)));
-    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.add(responseTime));
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      latencies.add(responseTime);
+      record?.add(responseTime);
+    });
   });
   const codes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) codes[code] = stat.count ?? 0;
@@ -123,7 +128,7 @@ async function pass(url: string, requests: readonly LoadRequest[], rotation: { n
 }
 
 /** A growable list of latencies in ms. */
-class Latencies {
+export class Latencies {
   private values = new Float64Array(1 << 16);
   private sorted: Float64Array | null = null;
   count = 0;
