@@ -38,7 +38,11 @@ export interface IngestOptions {
   readonly batchSize?: number;
 }
 
-/** Records placed, merged and written together: what the run holds in memory at a time. */
+/**
+ * Records placed, merged and written together; the run holds two batches at a time (one written
+ * while the next is materialized). Install keys are given a batch at a time (of the servers a
+ * batch creates, a key's publisher gets it first: install-key.ts), so the size decides some keys.
+ */
 const RECORDS_PER_BATCH = 500;
 
 /**

@@ -181,7 +181,8 @@ describe('ingest', () => {
         yield entry;
       }
     });
-    const failure = await ingest(failing, [document(3)]).catch((err: unknown) => err);
+    // One ingest batch for the whole document, so that the writer takes its second batch of it.
+    const failure = await ingest(failing, [document(3)], { batchSize: SERVERS }).catch((err: unknown) => err);
     expect((failure as Error).message).to.equal('disk on fire');
     expect(await snapshot(h)).to.deep.equal(before);
     expect(await counts()).to.deep.equal(beforeCounts);
