@@ -1,240 +1,27 @@
 #!/usr/bin/env node
 /**
- * The `sextant` CLI and composition root: `serve`, `migrate`, `ingest <file...>`.
- * Every subcommand reads the same environment variables (src/config.ts).
+ * The `sextant` command; the CLI itself is cli.ts. On Linux, `sextant ingest` runs with two
+ * malloc arenas. glibc gives a thread that finds the other arenas busy an arena of its own (up
+ * to eight per core) and keeps what is freed in each; since SQLite writes on its threads while
+ * the main thread materializes the next batch (src/ingest/ingest-service.ts), an ingest's
+ * native memory grew with the run: a million servers peaked at 598 MB, and a 100k run held
+ * 210-260 MB outside V8's heap where two arenas hold 145-155 MB (10k: a peak of 329-345 MB
+ * against 272-278 MB, the run 5-8% slower). glibc reads MALLOC_ARENA_MAX once, at start, so this
+ * starts the command again with it set unless it is set (by the operator, or by this), before
+ * loading anything else: the first process only waits, and holds what Node itself does.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { constants as osConstants } from 'node:os';
-import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
-import cliProgress from 'cli-progress';
-import { ConfigError, loadConfig, redactUrl, type Config } from './config.js';
-import { createService } from './compose.js';
-import { isLoopbackHost } from './host-check.js';
-import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
-import { ingest, type IngestSummary } from './ingest/ingest-service.js';
-import { IngestError } from './ingest/upstream.js';
-import { createLogger, type Logger } from './logger.js';
-import { createStore } from './store/index.js';
-import { OFFICIAL_REGISTRY, SyncError, sync } from './ingest/sync.js';
-import { runMonitorPass, scheduleMonitor } from './monitor/monitor.js';
-import { NetError } from './net/index.js';
+import { constants } from 'node:os';
 
-const USAGE = `Usage: sextant <command>
+const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
 
-Commands:
-  serve                   migrate, load the demo catalog into an empty catalog (DEMO_CATALOG=auto), serve HTTP,
-                          and check remote endpoints every MONITOR_INTERVAL seconds (0 = off)
-  migrate                 apply database migrations
-  ingest <file...>        ingest upstream registry files (official, Docker catalog, toolsdk; detected from content)
-  sync [--upstream URL]   pull the official registry API (default ${OFFICIAL_REGISTRY}), incrementally
-  monitor [--once]        check every catalogued remote endpoint, once or every MONITOR_INTERVAL seconds
-
-Configuration comes from environment variables; see README.md.`;
-
-async function main(argv: readonly string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' }, once: { type: 'boolean' }, upstream: { type: 'string' } },
-  });
-  const [command, ...rest] = positionals;
-  if (values.help || command === undefined || command === 'help') {
-    console.log(USAGE);
-    return command === undefined && !values.help ? 2 : 0;
-  }
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  switch (command) {
-    case 'serve':
-      return serve(config, logger);
-    case 'migrate':
-      return migrateOnly(config);
-    case 'ingest':
-      return inFewArenas(() => ingestFiles(config, rest));
-    case 'sync':
-      return syncUpstream(config, logger, values.upstream);
-    case 'monitor':
-      return monitorCommand(config, logger, values.once === true);
-    default:
-      console.error(`unknown command "${command}"\n\n${USAGE}`);
-      return 2;
-  }
-}
-
-async function serve(config: Config, logger: Logger): Promise<number> {
-  // V8 moves allocation sites whose objects tend to survive a young collection to allocating in
-  // the old generation, and hardly ever moves them back. Requests that queue behind cold
-  // searches live long enough to look like that, so a burst of new queries left every later
-  // request allocating its short-lived objects in the old generation: a third fewer requests a
-  // second, a heap that grew by 200 MB between full collections, and 13 ms young collections.
-  // A server's objects are nearly all per request: keep them young.
-  setFlagsFromString('--no-allocation-site-pretenuring');
-  // After each full collection V8 lets the old generation grow to up to four times what
-  // survived before the next one, the more so the faster the server runs. Under a burst of MCP
-  // calls at 100k that left 160 MB of garbage on top of 80 MB live (RSS 519 MB); at 1.3 times
-  // the heap stays near 135 MB (RSS 410 MB) at the same throughput: the extra collections are
-  // mostly concurrent marking of a small live heap.
-  setFlagsFromString('--heap-growing-percent=30');
-  // The young generation's size (--max-semi-space-size) is read only when Node starts: it is on
-  // the start script's command line (package.json), with --expose-gc for the collection below.
-  const service = await createService(config, logger, { workers: true });
-  if (config.demoCatalog === 'auto') {
-    const summary = await loadDemoCatalogIfEmpty(service.store);
-    if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');
-  }
-  const stopMonitor = config.monitorInterval > 0
-    ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: config.monitorInterval }), 'monitor pass'), logger)
-    : () => undefined;
-  // Server searches are fast from the first request: the servers' in-memory index is built
-  // before serving (the tools' follows while it serves; SQL answers tool searches until then).
-  await service.warmSearch();
-  // The build leaves its temporaries (a hundred MB and more at 100k) to the next full
-  // collection; with --expose-gc (npm start passes it) that is now, before the first request.
-  (globalThis as { gc?: () => void }).gc?.();
-  const server = service.app.listen(config.port, config.host);
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ url: `http://${config.host}:${port}`, database: redactUrl(config.databaseUrl) }, 'sextant is serving');
-  if (!isLoopbackHost(config.host) && config.publicUrl === null && config.allowedHosts.length === 0) {
-    logger.warn({ host: config.host }, 'bound beyond loopback without PUBLIC_URL or ALLOWED_HOSTS: requests by IP address are answered, requests by name get 403 host_not_allowed');
-  }
-  const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-  logger.info({ signal: String(signal[0] ?? '') }, 'shutting down');
-  stopMonitor();
-  server.close();
-  server.closeAllConnections();
-  await service.close();
-  return 0;
-}
-
-async function monitorCommand(config: Config, logger: Logger, onlyOnce: boolean): Promise<number> {
-  const service = await createService(config, logger);
-  const pass = async (): Promise<void> => {
-    // A one-off pass checks everything now; a scheduled one leaves what another instance just checked.
-    const summary = await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: onlyOnce ? 0 : config.monitorInterval });
-    console.log(`checked ${summary.endpoints} endpoints: ${Object.entries(summary.states).map(([state, n]) => `${n} ${state}`).join(', ') || 'none'}; ${summary.catalogUpdates} servers got tools from their endpoints`);
-  };
-  try {
-    if (onlyOnce || config.monitorInterval === 0) {
-      if (!onlyOnce) console.error('MONITOR_INTERVAL is 0: checking once');
-      await pass();
-      return 0;
-    }
-    const stop = scheduleMonitor(config.monitorInterval, pass, logger);
-    await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-    stop();
-    return 0;
-  } finally {
-    await service.close();
-  }
-}
-
-async function syncUpstream(config: Config, logger: Logger, upstream: string | undefined): Promise<number> {
-  const service = await createService(config, logger);
-  const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'sync [{bar}] {value} records, page {page}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
-  try {
-    bar?.start(0, 0, { page: 0 });
-    const summary = await sync(service.store, service.net, {
-      ...(upstream ? { upstream } : {}),
-      onPage: (pages, records) => {
-        bar?.setTotal(records);
-        bar?.update(records, { page: pages });
-      },
-    });
-    bar?.stop();
-    console.log(`synced ${summary.pages} pages from ${summary.upstream}${summary.since ? ` (updated since ${summary.since})` : ''}: ${summaryLine(summary)}`);
-    return 0;
-  } catch (err) {
-    bar?.stop();
-    if (err instanceof SyncError || err instanceof NetError || err instanceof IngestError) {
-      console.error(`sync failed, nothing was changed: ${err.message}`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    await service.close();
-  }
-}
-
-async function migrateOnly(config: Config): Promise<number> {
-  const store = createStore(config.databaseUrl);
-  try {
-    await store.migrate();
-    console.log(`migrations applied to ${redactUrl(config.databaseUrl)}`);
-    return 0;
-  } finally {
-    await store.close();
-  }
-}
-
-/**
- * glibc gives a thread that finds the other arenas busy an arena of its own (up to eight per
- * core) and keeps what is freed in each. Since SQLite writes on its threads while the main thread
- * materializes the next batch (src/ingest/ingest-service.ts), an ingest's native memory grew
- * with the run: a million servers peaked at 598 MB, a 100k run held 210-260 MB outside V8's heap
- * where two arenas hold 145-155 MB (10k: peak 329-345 MB against 272-278 MB, 5-8% slower).
- * glibc reads MALLOC_ARENA_MAX once, at start, so `ingest` starts itself again with it set
- * unless it is set (by the operator, or by this). Not on Linux, it runs as it is.
- */
-async function inFewArenas(run: () => Promise<number>): Promise<number> {
-  if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX !== undefined) return run();
+if (process.platform === 'linux' && command === 'ingest' && process.env.MALLOC_ARENA_MAX === undefined) {
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, MALLOC_ARENA_MAX: '2' } });
   // Ctrl-C reaches both; a signal sent to this process alone is passed on. Either way this one waits for the run to end.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
-  return code ?? 128 + (signal === null ? 0 : osConstants.signals[signal]);
+  process.exit(code ?? 128 + (signal === null ? 0 : constants.signals[signal]));
+} else {
+  await import('./cli.js');
 }
-
-async function ingestFiles(config: Config, files: readonly string[]): Promise<number> {
-  if (files.length === 0) {
-    console.error('ingest needs at least one file');
-    return 2;
-  }
-  // The run's objects are per batch; V8 would let the old generation grow to several times what
-  // survives a full collection before collecting again (garbage of batches long written).
-  setFlagsFromString('--heap-growing-percent=30');
-  // Streamed from disk, record by record (src/ingest/stream-read.ts): never read whole.
-  const inputs = files.map((file) => ({ file, path: file }));
-  const store = createStore(config.databaseUrl);
-  const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'ingest [{bar}] {percentage}% {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
-  try {
-    await store.migrate();
-    bar?.start(1, 0);
-    const summary = await ingest(store, inputs, {
-      onProgress: (done, total) => {
-        bar?.setTotal(total);
-        bar?.update(done);
-      },
-    });
-    bar?.stop();
-    console.log(summaryLine(summary));
-    return 0;
-  } catch (err) {
-    bar?.stop();
-    if (err instanceof IngestError) {
-      console.error(`ingest failed, nothing was changed: ${err.message}`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    await store.close();
-  }
-}
-
-export function summaryLine(s: IngestSummary): string {
-  return `ingested ${s.records} records from ${s.sources.join(', ')}: ${s.added} servers added, ${s.updated} updated, ${s.unchanged} unchanged; catalog has ${s.servers} servers and ${s.tools} tools (${s.seconds} s)`;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof ConfigError) console.error(err.message);
-    // A system error (the database refused, a file is missing) is the operator's to fix: no stack.
-    else if (err instanceof Error && 'code' in err && typeof err.code === 'string') console.error(`sextant: ${err.message} (${err.code})`);
-    else console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    process.exit(1);
-  },
-);
