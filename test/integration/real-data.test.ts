@@ -148,7 +148,11 @@ describe(`real upstream data in small batches${available ? '' : ' (skipped: ../s
     let n = 0;
     return { file, text: changed ? text.replace(/"description": ?"/g, (m) => (n++ % 2 === 0 ? `${m}Changed. ` : m)) : text };
   });
-  /** What the store holds: every source row, merge key, server (id, name, install key) and content hash. */
+  /**
+   * What the store holds: every source row, merge key, server (id and name) and content hash, and
+   * the install keys given (as a set: which of the servers a batch creates gets a contested key
+   * depends on the batch, install-key.ts).
+   */
   const catalogOf = async (store: Store): Promise<unknown> => store.withCatalogWriter(async (writer) => {
     const index = await writer.loadIndex();
     const ids = [...index.servers.keys()].sort();
