@@ -16,7 +16,7 @@
  * re-ingested, so changed). Writes bench/results/<date>-ingest.json (`-2`, … for a later run that day).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ensureCorpus, type CorpusManifest } from './corpus.js';
 import { Latencies, runLoad, type LoadRequest, type LoadResult } from './load.js';
-import { killAll, spawnTracked, stopChildrenOnSignals } from './processes.js';
+import { descendantsRssMb, killAll, spawnTracked, stopChildrenOnSignals } from './processes.js';
 import { serveNodeFlags, startSextant, type Runtime } from './servers.js';
 import { unusedResultFile } from './report.js';
 import { measureStorageFloor, removeDatabase, type StorageFloor } from './storage-floor.js';
@@ -64,14 +64,14 @@ export async function timedIngest(runtime: Runtime, files: readonly string[], da
   });
   let peakTree = 0;
   const sampler = setInterval(() => {
-    peakTree = Math.max(peakTree, descendantsRssKb(proc.pid));
+    peakTree = Math.max(peakTree, descendantsRssMb(proc.pid));
   }, 200);
   const code = await proc.exited.finally(() => clearInterval(sampler));
   const wallSeconds = Math.round((performance.now() - started) / 10) / 100;
   const output = proc.output();
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(output);
   const peakRssMb = rss ? Math.round(Number(rss[1]) / 1024) : null;
-  const peakTreeRssMb = peakTree > 0 ? Math.round(peakTree / 1024) : null;
+  const peakTreeRssMb = peakTree > 0 ? peakTree : null;
   const match = SUMMARY.exec(output);
   if (code !== '0' || !match) {
     return { ok: false, servers: 0, tools: 0, added: 0, updated: 0, seconds: wallSeconds, wallSeconds, serversPerSecond: Number.NaN, peakRssMb, peakTreeRssMb, error: output.slice(-1500) };
@@ -83,23 +83,6 @@ export async function timedIngest(runtime: Runtime, files: readonly string[], da
     ok: true, servers, tools: Number(match[6]), added: Number(match[2]), updated: Number(match[3]), seconds, wallSeconds,
     serversPerSecond: Math.round((written || servers) / seconds), peakRssMb, peakTreeRssMb, error: null,
   };
-}
-
-/** Resident kB of a process's descendants now (`/usr/bin/time`'s: the run's processes), from /proc. */
-function descendantsRssKb(pid: number): number {
-  let total = 0;
-  const pending = [pid];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    try {
-      if (next !== pid) total += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${next}/status`, 'utf8'))?.[1] ?? 0);
-      for (const task of readdirSync(`/proc/${next}/task`)) {
-        pending.push(...readFileSync(`/proc/${next}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
-      }
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return total;
 }
 
 /** A copy of the corpus with every other file changed (each server's description), for a re-ingest that updates half the catalog. */

@@ -144,6 +144,23 @@ export function memoryOf(pid: number): Memory | null {
   }
 }
 
+/** What a process's descendants hold resident now, MB (`/usr/bin/time`'s: the run it measures), from /proc. */
+export function descendantsRssMb(pid: number): number {
+  let total = 0;
+  const pending = [pid];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next !== pid) total += memoryOf(next)?.rssMb ?? 0;
+    try {
+      for (const task of readdirSync(`/proc/${next}/task`)) {
+        pending.push(...readFileSync(`/proc/${next}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
 function statSeconds(file: string): number {
   const stat = readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
