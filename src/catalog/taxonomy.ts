@@ -164,12 +164,20 @@ const RULE_SLUGS = TAXONOMY.filter((c) => c.keywords.length > 0).map((category) 
 /** A keyword as the words of `words()` it is made of, and what stands between them (a space, or the `/` of `ci/cd`). */
 interface Keyword {
   readonly slug: string;
-  readonly words: readonly string[];
-  readonly between: readonly string[];
+  /** The keyword's tokens (tokensOf): words and, between them, what separates them. */
+  readonly tokens: readonly string[];
 }
 
 /** Letters and digits: what a word is made of, and what may not touch a keyword on either side. */
-const WORD = /[\p{L}\p{N}]+/gu;
+const WORD = /[\p{L}\p{N}]+/u;
+/** What stands between two words; captured, so that splitting keeps it. */
+const SEPARATOR = /([^\p{L}\p{N}]+)/u;
+/**
+ * Most text is ASCII, where SEPARATOR is this (and `words` needs no Unicode classes either), and
+ * lower case is the same a word at a time or all at once: a third less time than the Unicode forms.
+ */
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_SEPARATOR = /([^a-z0-9]+)/;
 
 /**
  * A word as the keywords' case-insensitive match compares it: what `/iu` does for the letters a
@@ -180,22 +188,23 @@ function folded(word: string): string {
   return lower.includes('ſ') ? lower.replaceAll('ſ', 's') : lower;
 }
 
-/** The words of `text` in order, each folded, and what stands between each and the next. */
-function tokensOf(text: string): { words: string[]; between: string[] } {
-  const words: string[] = [];
-  const between: string[] = [];
-  let end = -1;
-  WORD.lastIndex = 0;
-  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
-    if (end >= 0) between.push(text.slice(end, match.index));
-    words.push(folded(match[0]));
-    end = WORD.lastIndex;
-  }
-  return { words, between };
+/**
+ * The words of `text` in order, each folded, with what stands between each and the next:
+ * words at the even places, separators at the odd ones. One array for the whole text (a
+ * categorized server reads a few dozen texts: name, description, tags, each tool).
+ */
+function tokensOf(text: string): string[] {
+  const ascii = ASCII.test(text);
+  const tokens = ascii ? text.toLowerCase().split(ASCII_SEPARATOR) : text.split(SEPARATOR);
+  // A text that starts or ends with a separator splits into an empty word there.
+  if (tokens[0] === '') tokens.splice(0, 2);
+  if (tokens.at(-1) === '') tokens.splice(-2, 2);
+  if (!ascii) for (let i = 0; i < tokens.length; i += 2) tokens[i] = folded(tokens[i] as string);
+  return tokens;
 }
 
 /** A keyword made of words, starting and ending with one: what the matching below assumes (and that it is already folded). */
-const KEYWORD_SHAPE = new RegExp(`^${WORD.source}(?:[^\\p{L}\\p{N}]+${WORD.source})*$`, 'u');
+const KEYWORD_SHAPE = new RegExp(`^${WORD.source}(?:${SEPARATOR.source}${WORD.source})*$`, 'u');
 
 function append<V>(map: Map<string, V[]>, key: string, value: V): void {
   const list = map.get(key);
@@ -210,10 +219,10 @@ for (const category of TAXONOMY) {
   for (const keyword of category.keywords) {
     const text = words(keyword);
     if (!KEYWORD_SHAPE.test(text) || folded(text) !== text) throw new Error(`taxonomy keyword "${keyword}" must be lower-case words`);
-    const parsed = tokensOf(text);
-    const first = parsed.words[0] as string;
-    append(BY_FIRST_WORD, first, { slug: category.slug, words: parsed.words, between: parsed.between });
-    if (parsed.words.length === 1) append(BY_PLURAL, `${first}s`, category.slug);
+    const tokens = tokensOf(text);
+    const first = tokens[0] as string;
+    append(BY_FIRST_WORD, first, { slug: category.slug, tokens });
+    if (tokens.length === 1) append(BY_PLURAL, `${first}s`, category.slug);
   }
 }
 
@@ -223,19 +232,19 @@ for (const category of TAXONOMY) {
  */
 function keywordCategories(text: string): Set<string> {
   const found = new Set<string>();
-  const { words: seen, between } = tokensOf(text);
+  const seen = tokensOf(text);
+  // Tokens alike from `at` on (words and separators), the last word also with a plural `s`.
   const matchesAt = (keyword: Keyword, at: number): boolean => {
-    const last = keyword.words.length - 1;
+    const last = keyword.tokens.length - 1;
     if (at + last >= seen.length) return false;
     for (let i = 1; i <= last; i += 1) {
-      if (between[at + i - 1] !== keyword.between[i - 1]) return false;
-      const word = seen[at + i] as string;
-      const wanted = keyword.words[i] as string;
-      if (word !== wanted && !(i === last && word.length === wanted.length + 1 && word.endsWith('s') && word.startsWith(wanted))) return false;
+      const token = seen[at + i] as string;
+      const wanted = keyword.tokens[i] as string;
+      if (token !== wanted && !(i === last && token.length === wanted.length + 1 && token.endsWith('s') && token.startsWith(wanted))) return false;
     }
     return true;
   };
-  for (let at = 0; at < seen.length; at += 1) {
+  for (let at = 0; at < seen.length; at += 2) {
     const word = seen[at] as string;
     const keywords = BY_FIRST_WORD.get(word);
     if (keywords) for (const keyword of keywords) if (!found.has(keyword.slug) && matchesAt(keyword, at)) found.add(keyword.slug);
@@ -298,7 +307,8 @@ export function withoutNamespace(name: string): string {
  * camelCase words follow (`getWeather` → `get Weather`) beside the text as it was (`PayPal`).
  */
 function words(text: string): string {
-  const separated = text.replace(/[_\-.]+(?=\p{L})/gu, ' ');
-  const camel = separated.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2');
+  const ascii = ASCII.test(text);
+  const separated = ascii ? text.replace(/[_\-.]+(?=[A-Za-z])/g, ' ') : text.replace(/[_\-.]+(?=\p{L})/gu, ' ');
+  const camel = ascii ? separated.replace(/([a-z])([A-Z])/g, '$1 $2') : separated.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2');
   return camel === separated ? separated : `${separated}\n${camel}`;
 }

@@ -84,6 +84,22 @@ describe('category rules', () => {
       });
     }
 
+    // ASCII text is read by a quicker path (taxonomy.ts tokensOf): the same cases beside a word
+    // that is not ASCII take the other one, and must come out the same.
+    const beside = (text: string | undefined): string => `${text ?? ''} — café`;
+    for (const [what, input, expected] of cases) {
+      it(`${what}, in text that is not ASCII`, () => {
+        const other: Partial<CategoryInput> = {
+          ...input,
+          ...(input.name !== undefined ? { name: beside(input.name) } : {}),
+          ...(input.title !== undefined ? { title: beside(input.title ?? undefined) } : {}),
+          description: beside(input.description),
+          ...(input.tools ? { tools: input.tools.map((t) => ({ name: t.name, description: beside(t.description) })) } : {}),
+        };
+        expect(categorize(server(other))).to.deep.equal(expected);
+      });
+    }
+
     it('give at most three categories, best first', () => {
       const categories = categorize(server({
         name: 'everything',
