@@ -10,7 +10,7 @@ import { assignInstallKeys } from '../catalog/install-key.js';
 import { keepIndexSnapshot } from '../search/index.js';
 import { sourceKey, type CatalogWriter, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import type { IngestInput } from './detect.js';
-import { byPrecedence, hashOf, hashOfJson, materialize } from './materialize.js';
+import { byPrecedence, hashOf, materialize } from './materialize.js';
 import { isObject } from './json.js';
 import { serverOf, type ReadRecord } from './read.js';
 import { hash52, KeyOwners } from './key-owners.js';
@@ -168,8 +168,6 @@ function* batchesOf(size: number, records: Iterable<ReadRecord>): Generator<Read
 
 interface Placement extends ReadRecord {
   readonly serverId: string;
-  /** Hash of the record as it arrived, to tell an unchanged record on the next run. */
-  readonly recordHash: string;
 }
 
 /** A batch placed, with what materializing it needs of the catalog. */
@@ -281,11 +279,9 @@ async function place(writer: PlacementLookups, records: readonly ReadRecord[], a
       keyOwners.set(key, serverId);
       out.newKeys.push([key, serverId]);
     }
-    // The hash of [server, raw] (hashOf) from the JSON both are stored as.
-    const recordHash = hashOfJson(`[${record.serverJson},${record.rawJson}]`);
-    if (existing?.recordHash !== recordHash) {
-      out.changed.push({ ...record, serverId, recordHash });
-      sources.set(sourceKey(record.source, record.key), { source: record.source, key: record.key, serverId, recordHash });
+    if (existing?.recordHash !== record.recordHash) {
+      out.changed.push({ ...record, serverId });
+      sources.set(sourceKey(record.source, record.key), { source: record.source, key: record.key, serverId, recordHash: record.recordHash });
     }
   }
   return out;

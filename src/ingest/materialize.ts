@@ -152,10 +152,5 @@ function unique<T>(items: readonly T[]): T[] {
 
 /** SHA-256 of a value's JSON. */
 export function hashOf(value: unknown): string {
-  return hashOfJson(JSON.stringify(value));
-}
-
-/** SHA-256 of JSON text: `hashOf` of the value it is the JSON of. */
-export function hashOfJson(json: string): string {
-  return createHash('sha256').update(json).digest('hex');
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }

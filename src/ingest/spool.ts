@@ -20,6 +20,7 @@ interface Identity {
   readonly key: string;
   readonly name: string;
   readonly matchKeys: readonly string[];
+  readonly recordHash: string;
 }
 
 /** A spooled file of one source's records from one input. */
@@ -42,7 +43,7 @@ class SpoolFile {
   }
 
   append(record: ReadRecord): void {
-    const identity: Identity = { source: record.source, key: record.key, name: record.name, matchKeys: record.matchKeys };
+    const identity: Identity = { source: record.source, key: record.key, name: record.name, matchKeys: record.matchKeys, recordHash: record.recordHash };
     for (const part of [JSON.stringify(identity), record.serverJson, record.rawJson]) {
       const bytes = Buffer.from(part, 'utf8');
       const length = Buffer.allocUnsafe(4);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
+import { hashOf } from '../../src/ingest/materialize.js';
 import { IngestError } from '../../src/ingest/upstream.js';
 import type { IngestInput } from '../../src/ingest/detect.js';
 import { openDatabase, rowsOf } from '../../src/store/db.js';
@@ -61,6 +62,19 @@ describe('ingest', () => {
     // Every instance keeps its answers and its search index: the generation they follow (this
     // process's writes, and the committed one every process reads) stays.
     expect(await store.contentGeneration(true)).to.equal(written);
+  });
+
+  it('keeps each source record with the hash of its normalized record and upstream document, made where it was read', async () => {
+    await ingest(h.service.store, FIXTURES.map(fixture));
+    const db = openDatabase(h.database.url);
+    try {
+      const rows = rowsOf<{ record: string; normalized: string; record_hash: string }>(await db.raw('SELECT record, normalized, record_hash FROM sources'));
+      expect(rows).to.have.length.greaterThan(5);
+      // Re-ingest compares these: they must be hashOf([server, raw]) of what is stored.
+      for (const row of rows) expect(row.record_hash).to.equal(hashOf([JSON.parse(row.normalized), JSON.parse(row.record)]));
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('writes the same catalog from files streamed off disk in batches of one record as from texts in one batch', async () => {
