@@ -8,7 +8,7 @@ import type { SourceName } from '../types.js';
 import { slugOf } from '../catalog/ids.js';
 import { assignInstallKeys } from '../catalog/install-key.js';
 import { keepIndexSnapshot } from '../search/index.js';
-import { sourceKey, type CatalogWriter, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
+import { serverRowsOf, sourceKey, type CatalogWriter, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import type { IngestInput } from './detect.js';
 import { byPrecedence, hashOf, materialize } from './materialize.js';
 import { isObject } from './json.js';
@@ -228,7 +228,8 @@ async function prepare(looked: Looked, records: number, run: RunContext, counts:
     if (!isNew && hashes.get(id) === entry.contentHash) continue;
     if (isNew) counts.added += 1;
     else if (!createdInRun.has(id)) counts.updated.add(hash52(id));
-    writes.push({ entry, isNew, installKey: keys.get(id) });
+    // As rows at once: the entry's object tree dies young, while the rows wait for SQLite (catalog-rows.ts).
+    writes.push({ rows: serverRowsOf(entry, run.now), isNew, installKey: keys.get(id) });
   }
   const saved = changed.map((p) => ({ source: p.source, key: p.key, serverId: p.serverId, recordHash: p.recordHash, serverJson: p.serverJson, rawJson: p.rawJson }));
   return { saved, created: placed.created, newKeys: placed.newKeys, writes, records };
@@ -336,7 +337,7 @@ export async function attachEndpointTools(store: Store, serverId: string, url: s
     const others = ((await writer.storedSources([serverId])).get(serverId) ?? []).filter((s) => !(s.source === 'monitor' && s.key === url));
     const entry = materialize(serverId, [server, ...others.map((s) => s.normalized).filter(isUpstreamServer)]);
     const changed = (await writer.contentHashes([serverId])).get(serverId) !== entry.contentHash;
-    if (changed) await writer.writeServers([{ entry, isNew: false }], now);
+    if (changed) await writer.writeServers([{ rows: serverRowsOf(entry, now), isNew: false }], now);
     await writer.saveSources([{ source: 'monitor', key: url, serverId, recordHash, recordJson: JSON.stringify({ url, tools }), normalizedJson: JSON.stringify(server) }], now);
     return changed;
   });

@@ -36,8 +36,8 @@ export interface PendingBatch {
 export function afterPending(writer: PlacementLookups, pending: PendingBatch | null): PlacementLookups {
   if (pending === null) return writer;
   const saved = new Map(pending.saved.map((s) => [sourceKey(s.source, s.key), s]));
-  const names = new Map(pending.writes.map((w) => [w.entry.server.id, w.entry.server.name]));
-  const hashes = new Map(pending.writes.map((w) => [w.entry.server.id, w.entry.contentHash]));
+  const names = new Map(pending.writes.map((w) => [w.rows.id, w.rows.name]));
+  const hashes = new Map(pending.writes.map((w) => [w.rows.id, w.rows.contentHash]));
   const created = (ids: readonly string[]): string[] => ids.filter((id) => pending.created.has(id));
   return {
     async sourceRows(records) {

@@ -4,12 +4,11 @@
  * so a large catalog ingests in seconds.
  */
 import type { Knex } from 'knex';
-import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { TAXONOMY } from '../catalog/taxonomy.js';
 import { installKeyBase } from '../catalog/install-key.js';
 import { uniqueId } from '../catalog/ids.js';
-import { withoutNamespace } from '../catalog/namespace.js';
-import { REGISTRY_VERSION_COLUMNS, versionRowsOf } from './registry-versions.js';
+import { REGISTRY_VERSION_COLUMNS } from './registry-versions.js';
+import { SERVER_COLUMNS, type ServerRows } from './catalog-rows.js';
 import type { SourceName } from '../types.js';
 import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk-insert.js';
 import { dialectOf, type Db } from './db.js';
@@ -41,7 +40,8 @@ export interface CatalogIndex {
 
 /** A server to write: a new one, or a stored one whose content changed. */
 export interface ServerWrite {
-  readonly entry: CatalogEntry;
+  /** Its catalog entry as rows (catalog-rows.ts `serverRowsOf`). */
+  readonly rows: ServerRows;
   readonly isNew: boolean;
   /** A new server's install key, as ingest assigned it; without one, the writer assigns the next free one. */
   readonly installKey?: string;
@@ -204,10 +204,6 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
-const SERVER_COLUMNS = [
-  'name', 'title', 'description', 'domain', 'version', 'versions', 'categories', 'transports', 'endpoint_count', 'tool_count', 'authentication',
-  'repository_url', 'website_url', 'license', 'published_at', 'updated_at', 'sort_name', 'match_names', 'source_count', 'content_hash', 'modified_at',
-] as const;
 const SOURCE_COLUMNS = ['source', 'source_key', 'server_id', 'record', 'normalized', 'record_hash', 'ingested_at'];
 
 /** Every bulk write of the catalog: rows are value arrays in the order of `columns`. */
@@ -296,11 +292,11 @@ function createWriter(trx: Knex.Transaction, written: Written): CatalogWriter {
       seqs ??= { server: await nextSeq('servers'), tool: await nextSeq('tools') };
       const next = seqs;
       // A new server's install key as ingest assigned it, or else the next free one (src/catalog/install-key.ts).
-      const installKeyFor = async ({ entry, installKey }: ServerWrite): Promise<string> => {
+      const installKeyFor = async ({ rows, installKey }: ServerWrite): Promise<string> => {
         if (installKey !== undefined && installKeys === null) return installKey;
         installKeys ??= new Set<string>((await trx('servers').whereNotNull('install_key').pluck('install_key')) as string[]);
         const taken = installKeys;
-        const key = installKey ?? uniqueId(installKeyBase(entry.server.name), (candidate) => taken.has(candidate));
+        const key = installKey ?? uniqueId(installKeyBase(rows.name), (candidate) => taken.has(candidate));
         taken.add(key);
         return key;
       };
@@ -320,16 +316,16 @@ function createWriter(trx: Knex.Transaction, written: Written): CatalogWriter {
               await widenFtsBuffers(trx);
               widened = true;
             }
-            const changed = batch.filter((e) => !e.isNew).map((e) => e.entry.server.id);
+            const changed = batch.filter((e) => !e.isNew).map((e) => e.rows.id);
             // Replacing a server needs the indexes deferred so far (its children are found through them).
             if (changed.length > 0) await deferred?.build();
             const stored = await serverColumn<number>(trx, 'seq', changed);
             const rows = new CatalogRows(now);
             for (const write of batch) {
-              const { entry, isNew } = write;
-              const seq = isNew ? next.server++ : stored.get(entry.server.id);
-              if (seq === undefined) throw new Error(`server ${entry.server.id} is not in the catalog`);
-              next.tool = rows.add(entry, seq, isNew ? await installKeyFor(write) : null, next.tool);
+              const { rows: server, isNew } = write;
+              const seq = isNew ? next.server++ : stored.get(server.id);
+              if (seq === undefined) throw new Error(`server ${server.id} is not in the catalog`);
+              next.tool = rows.add(server, seq, isNew ? await installKeyFor(write) : null, next.tool);
             }
             writing = writeRows(trx, rows, changed, [...stored.values()]);
             // Marked handled now: it is awaited on the next turn, after the next batch is taken.
@@ -474,7 +470,7 @@ async function serverColumn<T>(trx: Knex.Transaction, column: 'seq' | 'content_h
   return out;
 }
 
-/** The rows of a batch of servers, table by table, in the column order of INSERTS. */
+/** The rows of a batch of servers, table by table, in the column order of INSERTS, with their row numbers. */
 class CatalogRows {
   readonly servers: Row[] = [];
   /** Changed servers: their new values by column. */
@@ -490,32 +486,20 @@ class CatalogRows {
 
   constructor(private readonly now: string) {}
 
-  /** Adds a server's rows (a new one with its install key); its tools take seqs from `toolSeq` on. Returns the next free tool seq. */
-  add(entry: CatalogEntry, seq: number, newInstallKey: string | null, toolSeq: number): number {
-    const { server } = entry;
-    const row = serverRow(entry, this.now);
-    if (newInstallKey !== null) this.servers.push([...row, seq, server.id, this.now, newInstallKey]);
-    else this.updates.push({ id: server.id, values: Object.fromEntries(SERVER_COLUMNS.map((column, i) => [column, row[i]])) });
-    this.serverFts.push([seq, withoutNamespace(server.name), server.title ?? '', server.description, entry.searchCategories, entry.searchTools]);
-    for (const slug of server.categories) this.categories.push([slug, server.id]);
-    this.registryVersions.push(...versionRowsOf(entry, this.now));
-    for (const [position, remote] of server.remotes.entries()) {
-      this.remotes.push([server.id, position, remote.transport, remote.url, remote.host, JSON.stringify(remote.headers)]);
-    }
-    for (const [position, pkg] of server.packages.entries()) {
-      this.packages.push([
-        server.id, position, pkg.registryType, pkg.identifier, pkg.version, pkg.runtimeHint, pkg.transport, JSON.stringify(pkg.environmentVariables),
-        JSON.stringify(pkg.arguments),
-      ]);
-    }
+  /** Adds a server's rows (a new one with its install key) as row `seq`; its tools take seqs from `toolSeq` on. Returns the next free tool seq. */
+  add(server: ServerRows, seq: number, newInstallKey: string | null, toolSeq: number): number {
+    if (newInstallKey !== null) this.servers.push([...server.server, seq, server.id, this.now, newInstallKey]);
+    else this.updates.push({ id: server.id, values: Object.fromEntries(SERVER_COLUMNS.map((column, i) => [column, server.server[i]])) });
+    this.serverFts.push([seq, ...server.serverFts]);
+    this.categories.push(...server.categories);
+    this.remotes.push(...server.remotes);
+    this.packages.push(...server.packages);
+    this.registryVersions.push(...server.registryVersions);
     let next = toolSeq;
-    for (const [position, tool] of entry.tools.entries()) {
+    for (const [i, tool] of server.tools.entries()) {
       const rowid = next++;
-      this.tools.push([
-        rowid, tool.id, server.id, position, tool.name, tool.title, tool.description, JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
-        tool.authentication, tool.name.toLowerCase(),
-      ]);
-      this.toolFts.push([rowid, tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${withoutNamespace(server.name)} ${server.title ?? ''}`]);
+      this.tools.push([rowid, ...tool]);
+      this.toolFts.push([rowid, ...(server.toolFts[i] ?? [])]);
     }
     return next;
   }
@@ -533,17 +517,6 @@ async function writeRows(trx: Knex.Transaction, rows: CatalogRows, changed: read
   await insertMany(trx, INSERTS.tools, rows.tools);
   await insertMany(trx, INSERTS.toolsFts, rows.toolFts);
   await insertMany(trx, INSERTS.registryVersions, rows.registryVersions);
-}
-
-/** A server's values in the order of SERVER_COLUMNS. */
-function serverRow(entry: CatalogEntry, now: string): Row {
-  const { server } = entry;
-  return [
-    server.name, server.title, server.description, server.domain, server.version, JSON.stringify(server.versions), JSON.stringify(server.categories),
-    JSON.stringify(server.transports), server.endpointCount, server.toolCount, server.authentication, server.repositoryUrl, server.websiteUrl,
-    server.license, server.publishedAt, server.updatedAt, (server.title ?? server.name).toLowerCase(), `\n${entry.matchNames.join('\n')}\n`,
-    entry.sourceCount, entry.contentHash, now,
-  ];
 }
 
 /** Removes what a changed server is about to get again: its children and its index rows. */

@@ -1,0 +1,66 @@
+/**
+ * A catalog entry as the rows the catalog writer stores, table by table (issue 27). Ingest turns
+ * each entry into its rows as soon as it is materialized, so what waits for SQLite (a batch, while
+ * the next one is materialized) is flat arrays of text and numbers, not the entry's object tree:
+ * the entries die young, and the garbage collector neither copies nor marks them again. The row
+ * numbers (`seq`) are left out; the writer gives them when it writes (catalog-writer.ts).
+ */
+import type { CatalogEntry } from '../catalog/catalog-entry.js';
+import { withoutNamespace } from '../catalog/namespace.js';
+import type { Row } from './bulk-insert.js';
+import { versionRowsOf } from './registry-versions.js';
+
+/** The columns of `servers` a server's content fills, in the order of `ServerRows.server`. */
+export const SERVER_COLUMNS = [
+  'name', 'title', 'description', 'domain', 'version', 'versions', 'categories', 'transports', 'endpoint_count', 'tool_count', 'authentication',
+  'repository_url', 'website_url', 'license', 'published_at', 'updated_at', 'sort_name', 'match_names', 'source_count', 'content_hash', 'modified_at',
+] as const;
+
+/** One server's rows, without the row numbers of `servers`, `servers_fts`, `tools` and `tools_fts`. */
+export interface ServerRows {
+  readonly id: string;
+  readonly name: string;
+  /** The entry's content hash (also in `server`): equal hashes mean nothing to write. */
+  readonly contentHash: string;
+  /** Values of SERVER_COLUMNS. */
+  readonly server: Row;
+  /** `servers_fts` but for its rowid (the server's seq). */
+  readonly serverFts: Row;
+  readonly categories: readonly Row[];
+  readonly remotes: readonly Row[];
+  readonly packages: readonly Row[];
+  /** `tools` but for the leading seq, which `toolFts` shares as its rowid. */
+  readonly tools: readonly Row[];
+  readonly toolFts: readonly Row[];
+  readonly registryVersions: readonly Row[];
+}
+
+/** The rows of `entry`, changed at `now`. */
+export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
+  const { server } = entry;
+  const shortName = withoutNamespace(server.name);
+  return {
+    id: server.id,
+    name: server.name,
+    contentHash: entry.contentHash,
+    server: [
+      server.name, server.title, server.description, server.domain, server.version, JSON.stringify(server.versions), JSON.stringify(server.categories),
+      JSON.stringify(server.transports), server.endpointCount, server.toolCount, server.authentication, server.repositoryUrl, server.websiteUrl,
+      server.license, server.publishedAt, server.updatedAt, (server.title ?? server.name).toLowerCase(), `\n${entry.matchNames.join('\n')}\n`,
+      entry.sourceCount, entry.contentHash, now,
+    ],
+    serverFts: [shortName, server.title ?? '', server.description, entry.searchCategories, entry.searchTools],
+    categories: server.categories.map((slug) => [slug, server.id]),
+    remotes: server.remotes.map((remote, position) => [server.id, position, remote.transport, remote.url, remote.host, JSON.stringify(remote.headers)]),
+    packages: server.packages.map((pkg, position) => [
+      server.id, position, pkg.registryType, pkg.identifier, pkg.version, pkg.runtimeHint, pkg.transport, JSON.stringify(pkg.environmentVariables),
+      JSON.stringify(pkg.arguments),
+    ]),
+    tools: entry.tools.map((tool, position) => [
+      tool.id, server.id, position, tool.name, tool.title, tool.description, JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
+      tool.authentication, tool.name.toLowerCase(),
+    ]),
+    toolFts: entry.tools.map((tool) => [tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${shortName} ${server.title ?? ''}`]),
+    registryVersions: versionRowsOf(entry, now),
+  };
+}
