@@ -370,11 +370,23 @@ function createWriter(trx: Knex.Transaction, written: Written): CatalogWriter {
 
     async sourceRows(records) {
       const out = new Map<string, SourceRow>();
-      for (const chunk of chunks(records)) {
-        const rows: Array<{ source: SourceName; source_key: string; server_id: string; record_hash: string }> = await trx('sources')
-          .whereIn(['source', 'source_key'], chunk.map((r) => [r.source, r.key]))
-          .select('source', 'source_key', 'server_id', 'record_hash');
-        for (const r of rows) out.set(sourceKey(r.source, r.source_key), { source: r.source, key: r.source_key, serverId: r.server_id, recordHash: r.record_hash });
+      // A source's keys at a time: SQLite answers `source = ? AND source_key IN (…)` through the
+      // unique index four times as fast as a list of (source, key) pairs (100k servers: 5 against
+      // 20 ms for 400 keys), and a batch nearly always holds one source.
+      const keysBySource = new Map<SourceName, string[]>();
+      for (const { source, key } of records) {
+        const keys = keysBySource.get(source);
+        if (keys) keys.push(key);
+        else keysBySource.set(source, [key]);
+      }
+      for (const [source, keys] of keysBySource) {
+        for (const chunk of chunks(keys)) {
+          const rows: Array<{ source_key: string; server_id: string; record_hash: string }> = await trx('sources')
+            .where('source', source)
+            .whereIn('source_key', chunk)
+            .select('source_key', 'server_id', 'record_hash');
+          for (const r of rows) out.set(sourceKey(source, r.source_key), { source, key: r.source_key, serverId: r.server_id, recordHash: r.record_hash });
+        }
       }
       return out;
     },
