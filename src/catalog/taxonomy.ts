@@ -172,12 +172,8 @@ interface Keyword {
 const WORD = /[\p{L}\p{N}]+/u;
 /** What stands between two words; captured, so that splitting keeps it. */
 const SEPARATOR = /([^\p{L}\p{N}]+)/u;
-/**
- * Most text is ASCII, where SEPARATOR is this (and `words` needs no Unicode classes either), and
- * lower case is the same a word at a time or all at once: a third less time than the Unicode forms.
- */
+/** Most text is ASCII, where a word is `[a-z0-9]+` once lower-cased (see `asciiKeywordCategories`, and `words`). */
 const ASCII = /^[\x00-\x7f]*$/;
-const ASCII_SEPARATOR = /([^a-z0-9]+)/;
 
 /**
  * A word as the keywords' case-insensitive match compares it: what `/iu` does for the letters a
@@ -194,12 +190,11 @@ function folded(word: string): string {
  * categorized server reads a few dozen texts: name, description, tags, each tool).
  */
 function tokensOf(text: string): string[] {
-  const ascii = ASCII.test(text);
-  const tokens = ascii ? text.toLowerCase().split(ASCII_SEPARATOR) : text.split(SEPARATOR);
+  const tokens = text.split(SEPARATOR);
   // A text that starts or ends with a separator splits into an empty word there.
   if (tokens[0] === '') tokens.splice(0, 2);
   if (tokens.at(-1) === '') tokens.splice(-2, 2);
-  if (!ascii) for (let i = 0; i < tokens.length; i += 2) tokens[i] = folded(tokens[i] as string);
+  for (let i = 0; i < tokens.length; i += 2) tokens[i] = folded(tokens[i] as string);
   return tokens;
 }
 
@@ -212,9 +207,17 @@ function append<V>(map: Map<string, V[]>, key: string, value: V): void {
   else map.set(key, [value]);
 }
 
+/** A trie of keywords by character code: the categories of the keywords that end at a node. */
+interface TrieNode {
+  readonly next: Map<number, TrieNode>;
+  readonly slugs: string[];
+}
+
 /** Every keyword, by its first word; and the one-word keywords, by their plural. */
 const BY_FIRST_WORD = new Map<string, Keyword[]>();
 const BY_PLURAL = new Map<string, string[]>();
+/** The ASCII keywords (all of them today), whole, for ASCII text. */
+const ASCII_KEYWORDS: TrieNode = { next: new Map(), slugs: [] };
 for (const category of TAXONOMY) {
   for (const keyword of category.keywords) {
     const text = words(keyword);
@@ -223,6 +226,15 @@ for (const category of TAXONOMY) {
     const first = tokens[0] as string;
     append(BY_FIRST_WORD, first, { slug: category.slug, tokens });
     if (tokens.length === 1) append(BY_PLURAL, `${first}s`, category.slug);
+    if (!ASCII.test(text)) continue;
+    let node = ASCII_KEYWORDS;
+    for (let i = 0; i < text.length; i += 1) {
+      const code = text.charCodeAt(i);
+      let child = node.next.get(code);
+      if (!child) node.next.set(code, (child = { next: new Map(), slugs: [] }));
+      node = child;
+    }
+    node.slugs.push(category.slug);
   }
 }
 
@@ -231,6 +243,38 @@ for (const category of TAXONOMY) {
  * order, with the same separators between them; its last word may take a plural `s`.
  */
 function keywordCategories(text: string): Set<string> {
+  return ASCII.test(text) ? asciiKeywordCategories(text.toLowerCase()) : unicodeKeywordCategories(text);
+}
+
+/** A letter or digit of lower-cased ASCII text. */
+const isAsciiWord = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+
+/**
+ * `keywordCategories` of lower-cased ASCII text, where a word is `[a-z0-9]+`, by walking the
+ * keywords' trie from each word's start: no substring is made (categorizing a server reads a
+ * few dozen texts, each tool's among them). A keyword found must end where a word does, or
+ * before an `s` that does; its separators are in the trie, so they must be the text's.
+ */
+function asciiKeywordCategories(lower: string): Set<string> {
+  const found = new Set<string>();
+  for (let start = 0; start < lower.length; start += 1) {
+    if (!isAsciiWord(lower.charCodeAt(start)) || (start > 0 && isAsciiWord(lower.charCodeAt(start - 1)))) continue;
+    let node: TrieNode | undefined = ASCII_KEYWORDS;
+    for (let at = start; at < lower.length; ) {
+      node = node.next.get(lower.charCodeAt(at));
+      if (node === undefined) break;
+      at += 1;
+      if (node.slugs.length === 0) continue;
+      const after = at < lower.length ? lower.charCodeAt(at) : -1;
+      const plural = after === 115 && (at + 1 === lower.length || !isAsciiWord(lower.charCodeAt(at + 1)));
+      if (after === -1 || !isAsciiWord(after) || plural) for (const slug of node.slugs) found.add(slug);
+    }
+  }
+  return found;
+}
+
+/** `keywordCategories` of any text, a word at a time. */
+function unicodeKeywordCategories(text: string): Set<string> {
   const found = new Set<string>();
   const seen = tokensOf(text);
   // Tokens alike from `at` on (words and separators), the last word also with a plural `s`.
