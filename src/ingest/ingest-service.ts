@@ -13,7 +13,7 @@ import type { IngestInput } from './detect.js';
 import { byPrecedence, hashOf, materialize } from './materialize.js';
 import { isObject } from './json.js';
 import { serverOf, type ReadRecord } from './read.js';
-import { hash52, KeyOwners } from './key-owners.js';
+import { hash52, Hash52Set, KeyOwners } from './key-owners.js';
 import { afterPending, type PlacementLookups, type PendingBatch, type SavedSource } from './pending-batch.js';
 import { Spool } from './spool.js';
 import { readInputs, recordHashes } from './read-inputs.js';
@@ -90,9 +90,9 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
 }
 
 /** Reads every input into the spool; returns the merge keys ambiguous in this run (as hash52 values). */
-async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void): Promise<Set<number>> {
+async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void): Promise<Hash52Set> {
   const owners = new KeyOwners();
-  const ambiguous = new Set<number>();
+  const ambiguous = new Hash52Set();
   let read = 0;
   await readInputs(inputs, spool, (hashes, records) => {
     for (const { owner, keys } of recordHashes(hashes)) {
@@ -106,7 +106,7 @@ async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (
 }
 
 interface RunContext {
-  readonly ambiguous: ReadonlySet<number>;
+  readonly ambiguous: Hash52Set;
   readonly now: string;
   readonly total: number;
   readonly progress: (done: number, total: number) => void;
@@ -116,8 +116,8 @@ interface RunContext {
 /** What the run did so far: servers counted once each (by hash52 of the id). */
 class RunCounts {
   added = 0;
-  readonly touched = new Set<number>();
-  readonly updated = new Set<number>();
+  readonly touched = new Hash52Set();
+  readonly updated = new Hash52Set();
 }
 
 /**
@@ -251,7 +251,7 @@ interface Placed {
  * the run included): its earlier server, or one that shares a merge key and has no record from
  * this source yet, or one with the same name, or a new one. Records of the batch see each other.
  */
-async function place(writer: PlacementLookups, records: readonly ReadRecord[], ambiguous: ReadonlySet<number>): Promise<Placed> {
+async function place(writer: PlacementLookups, records: readonly ReadRecord[], ambiguous: Hash52Set): Promise<Placed> {
   const usable = records.map((record) => record.matchKeys.filter((key) => !ambiguous.has(hash52(key))));
   const sources = await writer.sourceRows(records.map((r) => ({ source: r.source, key: r.key })));
   const keyOwners = await writer.keyOwners([...new Set(usable.flat())]);
@@ -298,10 +298,10 @@ async function freeValue(base: string, inBatch: (value: string) => boolean, stor
 
 /** A run-long set of strings kept as hash52 values: a few bytes each, however long the string. */
 class HashedSet {
-  private readonly hashes: Set<number>;
+  private readonly hashes = new Hash52Set();
 
   constructor(values: Iterable<string>) {
-    this.hashes = new Set([...values].map(hash52));
+    for (const value of values) this.hashes.add(hash52(value));
   }
 
   /** As the Set<string> assignInstallKeys takes (it asks `has` and `add`); a collision only passes over a free key. */

@@ -1,54 +1,99 @@
 /**
- * Which record of a source first carried each merge key, for the ambiguity check of a run
- * (ingest-service.ts `readAll`): a million servers bring about three million keys, so the table
- * is two typed arrays with open addressing (12 bytes a slot, at most three quarters full) where
- * a Map of numbers took about 56 bytes an entry. Keys and owners are hashes (hash52); an owner
- * is kept to 32 bits, so two records are taken for one once in four billion.
+ * A run-long set of hash52 values (ids, keys): open addressing in a Float64Array, 8 bytes a slot
+ * and at most three quarters full, where a Set of numbers takes about 56 bytes an entry (each
+ * number a heap object of its own, which every full collection marks again). A million servers
+ * bring a million ids and three million merge keys (issue 27: the run's memory is bounded).
  */
-export class KeyOwners {
+export class Hash52Set {
   private keys = new Float64Array(1 << 16);
-  private owners = new Uint32Array(1 << 16);
-  private size = 0;
+  private count = 0;
 
-  /** Records `owner` as the first owner of `key` unless one is; says whether another owns it. */
-  ownedByAnother(key: number, owner: number): boolean {
-    if (4 * (this.size + 1) > 3 * this.keys.length) this.grow();
+  get size(): number {
+    return this.count;
+  }
+
+  has(key: number): boolean {
+    return this.keys[this.slot(key)] !== 0;
+  }
+
+  /** Adds `key`; says whether it was not there. */
+  add(key: number): boolean {
+    this.reserve();
+    const slot = this.slot(key);
+    if (this.keys[slot] !== 0) return false;
+    this.fill(slot, key);
+    return true;
+  }
+
+  /** The slot that holds `key`, or the empty one where it would go. Keys are stored plus one: 0 is an empty slot. */
+  protected slot(key: number): number {
     const stored = key + 1;
-    const short = owner % 4_294_967_296;
     const mask = this.keys.length - 1;
     for (let slot = (key % 4_294_967_296) & mask; ; slot = (slot + 1) & mask) {
       const at = this.keys[slot];
-      if (at === stored) return this.owners[slot] !== short;
-      if (at === 0) {
-        this.keys[slot] = stored;
-        this.owners[slot] = short;
-        this.size += 1;
-        return false;
-      }
+      if (at === stored || at === 0) return slot;
     }
   }
 
-  private grow(): void {
-    const { keys, owners } = this;
-    this.keys = new Float64Array(keys.length * 2);
-    this.owners = new Uint32Array(keys.length * 2);
-    this.size = 0;
-    for (let i = 0; i < keys.length; i += 1) {
-      const at = keys[i] ?? 0;
-      if (at !== 0) this.place(at, owners[i] ?? 0);
+  protected isFilled(slot: number): boolean {
+    return this.keys[slot] !== 0;
+  }
+
+  protected fill(slot: number, key: number): void {
+    this.keys[slot] = key + 1;
+    this.count += 1;
+  }
+
+  /** Doubles the table before a key would fill it past three quarters, telling `moved` where each key went. */
+  protected reserve(): void {
+    if (4 * (this.count + 1) <= 3 * this.keys.length) return;
+    const old = this.keys;
+    this.keys = new Float64Array(old.length * 2);
+    this.resized(this.keys.length);
+    for (let from = 0; from < old.length; from += 1) {
+      const stored = old[from] ?? 0;
+      if (stored === 0) continue;
+      const to = this.slot(stored - 1);
+      this.keys[to] = stored;
+      this.moved(from, to);
     }
   }
 
-  private place(stored: number, owner: number): void {
-    const mask = this.keys.length - 1;
-    for (let slot = ((stored - 1) % 4_294_967_296) & mask; ; slot = (slot + 1) & mask) {
-      if (this.keys[slot] === 0) {
-        this.keys[slot] = stored;
-        this.owners[slot] = owner;
-        this.size += 1;
-        return;
-      }
-    }
+  /** The table now has `length` slots (a subclass keeping a value per slot makes room for them). */
+  protected resized(_length: number): void {}
+
+  /** The key of slot `from` of the table before it grew is now in slot `to`. */
+  protected moved(_from: number, _to: number): void {}
+}
+
+/**
+ * Which record of a source first carried each merge key, for the ambiguity check of a run
+ * (ingest-service.ts `readAll`): a Hash52Set of the keys with each one's owner beside it (12 bytes
+ * a slot). Keys and owners are hashes (hash52); an owner is kept to 32 bits, so two records are
+ * taken for one once in four billion.
+ */
+export class KeyOwners extends Hash52Set {
+  private owners = new Uint32Array(1 << 16);
+  private before = this.owners;
+
+  /** Records `owner` as the first owner of `key` unless one is; says whether another owns it. */
+  ownedByAnother(key: number, owner: number): boolean {
+    this.reserve();
+    const slot = this.slot(key);
+    const short = owner % 4_294_967_296;
+    if (this.isFilled(slot)) return this.owners[slot] !== short;
+    this.fill(slot, key);
+    this.owners[slot] = short;
+    return false;
+  }
+
+  protected override resized(length: number): void {
+    this.before = this.owners;
+    this.owners = new Uint32Array(length);
+  }
+
+  protected override moved(from: number, to: number): void {
+    this.owners[to] = this.before[from] ?? 0;
   }
 }
 
