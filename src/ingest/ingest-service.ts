@@ -130,7 +130,7 @@ async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, ru
   const installKeys = new HashedSet(await writer.installKeys());
   let done = 0;
   const write = async (batch: PreparedBatch): Promise<void> => {
-    await writer.writeServers(batch.writes, run.now);
+    await writer.writeServers(batch.writes);
     await writer.saveSources(batch.saved.map((s) => ({ ...s, recordJson: s.rawJson, normalizedJson: s.serverJson })), run.now);
     await writer.addMatchKeys(batch.newKeys);
     done += batch.records;
@@ -337,7 +337,7 @@ export async function attachEndpointTools(store: Store, serverId: string, url: s
     const others = ((await writer.storedSources([serverId])).get(serverId) ?? []).filter((s) => !(s.source === 'monitor' && s.key === url));
     const entry = materialize(serverId, [server, ...others.map((s) => s.normalized).filter(isUpstreamServer)]);
     const changed = (await writer.contentHashes([serverId])).get(serverId) !== entry.contentHash;
-    if (changed) await writer.writeServers([{ rows: serverRowsOf(entry, now), isNew: false }], now);
+    if (changed) await writer.writeServers([{ rows: serverRowsOf(entry, now), isNew: false }]);
     await writer.saveSources([{ source: 'monitor', key: url, serverId, recordHash, recordJson: JSON.stringify({ url, tools }), normalizedJson: JSON.stringify(server) }], now);
     return changed;
   });

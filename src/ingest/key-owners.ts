@@ -87,6 +87,12 @@ export class KeyOwners extends Hash52Set {
     return false;
   }
 
+  protected override reserve(): void {
+    super.reserve();
+    // The owners before the table last grew are needed only while it grows.
+    this.before = this.owners;
+  }
+
   protected override resized(length: number): void {
     this.before = this.owners;
     this.owners = new Uint32Array(length);

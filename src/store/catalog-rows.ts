@@ -22,6 +22,8 @@ export interface ServerRows {
   readonly name: string;
   /** The entry's content hash (also in `server`): equal hashes mean nothing to write. */
   readonly contentHash: string;
+  /** When the rows were made for (the run's time): a new server's `created_at` too. */
+  readonly changedAt: string;
   /** Values of SERVER_COLUMNS. */
   readonly server: Row;
   /** `servers_fts` but for its rowid (the server's seq). */
@@ -43,6 +45,7 @@ export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
     id: server.id,
     name: server.name,
     contentHash: entry.contentHash,
+    changedAt: now,
     server: [
       server.name, server.title, server.description, server.domain, server.version, JSON.stringify(server.versions), JSON.stringify(server.categories),
       JSON.stringify(server.transports), server.endpointCount, server.toolCount, server.authentication, server.repositoryUrl, server.websiteUrl,

@@ -63,10 +63,10 @@ export interface CatalogWriter {
   saveSources(rows: ReadonlyArray<SourceRow & { recordJson: string; normalizedJson: string }>, now: string): Promise<void>;
   /**
    * Inserts new servers and replaces changed ones, with their remotes, packages, tools, categories
-   * and index rows. `entries` may be lazy: it is taken a batch at a time (of `batchSize` servers,
-   * 2,000 by default) while the last is written.
+   * and index rows, changed at the time their rows were made for. `entries` may be lazy: it is
+   * taken a batch at a time (of `batchSize` servers, 2,000 by default) while the last is written.
    */
-  writeServers(entries: Iterable<ServerWrite>, now: string, batchSize?: number): Promise<void>;
+  writeServers(entries: Iterable<ServerWrite>, batchSize?: number): Promise<void>;
   /** Gives servers merge keys, [key, server id]; a key some server already owns stays with it. */
   addMatchKeys(pairs: ReadonlyArray<readonly [string, string]>): Promise<void>;
   countTools(): Promise<number>;
@@ -287,7 +287,7 @@ function createWriter(trx: Knex.Transaction, written: Written): CatalogWriter {
       await insertMany(trx, INSERTS.sources, rows.map((row) => [row.source, row.key, row.serverId, row.recordJson, row.normalizedJson, row.recordHash, now]));
     },
 
-    async writeServers(entries, now, batchSize = WRITE_BATCH) {
+    async writeServers(entries, batchSize = WRITE_BATCH) {
       if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
       seqs ??= { server: await nextSeq('servers'), tool: await nextSeq('tools') };
       const next = seqs;
@@ -320,7 +320,7 @@ function createWriter(trx: Knex.Transaction, written: Written): CatalogWriter {
             // Replacing a server needs the indexes deferred so far (its children are found through them).
             if (changed.length > 0) await deferred?.build();
             const stored = await serverColumn<number>(trx, 'seq', changed);
-            const rows = new CatalogRows(now);
+            const rows = new CatalogRows();
             for (const write of batch) {
               const { rows: server, isNew } = write;
               const seq = isNew ? next.server++ : stored.get(server.id);
@@ -496,11 +496,9 @@ class CatalogRows {
   /** What the registry API serves of each server (registry-versions.ts). */
   readonly registryVersions: Row[] = [];
 
-  constructor(private readonly now: string) {}
-
   /** Adds a server's rows (a new one with its install key) as row `seq`; its tools take seqs from `toolSeq` on. Returns the next free tool seq. */
   add(server: ServerRows, seq: number, newInstallKey: string | null, toolSeq: number): number {
-    if (newInstallKey !== null) this.servers.push([...server.server, seq, server.id, this.now, newInstallKey]);
+    if (newInstallKey !== null) this.servers.push([...server.server, seq, server.id, server.changedAt, newInstallKey]);
     else this.updates.push({ id: server.id, values: Object.fromEntries(SERVER_COLUMNS.map((column, i) => [column, server.server[i]])) });
     this.serverFts.push([seq, ...server.serverFts]);
     this.categories.push(...server.categories);

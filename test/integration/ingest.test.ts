@@ -168,7 +168,7 @@ describe('ingest', () => {
     const store = h.service.store;
     /** The store, its writer taking `take` (the entries as ingest gives them) in batches of BATCH. */
     const batched = (take: (entries: Iterable<ServerWrite>) => Iterable<ServerWrite> = (entries) => entries): Store =>
-      withWriter(store, (writer) => ({ writeServers: (entries, now) => writer.writeServers(take(entries), now, BATCH) }));
+      withWriter(store, (writer) => ({ writeServers: (entries) => writer.writeServers(take(entries), BATCH) }));
 
     expect(await ingest(batched(), [document(1)])).to.include({ added: 450, updated: 0, servers: 450, tools: 900 });
     expect(await counts()).to.deep.equal({ servers: 450, tools: 900, edition2: 0, writeDown: 450 });
