@@ -3,7 +3,8 @@
  *
  * For each size: the corpus, `sextant ingest` of it into a fresh SQLite database with Node's
  * default flags under `/usr/bin/time -v` (peak resident memory measured from outside the
- * process), the storage floor beside it (storage-floor.ts), and with BENCH_PG_URL the same
+ * process), the storage floor beside it and the floor of an ingest fed from JavaScript (both in
+ * storage-floor.ts), and with BENCH_PG_URL the same
  * ingest into a fresh PostgreSQL database. At the largest size below a million, reads during
  * writes: search load on the served catalog, first idle, then while a re-ingest of the corpus
  * with every other file changed runs; p50/p99 and errors of each.
@@ -27,7 +28,7 @@ import { Latencies, runLoad, type LoadRequest, type LoadResult } from './load.js
 import { descendantsRssMb, killAll, spawnTracked, stopChildrenOnSignals } from './processes.js';
 import { serveNodeFlags, startSextant, type Runtime } from './servers.js';
 import { unusedResultFile } from './report.js';
-import { measureStorageFloor, removeDatabase, type StorageFloor } from './storage-floor.js';
+import { measureHandoverFloor, measureStorageFloor, removeDatabase, type StorageFloor } from './storage-floor.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const log = (line: string): void => console.error(`[bench:ingest ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -181,6 +182,12 @@ interface SizeResult {
   readonly storageFloor: StorageFloor | null;
   /** Ingest's rate over the storage floor's. */
   readonly overFloor: number | null;
+  /** The same rows handed to SQLite from JavaScript as the writer hands them (storage-floor.ts `measureHandoverFloor`). */
+  readonly handoverFloor: StorageFloor | null;
+  /** The hand-over floor's rate over the storage floor's: the most any ingest in JavaScript can reach of it. */
+  readonly handoverOverFloor: number | null;
+  /** Ingest's rate over the hand-over floor's: how much of the time is the ingest's own JavaScript. */
+  readonly overHandover: number | null;
   readonly postgres: TimedIngest | null;
   readonly reads: ReadsDuringWrites | null;
 }
@@ -192,22 +199,30 @@ async function runSize(runtime: Runtime, size: number, work: string, env: NodeJS
   const sqlite = await timedIngest(runtime, manifest.files, `sqlite:${databaseFile}`);
   log(sqlite.ok ? `ingest ${size}: ${sqlite.seconds} s, ${sqlite.serversPerSecond} servers/s, peak RSS ${sqlite.peakRssMb} MB (its processes together: ${sqlite.peakTreeRssMb} MB)` : `ingest ${size} failed: ${sqlite.error}`);
   let storageFloor: StorageFloor | null = null;
+  let handoverFloor: StorageFloor | null = null;
   // Below a million only: the floor copies the catalog, which at a million servers would need its
   // 36 GB again on disk (and the target it serves is set at 100k).
   if (sqlite.ok && size < 1_000_000) {
     const copy = join(work, `floor-${size}.sqlite`);
     storageFloor = await measureStorageFloor(databaseFile, copy, sqlite.servers);
     await removeDatabase(copy);
-    log(`storage floor ${size}: ${storageFloor.seconds} s = ${storageFloor.serversPerSecond} servers/s; ingest at ${Math.round((100 * sqlite.serversPerSecond) / storageFloor.serversPerSecond) / 100}× that`);
+    log(`storage floor ${size}: ${storageFloor.seconds} s = ${storageFloor.serversPerSecond} servers/s; ingest at ${ratio(sqlite.serversPerSecond, storageFloor.serversPerSecond)}× that`);
+    handoverFloor = await measureHandoverFloor(databaseFile, copy, sqlite.servers);
+    await removeDatabase(copy);
+    log(handoverFloor.ok
+      ? `hand-over floor ${size}: ${handoverFloor.seconds} s = ${handoverFloor.serversPerSecond} servers/s (${ratio(handoverFloor.serversPerSecond, storageFloor.serversPerSecond)}× the storage floor); ingest at ${ratio(sqlite.serversPerSecond, handoverFloor.serversPerSecond)}× that`
+      : `hand-over floor ${size} not measured: ${handoverFloor.error}`);
   }
-  const overFloor = sqlite.ok && storageFloor?.ok ? Math.round((100 * sqlite.serversPerSecond) / storageFloor.serversPerSecond) / 100 : null;
+  const overFloor = sqlite.ok && storageFloor?.ok ? ratio(sqlite.serversPerSecond, storageFloor.serversPerSecond) : null;
+  const handoverOverFloor = handoverFloor?.ok && storageFloor?.ok ? ratio(handoverFloor.serversPerSecond, storageFloor.serversPerSecond) : null;
+  const overHandover = sqlite.ok && handoverFloor?.ok ? ratio(sqlite.serversPerSecond, handoverFloor.serversPerSecond) : null;
   const pgUrl = env.BENCH_PG_URL?.trim();
   const postgres = pgUrl ? await withPgDatabase(pgUrl, (url) => timedIngest(runtime, manifest.files, url)) : null;
   if (postgres) log(postgres.ok ? `PostgreSQL ingest ${size}: ${postgres.seconds} s, ${postgres.serversPerSecond} servers/s, peak RSS ${postgres.peakRssMb} MB (together: ${postgres.peakTreeRssMb} MB)` : `PostgreSQL ingest ${size} failed: ${postgres.error}`);
   const connections = Number(env.BENCH_CONNECTIONS ?? 8);
   const readResult = reads && sqlite.ok ? await readsDuringWrites(runtime, manifest, databaseFile, work, Number(env.BENCH_DURATION ?? 10), connections) : null;
   await removeDatabase(databaseFile);
-  return { size, corpus: { files: manifest.files.length, megabytes: Math.round(manifest.bytes / 1e6), tools: manifest.tools }, sqlite, storageFloor, overFloor, postgres, reads: readResult };
+  return { size, corpus: { files: manifest.files.length, megabytes: Math.round(manifest.bytes / 1e6), tools: manifest.tools }, sqlite, storageFloor, overFloor, handoverFloor, handoverOverFloor, overHandover, postgres, reads: readResult };
 }
 
 /**
@@ -262,11 +277,17 @@ async function main(): Promise<number> {
   }
 }
 
+/** a / b to hundredths. */
+function ratio(a: number, b: number): number {
+  return Math.round((100 * a) / b) / 100;
+}
+
 function format(results: readonly SizeResult[]): string {
-  const lines = ['servers     ingest s   servers/s   peak RSS MB (all processes)   floor servers/s   × floor   PG servers/s   PG RSS MB'];
+  const lines = ['servers     ingest s   servers/s   peak RSS MB (all processes)   floor servers/s   × floor   hand-over servers/s (× floor)   × hand-over   PG servers/s   PG RSS MB'];
   for (const r of results) {
-    const cells = [r.size, r.sqlite.seconds, r.sqlite.serversPerSecond, `${r.sqlite.peakRssMb} (${r.sqlite.peakTreeRssMb ?? '—'})`, r.storageFloor?.serversPerSecond ?? '—', r.overFloor ?? '—', r.postgres?.serversPerSecond ?? '—', r.postgres?.peakRssMb ?? '—'];
-    lines.push(cells.map((c, i) => String(c).padStart(i === 0 ? 7 : [11, 12, 30, 18, 10, 15, 12][i - 1] ?? 10)).join(''));
+    const handover = r.handoverFloor?.ok ? `${r.handoverFloor.serversPerSecond} (${r.handoverOverFloor ?? '—'})` : '—';
+    const cells = [r.size, r.sqlite.seconds, r.sqlite.serversPerSecond, `${r.sqlite.peakRssMb} (${r.sqlite.peakTreeRssMb ?? '—'})`, r.storageFloor?.serversPerSecond ?? '—', r.overFloor ?? '—', handover, r.overHandover ?? '—', r.postgres?.serversPerSecond ?? '—', r.postgres?.peakRssMb ?? '—'];
+    lines.push(cells.map((c, i) => String(c).padStart(i === 0 ? 7 : [11, 12, 30, 18, 10, 32, 14, 15, 12][i - 1] ?? 10)).join(''));
   }
   for (const r of results) {
     if (!r.reads) continue;

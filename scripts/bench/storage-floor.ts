@@ -6,11 +6,17 @@
  * journal the ingest uses), so nothing is read, parsed, merged, bound or run in JavaScript. An
  * ingest of these rows can be no faster: its rate over this one says how much of its time is the
  * service's own work, and whether a target is within reach of this storage at all.
+ *
+ * `measureHandoverFloor` is the floor of any ingest written in JavaScript: the same rows, read
+ * from the finished catalog before each step, handed to SQLite as the catalog writer hands them
+ * (src/store/bulk-insert.ts `insertMany` over the service's own connection), so SQLite's work is
+ * the floor's plus taking every value from JavaScript, and nothing is parsed, merged or made.
  */
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
-import { sqlitePragmas } from '../../src/store/db.js';
+import { insertMany, type Row } from '../../src/store/bulk-insert.js';
+import { openDatabase, sqlitePragmas } from '../../src/store/db.js';
 
 export interface StorageFloor {
   readonly ok: boolean;
@@ -42,28 +48,11 @@ export async function measureStorageFloor(catalogFile: string, copyFile: string,
   try {
     for (const pragma of PRAGMAS) await run(db, pragma);
     await run(db, 'ATTACH DATABASE ? AS done', [`${pathToFileURL(catalogFile).href}?mode=ro`]);
-    const schema = await all<SchemaRow>(db, 'SELECT type, name, sql FROM done.sqlite_master WHERE sql IS NOT NULL ORDER BY rowid');
-    const fts = schema.filter((s) => s.type === 'table' && /^CREATE VIRTUAL TABLE .* USING fts5\s*\(/i.test(s.sql)).map((s) => s.name);
-    // fts5vocab tables (migration 010) read their full-text table: created, never filled.
-    const views = schema.filter((s) => s.type === 'table' && /USING fts5vocab\s*\(/i.test(s.sql));
-    const shadows = new Set(fts.flatMap((table) => FTS_SHADOWS.map((suffix) => `${table}_${suffix}`)));
-    const tables = schema.filter((s) => s.type === 'table' && !shadows.has(s.name) && !s.name.startsWith('sqlite_') && !views.includes(s));
-    if (!tables.some((s) => s.name === 'servers')) throw new Error(`${catalogFile} holds no catalog`);
-    const indexes = schema.filter((s) => s.type === 'index');
-    const later = indexes.filter((s) => !/^CREATE UNIQUE INDEX/i.test(s.sql));
-    for (const s of [...tables, ...views, ...indexes.filter((i) => !later.includes(i))]) await run(db, s.sql);
-    // The ingest's full-text settings (the writer's `hashsize`) are stored with each table.
-    for (const table of fts) {
-      for (const { k, v } of await all<{ k: string; v: unknown }>(db, `SELECT k, v FROM done.${quote(`${table}_config`)} WHERE k <> 'version'`)) {
-        await run(db, `INSERT INTO main.${quote(table)} (${quote(table)}, rank) VALUES (?, ?)`, [k, v]);
-      }
-    }
+    const { tables, fts, later } = await createCopySchema(db, catalogFile);
     const started = performance.now();
     await run(db, 'BEGIN');
     for (const table of tables) {
-      const columns = fts.includes(table.name)
-        ? ['rowid', ...(await all<{ name: string }>(db, `SELECT name FROM pragma_table_info(?)`, [table.name])).map((c) => c.name)].map(quote).join(', ')
-        : '*';
+      const columns = fts.includes(table.name) ? (await columnsOf(db, table.name, true)).map(quote).join(', ') : '*';
       steps[table.name] = await timed(() => run(db, `INSERT INTO main.${quote(table.name)} ${columns === '*' ? '' : `(${columns})`} SELECT ${columns} FROM done.${quote(table.name)}`));
     }
     steps.indexes = await timed(async () => {
@@ -75,10 +64,139 @@ export async function measureStorageFloor(catalogFile: string, copyFile: string,
     const seconds = Math.max(0.001, Math.round(performance.now() - started) / 1000);
     return { ok: true, seconds, serversPerSecond: Math.round(servers / seconds), steps, error: null };
   } catch (err) {
-    return { ok: false, seconds: Number.NaN, serversPerSecond: Number.NaN, steps, error: err instanceof Error ? err.message : String(err) };
+    return failed(steps, err);
   } finally {
-    await new Promise<void>((resolve) => db.close(() => resolve()));
+    await close(db);
   }
+}
+
+interface CopySchema {
+  /** Tables to fill, in the catalog's order (full-text tables among them, their shadow tables not). */
+  readonly tables: readonly SchemaRow[];
+  /** The full-text tables' names. */
+  readonly fts: readonly string[];
+  /** The non-unique indexes, built after the rows as a first ingest builds them. */
+  readonly later: readonly SchemaRow[];
+}
+
+/**
+ * On `db` (with the finished catalog attached as `done`): the catalog's tables, full-text tables
+ * with their settings (the writer's `hashsize`), and unique indexes, all empty.
+ */
+async function createCopySchema(db: sqlite3.Database, catalogFile: string): Promise<CopySchema> {
+  const schema = await all<SchemaRow>(db, 'SELECT type, name, sql FROM done.sqlite_master WHERE sql IS NOT NULL ORDER BY rowid');
+  const fts = schema.filter((s) => s.type === 'table' && /^CREATE VIRTUAL TABLE .* USING fts5\s*\(/i.test(s.sql)).map((s) => s.name);
+  // fts5vocab tables (migration 010) read their full-text table: created, never filled.
+  const views = schema.filter((s) => s.type === 'table' && /USING fts5vocab\s*\(/i.test(s.sql));
+  const shadows = new Set(fts.flatMap((table) => FTS_SHADOWS.map((suffix) => `${table}_${suffix}`)));
+  const tables = schema.filter((s) => s.type === 'table' && !shadows.has(s.name) && !s.name.startsWith('sqlite_') && !views.includes(s));
+  if (!tables.some((s) => s.name === 'servers')) throw new Error(`${catalogFile} holds no catalog`);
+  const indexes = schema.filter((s) => s.type === 'index');
+  const later = indexes.filter((s) => !/^CREATE UNIQUE INDEX/i.test(s.sql));
+  for (const s of [...tables, ...views, ...indexes.filter((i) => !later.includes(i))]) await run(db, s.sql);
+  for (const table of fts) {
+    for (const { k, v } of await all<{ k: string; v: unknown }>(db, `SELECT k, v FROM done.${quote(`${table}_config`)} WHERE k <> 'version'`)) {
+      await run(db, `INSERT INTO main.${quote(table)} (${quote(table)}, rank) VALUES (?, ?)`, [k, v]);
+    }
+  }
+  return { tables, fts, later };
+}
+
+/** A table's columns, a full-text table's with its rowid first. */
+async function columnsOf(db: sqlite3.Database, table: string, withRowid: boolean): Promise<string[]> {
+  const names = (await all<{ name: string }>(db, 'SELECT name FROM pragma_table_info(?)', [table])).map((c) => c.name);
+  return withRowid ? ['rowid', ...names] : names;
+}
+
+/** Rows read from the finished catalog per step of the hand-over floor: its memory stays bounded at any size. */
+const HANDOVER_ROWS = 100_000;
+
+/**
+ * The floor of an ingest in JavaScript: `catalogFile`'s rows written into `copyFile` (overwritten;
+ * the caller removes it) as the storage floor writes them (same schema, settings, pragmas, journal,
+ * one transaction, indexes after), but each table's rows taken into JavaScript first, a step of
+ * `stepRows` at a time (HANDOVER_ROWS unless told), and handed back through `insertMany` on the
+ * service's own connection.
+ * Only the hand-overs, the index builds and the commit are timed, not the reads between them.
+ */
+export async function measureHandoverFloor(catalogFile: string, copyFile: string, servers: number, stepRows = HANDOVER_ROWS): Promise<StorageFloor> {
+  await removeDatabase(copyFile);
+  const steps: Record<string, number> = {};
+  let source: sqlite3.Database;
+  try {
+    source = await open(`${pathToFileURL(catalogFile).href}?mode=ro`, sqlite3.OPEN_READONLY | sqlite3.OPEN_URI);
+  } catch (err) {
+    return failed(steps, err);
+  }
+  const setup = new sqlite3.Database(copyFile, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_URI);
+  let plan: CopySchema;
+  try {
+    await run(setup, 'ATTACH DATABASE ? AS done', [`${pathToFileURL(catalogFile).href}?mode=ro`]);
+    plan = await createCopySchema(setup, catalogFile);
+  } catch (err) {
+    await close(source);
+    return failed(steps, err);
+  } finally {
+    await close(setup);
+  }
+  const db = openDatabase(`sqlite:${copyFile}`);
+  try {
+    // The rollback journal a first load writes in (src/store/first-load.ts).
+    await db.raw('PRAGMA journal_mode = DELETE');
+    // Milliseconds in the timed parts: the hand-overs, the index builds and the commit.
+    let timedMs = 0;
+    const time = async (step: () => Promise<unknown>): Promise<number> => {
+      const started = performance.now();
+      await step();
+      const ms = performance.now() - started;
+      timedMs += ms;
+      return ms;
+    };
+    let commitStarted = 0;
+    await db.transaction(async (trx) => {
+      for (const table of plan.tables) {
+        const columns = await columnsOf(source, table.name, plan.fts.includes(table.name));
+        const select = `SELECT rowid AS "__step", ${columns.map((c) => (c === 'rowid' ? c : quote(c))).join(', ')} FROM ${quote(table.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${stepRows}`;
+        let taken = 0;
+        for (let after = -Infinity; ;) {
+          const read = await all<Record<string, Row[number]>>(source, select, [after]);
+          if (read.length === 0) break;
+          after = read[read.length - 1]?.__step as number;
+          const rows = read.map((r) => columns.map((c) => r[c]));
+          taken += await time(() => insertMany(trx, { table: table.name, columns }, rows));
+        }
+        steps[table.name] = round(taken / 1000);
+      }
+      steps.indexes = round((await time(async () => {
+        for (const index of plan.later) await trx.raw(index.sql);
+      })) / 1000);
+      commitStarted = performance.now();
+    });
+    const commitMs = performance.now() - commitStarted;
+    timedMs += commitMs;
+    steps.commit = round(commitMs / 1000);
+    const seconds = Math.max(0.001, Math.round(timedMs) / 1000);
+    return { ok: true, seconds, serversPerSecond: Math.round(servers / seconds), steps, error: null };
+  } catch (err) {
+    return failed(steps, err);
+  } finally {
+    await db.destroy();
+    await close(source);
+  }
+}
+
+function failed(steps: Record<string, number>, err: unknown): StorageFloor {
+  return { ok: false, seconds: Number.NaN, serversPerSecond: Number.NaN, steps, error: err instanceof Error ? err.message : String(err) };
+}
+
+function open(file: string, mode: number): Promise<sqlite3.Database> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(file, mode, (err) => (err ? reject(err) : resolve(db)));
+  });
+}
+
+function close(db: sqlite3.Database): Promise<void> {
+  return new Promise<void>((resolve) => db.close(() => resolve()));
 }
 
 async function timed(step: () => Promise<void>): Promise<number> {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import sqlite3 from 'sqlite3';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { createStore } from '../../src/store/index.js';
-import { measureStorageFloor } from '../../scripts/bench/storage-floor.js';
+import { measureHandoverFloor, measureStorageFloor } from '../../scripts/bench/storage-floor.js';
 import { fixture } from '../support/harness.js';
 
 function query<T>(file: string, sql: string): Promise<T[]> {
@@ -16,17 +16,23 @@ function query<T>(file: string, sql: string): Promise<T[]> {
   );
 }
 
-/** The schema, every table's row count (full-text shadow tables included), servers and tools in full, a full-text query and the full-text settings. */
-async function contentOf(file: string): Promise<unknown> {
+/**
+ * The schema, every table's row count (full-text shadow tables included, but for the segments of
+ * the full-text indexes, `_data` and `_idx`, when `segments` is false: written in several
+ * statements, the same index is kept in more segments), servers and tools in full, a full-text
+ * query and the full-text settings.
+ */
+async function contentOf(file: string, segments = true): Promise<unknown> {
   const schema = await query<{ type: string; name: string; sql: string | null }>(file, "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name");
   const counts: Record<string, number> = {};
-  for (const { name } of schema.filter((s) => s.type === 'table')) counts[name] = (await query<{ n: number }>(file, `SELECT count(*) AS n FROM "${name}"`))[0]?.n ?? -1;
+  for (const { name } of schema.filter((s) => s.type === 'table' && (segments || !/_fts_(data|idx)$/.test(s.name)))) counts[name] = (await query<{ n: number }>(file, `SELECT count(*) AS n FROM "${name}"`))[0]?.n ?? -1;
   return {
     schema,
     counts,
     servers: await query(file, 'SELECT * FROM servers ORDER BY seq'),
     tools: await query(file, 'SELECT * FROM tools ORDER BY seq'),
     matches: await query(file, "SELECT rowid FROM tools_fts WHERE tools_fts MATCH 'search OR file' ORDER BY rank, rowid"),
+    serverMatches: await query(file, "SELECT rowid FROM servers_fts WHERE servers_fts MATCH 'git* OR file' ORDER BY rank, rowid"),
     settings: await query(file, 'SELECT * FROM servers_fts_config UNION ALL SELECT * FROM tools_fts_config'),
   };
 }
@@ -62,6 +68,21 @@ describe('bench storage floor', function () {
     expect(await contentOf(copy)).to.deep.equal(original);
   });
 
+  it('hands the same rows to SQLite from JavaScript, a step at a time, and times each table', async () => {
+    const copy = join(dir, 'handover.sqlite');
+    // Three rows a step: every table of more takes several reads and hand-overs.
+    const floor = await measureHandoverFloor(catalog, copy, 7, 3);
+    expect(floor.error).to.equal(null);
+    expect(floor.ok).to.equal(true);
+    expect(floor.seconds).to.be.greaterThan(0);
+    expect(floor.serversPerSecond).to.equal(Math.round(7 / floor.seconds));
+    expect(floor.steps).to.include.keys('servers', 'tools', 'sources', 'servers_fts', 'tools_fts', 'indexes', 'commit');
+    const original = await contentOf(catalog, false);
+    expect((original as { counts: Record<string, number> }).counts.tools).to.be.greaterThan(3);
+    expect((original as { serverMatches: unknown[] }).serverMatches).to.not.be.empty;
+    expect(await contentOf(copy, false)).to.deep.equal(original);
+  });
+
   it('reports a database without a catalog, or no database, as a failed measurement and creates nothing there', async () => {
     const empty = join(dir, 'empty.sqlite');
     const db = new sqlite3.Database(empty);
@@ -77,5 +98,11 @@ describe('bench storage floor', function () {
     expect(none.ok).to.equal(false);
     expect(none.error).to.match(/unable to open/);
     expect(existsSync(missing)).to.equal(false);
+    const handedNone = await measureHandoverFloor(missing, join(dir, 'copy-4.sqlite'), 7);
+    expect(handedNone.ok).to.equal(false);
+    expect(handedNone.error).to.match(/unable to open/);
+    expect(existsSync(missing)).to.equal(false);
+    const handedNoCatalog = await measureHandoverFloor(empty, join(dir, 'copy-5.sqlite'), 7);
+    expect(handedNoCatalog.error).to.match(/holds no catalog/);
   });
 });
