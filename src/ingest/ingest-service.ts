@@ -15,6 +15,7 @@ import { isObject } from './json.js';
 import { serverOf, type ReadRecord } from './read.js';
 import { hash52, Hash52Set, KeyOwners } from './key-owners.js';
 import { afterPending, type PlacementLookups, type PendingBatch, type SavedSource } from './pending-batch.js';
+import { FirstLoad } from './first-load.js';
 import { Spool } from './spool.js';
 import { readInputs, recordHashes } from './read-inputs.js';
 import { fitTools, type UpstreamServer, type UpstreamTool } from './upstream.js';
@@ -128,8 +129,13 @@ class RunCounts {
 async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, run: RunContext): Promise<Omit<IngestSummary, 'records' | 'sources' | 'seconds'>> {
   const counts = new RunCounts();
   const installKeys = new HashedSet(await writer.installKeys());
+  // Into an empty catalog, the lookups need ask only about what the run wrote (first-load.ts).
+  const firstLoad = (await writer.countServers()) === 0 ? new FirstLoad(run.total) : null;
+  const catalog = firstLoad?.lookups(writer) ?? writer;
   let done = 0;
   const write = async (batch: PreparedBatch): Promise<void> => {
+    // From here the database may hold the batch's rows; until here afterPending answers for them.
+    firstLoad?.note(batch);
     await writer.writeServers(batch.writes);
     await writer.saveSources(batch.saved.map((s) => ({ ...s, recordJson: s.rawJson, normalizedJson: s.serverJson })), run.now);
     await writer.addMatchKeys(batch.newKeys);
@@ -139,7 +145,7 @@ async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, ru
   await writer.deferIndexes(async () => {
     let pending: PreparedBatch | null = null;
     for (const batch of batchesOf(run.batchSize, records)) {
-      const looked = await lookUp(afterPending(writer, pending), batch, run);
+      const looked = await lookUp(afterPending(catalog, pending), batch, run);
       const writing: Promise<void> = pending === null ? Promise.resolve() : write(pending);
       // Both settle before a failure is thrown: the transaction must not roll back under a write.
       const [prepared, written] = await Promise.allSettled([prepare(looked, batch.length, run, counts, installKeys), writing]);

@@ -86,6 +86,33 @@ describe('ingest', () => {
     expect(await snapshot(h)).to.deep.equal(before);
   });
 
+  it('places a first load by the names and ids its earlier batches wrote, as one batch places it', async () => {
+    // Two toolsdk names of one id (`twin-mcp`: the second server gets `twin-mcp-2`), and a Docker
+    // and a toolsdk record of one name that merge by it alone: in batches of one record, each is
+    // placed by what the earlier batches wrote (src/ingest/first-load.ts asks only about that).
+    const toolsdk = (key: string, packageName: string, description: string): unknown => ({ type: 'mcp-server', name: key, packageName, description, _toolsdk: { key, category: 'other' }, tools: [] });
+    const inputs: IngestInput[] = [
+      { file: 'docker.json', text: JSON.stringify([{ name: 'solo', type: 'remote', about: { title: 'Solo', description: 'Solo from Docker' }, remote: { url: 'https://solo.example.com/mcp', transport_type: 'streamable-http' } }]) },
+      { file: 'toolsdk.json', text: JSON.stringify([toolsdk('twin-a', 'twin-mcp', 'The first twin'), toolsdk('twin-b', 'Twin MCP', 'The second twin'), toolsdk('solo-t', 'mcp/solo', 'Solo from toolsdk')]) },
+    ];
+    const whole = await startHarness({ demo: false });
+    try {
+      // One time for both, which the records' rows carry.
+      const now = (): Date => new Date('2026-11-26T12:00:00Z');
+      const first = await ingest(h.service.store, inputs, { batchSize: 1, now });
+      expect(first).to.include({ added: 3, servers: 3 });
+      const inOne = await ingest(whole.service.store, inputs, { batchSize: 100, now });
+      expect({ ...inOne, seconds: first.seconds }).to.deep.equal(first);
+      const { body } = await h.request('/api/v1/servers/search?limit=10&sort=a-z');
+      const servers = body.items.map((s: { id: string; name: string }) => [s.id, s.name]).sort();
+      expect(servers).to.deep.equal([['mcp~solo', 'mcp/solo'], ['twin-mcp', 'twin-mcp'], ['twin-mcp-2', 'Twin MCP']]);
+      expect((await h.request('/api/v1/servers/mcp~solo')).body.sources).to.have.length(2);
+      expect(await snapshot(h)).to.deep.equal(await snapshot(whole));
+    } finally {
+      await whole.close();
+    }
+  });
+
   it('keeps ids stable when the same data arrives in another order and file split', async () => {
     await ingest(h.service.store, [fixture('toolsdk-small.json')]);
     await ingest(h.service.store, [fixture('docker-small.json')]);
