@@ -58,6 +58,7 @@ export class FirstLoad {
       takenIds: (ids) => catalog.takenIds(maybe(ID, ids)),
       createdAt: (ids, at) => catalog.createdAt(maybe(ID, ids), at),
       contentHashes: (ids) => catalog.contentHashes(maybe(ID, ids)),
+      serverNames: (ids) => catalog.serverNames(maybe(ID, ids)),
       storedSources: (ids) => catalog.storedSources(maybe(ID, ids)),
     };
   }

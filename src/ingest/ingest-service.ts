@@ -183,6 +183,8 @@ interface Looked {
   readonly touched: readonly string[];
   readonly previous: Map<string, StoredSource[]>;
   readonly hashes: Map<string, string>;
+  /** Stored names of the touched servers the catalog already has. */
+  readonly names: Map<string, string>;
   /** Those of the touched servers that this run created (in an earlier batch). */
   readonly createdInRun: Set<string>;
 }
@@ -203,6 +205,7 @@ async function lookUp(catalog: PlacementLookups, records: readonly ReadRecord[],
     placed, touched,
     previous: await catalog.storedSources(stored),
     hashes: await catalog.contentHashes(stored),
+    names: await catalog.serverNames(stored),
     createdInRun: await catalog.createdAt(stored, run.now),
   };
 }
@@ -213,7 +216,7 @@ async function lookUp(catalog: PlacementLookups, records: readonly ReadRecord[],
  * rewritten like any stored one.
  */
 async function prepare(looked: Looked, records: number, run: RunContext, counts: RunCounts, installKeys: HashedSet): Promise<PreparedBatch> {
-  const { placed, touched, previous, hashes, createdInRun } = looked;
+  const { placed, touched, previous, hashes, names, createdInRun } = looked;
   for (const id of placed.servers) counts.touched.add(hash52(id));
   // Like ids, assigned once, when a server is created, and kept (src/catalog/install-key.ts).
   const keys = assignInstallKeys([...placed.created].map((id) => [id, placed.names.get(id) ?? id] as const), installKeys.asSet());
@@ -229,7 +232,7 @@ async function prepare(looked: Looked, records: number, run: RunContext, counts:
     const incoming = (fresh.get(id) ?? []).map(serverOf);
     const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));
     const kept = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key))).map((s) => s.normalized).filter(isUpstreamServer);
-    const entry = materialize(id, [...incoming, ...kept]);
+    const entry = materialize(id, [...incoming, ...kept], placed.names.get(id) ?? names.get(id));
     const isNew = placed.created.has(id);
     if (!isNew && hashes.get(id) === entry.contentHash) continue;
     if (isNew) counts.added += 1;
@@ -341,7 +344,7 @@ export async function attachEndpointTools(store: Store, serverId: string, url: s
     const recordHash = hashOf([server]);
     if ((await writer.sourceHash('monitor', url)) === recordHash) return false;
     const others = ((await writer.storedSources([serverId])).get(serverId) ?? []).filter((s) => !(s.source === 'monitor' && s.key === url));
-    const entry = materialize(serverId, [server, ...others.map((s) => s.normalized).filter(isUpstreamServer)]);
+    const entry = materialize(serverId, [server, ...others.map((s) => s.normalized).filter(isUpstreamServer)], name);
     const changed = (await writer.contentHashes([serverId])).get(serverId) !== entry.contentHash;
     if (changed) await writer.writeServers([{ rows: serverRowsOf(entry, now), isNew: false }]);
     await writer.saveSources([{ source: 'monitor', key: url, serverId, recordHash, recordJson: JSON.stringify({ url, tools }), normalizedJson: JSON.stringify(server) }], now);

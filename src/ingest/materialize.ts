@@ -18,7 +18,11 @@ export function byPrecedence(a: { readonly source: SourceName }, b: { readonly s
   return SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source);
 }
 
-export function materialize(id: string, records: readonly UpstreamServer[]): CatalogEntry {
+/**
+ * The entry of server `id` from its source records. `held` is the name the server holds in the
+ * catalog (given when it was created, or stored): see `catalogName`.
+ */
+export function materialize(id: string, records: readonly UpstreamServer[], held?: string): CatalogEntry {
   const sources = [...records].sort(byPrecedence);
   const primary = sources[0];
   if (!primary) throw new Error(`server ${id} has no sources`);
@@ -45,7 +49,7 @@ export function materialize(id: string, records: readonly UpstreamServer[]): Cat
   const transports = unique<Transport>([...packages.map((p) => p.transport), ...remotes.map((r) => r.transport)]);
   const server = {
     id,
-    name: primary.name,
+    name: catalogName(primary.name, held),
     title,
     description,
     domain: remotes[0]?.host ?? null,
@@ -78,6 +82,16 @@ export function materialize(id: string, records: readonly UpstreamServer[]): Cat
     registryMeta: catalogMetaOf({ ...server, tools, sources }, tools, []),
   };
   return { ...entry, contentHash: hashOf(entry) };
+}
+
+/**
+ * A server's name: its primary record's, unless it holds a numbered form of that name (`name-2`),
+ * given when it was created because another server had the name (ingest-service.ts `freeValue`):
+ * that server still has it (ingest removes no server), so this one keeps its own.
+ */
+export function catalogName(primary: string, held: string | undefined): string {
+  if (held === undefined || !held.startsWith(`${primary}-`)) return primary;
+  return /^[0-9]+$/.test(held.slice(primary.length + 1)) ? held : primary;
 }
 
 function toolsOf(serverId: string, serverName: string, upstream: readonly UpstreamTool[], authentication: Authentication): Tool[] {

@@ -12,7 +12,7 @@ import { sourceKey, type CatalogWriter, type ServerWrite, type SourceRow, type S
 /** The lookups placing and materializing a batch make. */
 export type PlacementLookups = Pick<
   CatalogWriter,
-  'sourceRows' | 'keyOwners' | 'serversByName' | 'sourcesOfServers' | 'takenIds' | 'createdAt' | 'contentHashes' | 'storedSources'
+  'sourceRows' | 'keyOwners' | 'serversByName' | 'sourcesOfServers' | 'takenIds' | 'createdAt' | 'contentHashes' | 'serverNames' | 'storedSources'
 >;
 
 /** A source record a batch saves: `serverJson` is the normalized record as stored. */
@@ -83,6 +83,14 @@ export function afterPending(writer: PlacementLookups, pending: PendingBatch | n
       for (const id of ids) {
         const hash = hashes.get(id);
         if (hash !== undefined) out.set(id, hash);
+      }
+      return out;
+    },
+    async serverNames(ids) {
+      const out = await writer.serverNames(ids);
+      for (const id of ids) {
+        const name = names.get(id);
+        if (name !== undefined) out.set(id, name);
       }
       return out;
     },

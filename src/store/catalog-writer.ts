@@ -59,6 +59,8 @@ export interface CatalogWriter {
   storedSources(serverIds: readonly string[]): Promise<Map<string, StoredSource[]>>;
   /** Content hashes of these servers as stored. */
   contentHashes(serverIds: readonly string[]): Promise<Map<string, string>>;
+  /** Names of these servers as stored. */
+  serverNames(serverIds: readonly string[]): Promise<Map<string, string>>;
   /** `recordJson` and `normalizedJson`: the upstream document and the normalized record, as JSON text. */
   saveSources(rows: ReadonlyArray<SourceRow & { recordJson: string; normalizedJson: string }>, now: string): Promise<void>;
   /**
@@ -282,6 +284,10 @@ function createWriter(trx: Knex.Transaction, written: Written): CatalogWriter {
       return serverColumn<string>(trx, 'content_hash', serverIds);
     },
 
+    async serverNames(serverIds) {
+      return serverColumn<string>(trx, 'name', serverIds);
+    },
+
     async saveSources(rows, now) {
       written.rows += rows.length;
       await insertMany(trx, INSERTS.sources, rows.map((row) => [row.source, row.key, row.serverId, row.recordJson, row.normalizedJson, row.recordHash, now]));
@@ -473,7 +479,7 @@ async function takeBatch(source: Iterator<ServerWrite>, size: number): Promise<S
 }
 
 /** One column of each of these stored servers, by id (servers not stored are left out). */
-async function serverColumn<T>(trx: Knex.Transaction, column: 'seq' | 'content_hash', serverIds: readonly string[]): Promise<Map<string, T>> {
+async function serverColumn<T>(trx: Knex.Transaction, column: 'seq' | 'content_hash' | 'name', serverIds: readonly string[]): Promise<Map<string, T>> {
   const out = new Map<string, T>();
   for (const chunk of chunks(serverIds)) {
     const rows: Array<{ id: string; value: T }> = await trx('servers').whereIn('id', chunk).select('id', { value: column });

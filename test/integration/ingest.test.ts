@@ -2,8 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { ingest } from '../../src/ingest/ingest-service.js';
-import { hashOf } from '../../src/ingest/materialize.js';
+import { attachEndpointTools, ingest } from '../../src/ingest/ingest-service.js';
+import { catalogName, hashOf } from '../../src/ingest/materialize.js';
 import { IngestError } from '../../src/ingest/upstream.js';
 import type { IngestInput } from '../../src/ingest/detect.js';
 import { openDatabase, rowsOf } from '../../src/store/db.js';
@@ -111,6 +111,45 @@ describe('ingest', () => {
     } finally {
       await whole.close();
     }
+  });
+
+  it('gives the second server of a taken name a numbered one, and it keeps it when its record changes', async () => {
+    // toolsdk lists two packages of one name under two keys: two servers, one name each.
+    const twins = (second: string): IngestInput => ({
+      file: 'toolsdk.json',
+      text: JSON.stringify(['The first twin', second].map((description, i) => ({ type: 'mcp-server', name: `Twin ${i}`, packageName: 'twin-mcp', description, _toolsdk: { key: `twin-${i}`, category: 'other' }, tools: [] }))),
+    });
+    const names = async (): Promise<string[][]> => (await h.request('/api/v1/servers/search?limit=10&sort=a-z')).body.items.map((s: { id: string; name: string }) => [s.id, s.name]).sort();
+    expect(await ingest(h.service.store, [twins('The second twin')], { batchSize: 1 })).to.include({ added: 2, servers: 2 });
+    expect(await names()).to.deep.equal([['twin-mcp', 'twin-mcp'], ['twin-mcp-2', 'twin-mcp-2']]);
+    const changed = await ingest(h.service.store, [twins('The second twin, changed')]);
+    expect(changed).to.include({ added: 0, updated: 1, unchanged: 1 });
+    expect(await names()).to.deep.equal([['twin-mcp', 'twin-mcp'], ['twin-mcp-2', 'twin-mcp-2']]);
+    expect((await h.request('/api/v1/servers/twin-mcp-2')).body.description).to.equal('The second twin, changed');
+    // Tools the status monitor found join the server under the name it holds.
+    const attached = await attachEndpointTools(h.service.store, 'twin-mcp-2', 'https://twin.example.com/mcp', [{ name: 'ping', title: null, description: 'Ping', inputSchema: { type: 'object' }, annotations: { title: null, readOnlyHint: null, destructiveHint: null, idempotentHint: null, openWorldHint: null } }], new Date().toISOString());
+    expect(attached).to.equal(true);
+    expect(await names()).to.deep.equal([['twin-mcp', 'twin-mcp'], ['twin-mcp-2', 'twin-mcp-2']]);
+    // In one batch as in batches of one.
+    const whole = await startHarness({ demo: false });
+    try {
+      expect(await ingest(whole.service.store, [twins('The second twin')])).to.include({ added: 2, servers: 2 });
+      const { body } = await whole.request('/api/v1/servers/search?limit=10&sort=a-z');
+      expect(body.items.map((s: { name: string }) => s.name).sort()).to.deep.equal(['twin-mcp', 'twin-mcp-2']);
+    } finally {
+      await whole.close();
+    }
+  });
+
+  it('names a server after its primary record, keeping a numbered form of that name it holds', () => {
+    expect(catalogName('acme/weather', undefined)).to.equal('acme/weather');
+    expect(catalogName('acme/weather', 'acme/weather')).to.equal('acme/weather');
+    expect(catalogName('acme/weather', 'acme/weather-2')).to.equal('acme/weather-2');
+    expect(catalogName('acme/weather', 'acme/weather-12')).to.equal('acme/weather-12');
+    // Another name, or a name that only begins like it, gives way to the primary record's.
+    expect(catalogName('acme/weather', 'mcp/weather')).to.equal('acme/weather');
+    expect(catalogName('acme/weather', 'acme/weather-pro')).to.equal('acme/weather');
+    expect(catalogName('acme/weather', 'acme/weather-')).to.equal('acme/weather');
   });
 
   it('keeps ids stable when the same data arrives in another order and file split', async () => {

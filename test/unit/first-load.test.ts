@@ -18,6 +18,7 @@ function recording(): { readonly asked: Record<string, unknown[]>; readonly cata
     takenIds: async (ids) => (ask('takenIds', ids), new Set()),
     createdAt: async (ids) => (ask('createdAt', ids), new Set()),
     contentHashes: async (ids) => (ask('contentHashes', ids), new Map()),
+    serverNames: async (ids) => (ask('serverNames', ids), new Map()),
     storedSources: async (ids) => (ask('storedSources', ids), new Map()),
   };
   return { asked, catalog };
@@ -44,7 +45,7 @@ describe('FirstLoad', () => {
     await lookups.sourceRows([{ source: 'official', key: 'a' }, { source: 'official', key: 'c' }, { source: 'docker', key: 'b' }]);
     await lookups.keyOwners(['repo:b', 'repo:c']);
     await lookups.serversByName(['io.github.a/a', 'io.github.c/c', 'server-a']);
-    for (const name of ['sourcesOfServers', 'takenIds', 'contentHashes', 'storedSources'] as const) await lookups[name](['server-b', 'server-c', 'io.github.b/b']);
+    for (const name of ['sourcesOfServers', 'takenIds', 'contentHashes', 'serverNames', 'storedSources'] as const) await lookups[name](['server-b', 'server-c', 'io.github.b/b']);
     await lookups.createdAt(['server-a', 'server-c'], '2026-11-26T12:00:00Z');
     expect(asked).to.deep.equal({
       // A key of another source, a name asked as an id and an id asked as a name are other values.
@@ -54,6 +55,7 @@ describe('FirstLoad', () => {
       sourcesOfServers: ['server-b'],
       takenIds: ['server-b'],
       contentHashes: ['server-b'],
+      serverNames: ['server-b'],
       storedSources: ['server-b'],
       createdAt: ['server-a'],
     });
