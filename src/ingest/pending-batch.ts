@@ -78,22 +78,8 @@ export function afterPending(writer: PlacementLookups, pending: PendingBatch | n
       for (const id of created(ids)) out.add(id);
       return out;
     },
-    async contentHashes(ids) {
-      const out = await writer.contentHashes(ids);
-      for (const id of ids) {
-        const hash = hashes.get(id);
-        if (hash !== undefined) out.set(id, hash);
-      }
-      return out;
-    },
-    async serverNames(ids) {
-      const out = await writer.serverNames(ids);
-      for (const id of ids) {
-        const name = names.get(id);
-        if (name !== undefined) out.set(id, name);
-      }
-      return out;
-    },
+    contentHashes: async (ids) => overlaid(await writer.contentHashes(ids), ids, hashes),
+    serverNames: async (ids) => overlaid(await writer.serverNames(ids), ids, names),
     async storedSources(ids) {
       const out = await writer.storedSources(ids);
       const asked = new Set(ids);
@@ -110,4 +96,13 @@ export function afterPending(writer: PlacementLookups, pending: PendingBatch | n
       return out;
     },
   };
+}
+
+/** `stored`, with the pending batch's value for each of `ids` it has one for. */
+function overlaid(stored: Map<string, string>, ids: readonly string[], pending: ReadonlyMap<string, string>): Map<string, string> {
+  for (const id of ids) {
+    const value = pending.get(id);
+    if (value !== undefined) stored.set(id, value);
+  }
+  return stored;
 }
