@@ -334,8 +334,8 @@ class HashedSet {
  */
 export async function attachEndpointTools(store: Store, serverId: string, url: string, tools: readonly UpstreamTool[], now: string): Promise<boolean> {
   return store.withCatalogWriter(async (writer) => {
-    const name = await writer.serverName(serverId);
-    if (name === null) return false;
+    const name = (await writer.serverNames([serverId])).get(serverId);
+    if (name === undefined) return false;
     const server: UpstreamServer = {
       source: 'monitor', key: url, name, title: null, description: '', version: null, versions: [], repositoryUrl: null, repositorySubfolder: null,
       websiteUrl: null, license: null, publishedAt: null, updatedAt: null, packages: [], remotes: [], tools: fitTools(tools), upstreamCategories: [],

@@ -92,7 +92,6 @@ export interface CatalogWriter {
    * (SQLite; see deferred-indexes.ts); they are built at once should `work` replace a server.
    */
   deferIndexes<T>(work: () => Promise<T>): Promise<T>;
-  serverName(serverId: string): Promise<string | null>;
   sourceHash(source: SourceName, key: string): Promise<string | null>;
   /**
    * The catalog as this transaction has written it, for the search engines (their SQL runs in
@@ -438,11 +437,6 @@ function createWriter(trx: Knex.Transaction, written: Written): CatalogWriter {
 
     async installKeys() {
       return (await trx('servers').whereNotNull('install_key').pluck('install_key')) as string[];
-    },
-
-    async serverName(serverId) {
-      const row = await trx('servers').where({ id: serverId }).first('name');
-      return row?.name ?? null;
     },
 
     async sourceHash(source, key) {
