@@ -920,8 +920,26 @@ export interface components {
              */
             updatedAt: string | null;
         };
-        /** @description A search result; a server summary without extra fields. */
-        ServerItem: components["schemas"]["ServerSummary"];
+        /** @description A search result; a server summary, and the query words it holds. */
+        ServerItem: components["schemas"]["ServerSummary"] & {
+            matchedTerms?: components["schemas"]["MatchedTerms"];
+        };
+        /**
+         * @description In a search with words: the query words (of the page's `terms`) this result holds, as a
+         *     prefix, by its stem or by a typo. Fewer than `terms` is a partial match. Absent in a
+         *     listing without words.
+         * @example [
+         *       "calendar",
+         *       "google"
+         *     ]
+         */
+        MatchedTerms: string[];
+        /**
+         * @description The query's words the search matched on, in query order: stop words and words that no
+         *     record holds (nor a typo of them) are left out. Null without `q`; empty when no word of
+         *     `q` is in the catalog (then nothing matches).
+         */
+        SearchTerms: string[] | null;
         /** @description The full server record. */
         Server: components["schemas"]["ServerSummary"] & {
             /** Format: uri */
@@ -1050,6 +1068,7 @@ export interface components {
             inputSchema: components["schemas"]["JsonSchemaObject"];
             annotations: components["schemas"]["ToolAnnotations"];
             authentication: components["schemas"]["Authentication"];
+            matchedTerms?: components["schemas"]["MatchedTerms"];
         };
         Category: {
             slug: components["schemas"]["CategorySlug"];
@@ -1071,6 +1090,7 @@ export interface components {
             sort: components["schemas"]["ServerSort"];
             /** @description The search text as applied; null without `q`. */
             query: string | null;
+            terms: components["schemas"]["SearchTerms"];
             category: string | null;
         };
         ToolPage: {
@@ -1080,6 +1100,7 @@ export interface components {
             offset: number;
             sort: components["schemas"]["ToolSort"];
             query: string | null;
+            terms: components["schemas"]["SearchTerms"];
             authentication: components["schemas"]["Authentication"] | null;
         };
         /** @enum {string} */
@@ -1636,7 +1657,14 @@ export interface components {
         CompareIds: string[];
         /** @description `wait=N` (N from 0 to 20): answer once the assessment is complete, or after N seconds. */
         PreferWait: string;
-        /** @description Search text. Words are matched as prefixes and all must match. */
+        /**
+         * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
+         *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
+         *     out, and a word that no record holds is matched by its typos or left out. Results that
+         *     hold every word come first, then those that hold only some, ranked by how much of the
+         *     query they cover (rarer words count more). Each result's `matchedTerms` says which
+         *     words it holds; the page's `terms` lists the words searched.
+         */
         Query: string;
         /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
         Category: components["schemas"]["CategorySlug"];
@@ -1789,7 +1817,14 @@ export interface operations {
     searchServers: {
         parameters: {
             query?: {
-                /** @description Search text. Words are matched as prefixes and all must match. */
+                /**
+                 * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
+                 *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
+                 *     out, and a word that no record holds is matched by its typos or left out. Results that
+                 *     hold every word come first, then those that hold only some, ranked by how much of the
+                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
+                 *     words it holds; the page's `terms` lists the words searched.
+                 */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
                 category?: components["parameters"]["Category"];
@@ -1834,7 +1869,14 @@ export interface operations {
     preflightSearchServers: {
         parameters: {
             query?: {
-                /** @description Search text. Words are matched as prefixes and all must match. */
+                /**
+                 * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
+                 *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
+                 *     out, and a word that no record holds is matched by its typos or left out. Results that
+                 *     hold every word come first, then those that hold only some, ranked by how much of the
+                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
+                 *     words it holds; the page's `terms` lists the words searched.
+                 */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
                 category?: components["parameters"]["Category"];
@@ -1865,7 +1907,14 @@ export interface operations {
     searchTools: {
         parameters: {
             query?: {
-                /** @description Search text. Words are matched as prefixes and all must match. */
+                /**
+                 * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
+                 *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
+                 *     out, and a word that no record holds is matched by its typos or left out. Results that
+                 *     hold every word come first, then those that hold only some, ranked by how much of the
+                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
+                 *     words it holds; the page's `terms` lists the words searched.
+                 */
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
                 authentication?: components["parameters"]["AuthenticationFilter"];
@@ -1906,7 +1955,14 @@ export interface operations {
     preflightSearchTools: {
         parameters: {
             query?: {
-                /** @description Search text. Words are matched as prefixes and all must match. */
+                /**
+                 * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
+                 *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
+                 *     out, and a word that no record holds is matched by its typos or left out. Results that
+                 *     hold every word come first, then those that hold only some, ranked by how much of the
+                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
+                 *     words it holds; the page's `terms` lists the words searched.
+                 */
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
                 authentication?: components["parameters"]["AuthenticationFilter"];
@@ -2302,7 +2358,14 @@ export interface operations {
     legacySearch: {
         parameters: {
             query?: {
-                /** @description Search text. Words are matched as prefixes and all must match. */
+                /**
+                 * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
+                 *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
+                 *     out, and a word that no record holds is matched by its typos or left out. Results that
+                 *     hold every word come first, then those that hold only some, ranked by how much of the
+                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
+                 *     words it holds; the page's `terms` lists the words searched.
+                 */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
                 category?: components["parameters"]["Category"];
@@ -2343,7 +2406,14 @@ export interface operations {
     preflightLegacySearch: {
         parameters: {
             query?: {
-                /** @description Search text. Words are matched as prefixes and all must match. */
+                /**
+                 * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
+                 *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
+                 *     out, and a word that no record holds is matched by its typos or left out. Results that
+                 *     hold every word come first, then those that hold only some, ranked by how much of the
+                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
+                 *     words it holds; the page's `terms` lists the words searched.
+                 */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
                 category?: components["parameters"]["Category"];
@@ -2917,7 +2987,14 @@ export interface operations {
     getServersPage: {
         parameters: {
             query?: {
-                /** @description Search text. Words are matched as prefixes and all must match. */
+                /**
+                 * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
+                 *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
+                 *     out, and a word that no record holds is matched by its typos or left out. Results that
+                 *     hold every word come first, then those that hold only some, ranked by how much of the
+                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
+                 *     words it holds; the page's `terms` lists the words searched.
+                 */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
                 category?: components["parameters"]["Category"];
@@ -2968,7 +3045,14 @@ export interface operations {
     getToolsPage: {
         parameters: {
             query?: {
-                /** @description Search text. Words are matched as prefixes and all must match. */
+                /**
+                 * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
+                 *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
+                 *     out, and a word that no record holds is matched by its typos or left out. Results that
+                 *     hold every word come first, then those that hold only some, ranked by how much of the
+                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
+                 *     words it holds; the page's `terms` lists the words searched.
+                 */
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
                 authentication?: components["parameters"]["AuthenticationFilter"];

@@ -119,18 +119,18 @@ export function createRegistryService({ catalog, search, monitor, now = () => ne
         ]);
       }
       const envelope = { limit, offset, sort, query: query?.text ?? null, category };
-      if (query && query.terms === null) return { items: [], total: 0, ...envelope };
+      if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
       const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, sort, limit, offset });
-      return { items: page.items, total: page.total, ...envelope };
+      return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
     },
 
     async searchTools(input) {
       const { query, sort, limit, offset } = resolveSearch<ToolSort>(input);
       const authentication = input.authentication ?? null;
       const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
-      if (query && query.terms === null) return { items: [], total: 0, ...envelope };
+      if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
       const page = await search.tools({ terms: query?.terms ?? null, text: query?.text ?? null, authentication, sort, limit, offset });
-      return { items: page.items, total: page.total, ...envelope };
+      return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
     },
 
     getServer: findServer,

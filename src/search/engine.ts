@@ -31,6 +31,8 @@ export interface ToolQuery {
 export interface Page<T> {
   readonly items: T[];
   readonly total: number;
+  /** In a search with words, the words it matched on (ranking.ts: MATCHING_STRATEGY); each item says which it holds. */
+  readonly terms?: readonly string[];
 }
 
 export type EngineName = 'fts5' | 'postgres' | 'memory';

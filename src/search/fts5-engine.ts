@@ -5,7 +5,8 @@
  */
 import { weightsOf } from './ranking.js';
 import type { SearchSource } from './search-source.js';
-import { SERVER_ORDER, serverQuery, sqlSearches, type SqlDialect, type SqlEngine } from './sql-search.js';
+import { alternativesOf, type WordMatch } from './typos.js';
+import { SERVER_ORDER, serverQuery, sqlSearches, wordSearchOf, type SqlDialect, type SqlEngine } from './sql-search.js';
 
 /** bm25() of each index, with its columns' weights. */
 const BM25_OF = {
@@ -13,14 +14,21 @@ const BM25_OF = {
   tools_fts: `bm25(tools_fts, ${weightsOf('tools_fts').map((w) => w.toFixed(1)).join(', ')})`,
 };
 
-const FTS5: SqlDialect = {
+/** A word's alternatives as FTS5 phrases, `"word"*` for a prefix, `"typo"` for a whole word. */
+const phrasesOf = (word: WordMatch): string => alternativesOf(word).map(({ term, prefix }) => (prefix ? `"${term}"*` : `"${term}"`)).join(' OR ');
+
+export const FTS5: SqlDialect = {
   // Without CROSS JOIN SQLite would start from a filter's index and run one full-text lookup per row.
   join: 'CROSS JOIN',
   where: (index) => `${index} MATCH ?`,
   rank: (index) => BM25_OF[index],
+  rankOrder: 'ASC',
   rankBindsExpression: false,
-  // Each word a quoted prefix, `"word"*`, or that or one of its typos, `("word"* OR "typo")`; all of them required.
-  expression: (words) => words.map(({ word, typos }) => (typos.length === 0 ? `"${word}"*` : `("${word}"* OR ${typos.map((typo) => `"${typo}"`).join(' OR ')})`)).join(' AND '),
+  // Each word's list of rows is read once per statement, not per row.
+  holdsWord: (index) => `${index}.rowid IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ?)`,
+  // Each word a group of its phrases, `("word"* OR "stem"* OR "typo")`; any word matching.
+  expression: (words) => words.map((word) => `(${phrasesOf(word)})`).join(' OR '),
+  real: '?',
   vocabulary: (index) => `SELECT term FROM ${index}_vocab`,
   contains: (column) => `instr(${column}, ?) > 0`,
   serverOrder: SERVER_ORDER,
@@ -31,7 +39,7 @@ export function createFts5Engine({ sql }: SearchSource): SqlEngine {
     name: 'fts5',
     ...sqlSearches(FTS5, sql),
     async explain(query) {
-      const { sql: statement, bindings } = serverQuery(FTS5, query, 's.*', true);
+      const { sql: statement, bindings } = serverQuery(FTS5, query, 's.*', true, wordSearchOf(query.terms));
       const rows = await sql.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${statement}`, bindings);
       return rows.map((row) => row.detail);
     },

@@ -21,6 +21,8 @@ import { heldBytes, indexesOf, type MemoryIndexes, type ServerDocs, type ToolDoc
 import { inSteps } from './match-steps.js';
 import type { IndexedPage } from './page-selection.js';
 import { namePrefixOf } from './query.js';
+import { matchedTermsOf } from './words.js';
+import type { WordMatch } from './typos.js';
 import type { SearchSource, SqlRunner } from './search-source.js';
 import { Unicode61 } from './unicode61.js';
 
@@ -182,8 +184,9 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       const { category, limit, offset } = query;
       return rowsOf(
         inSteps(terms, namePrefixOf(text), {
-          byName: async (prefix) => indexes.searchServers({ words: null, text: prefix, category, limit, offset }),
-          byWords: async (words) => indexes.searchServers({ words, text, category, limit, offset }),
+          byName: async (prefix) => found(terms, null, indexes.searchServers({ words: null, text: prefix, category, limit, offset })),
+          byWords: async (words) => found(terms, words, indexes.searchServers({ words, text, category, limit, offset })),
+          holds: async (prefixes) => indexes.serversHold(prefixes),
           vocabulary: async () => indexes.serverTerms,
         }),
         (page) => rowsOfPage<ServerRow, ServerSummary>(source.sql, page, SERVERS_BY_SEQ, toSummary),
@@ -198,7 +201,8 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       const { authentication, limit, offset } = query;
       return rowsOf(
         inSteps(terms, null, {
-          byWords: async (words) => indexes.searchTools({ words, text, authentication, limit, offset }),
+          byWords: async (words) => found(terms, words, indexes.searchTools({ words, text, authentication, limit, offset })),
+          holds: async (prefixes) => indexes.toolsHold(prefixes),
           vocabulary: async () => toolTerms,
         }),
         (page) => rowsOfPage<ToolRow, Tool>(source.sql, page, TOOLS_BY_SEQ, toTool),
@@ -221,24 +225,34 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   };
 }
 
+/** An indexed page with the words it was searched by (null: a name-prefix search, which matched the whole text). */
+interface FoundPage extends IndexedPage {
+  readonly words: readonly string[];
+  readonly byName: boolean;
+}
+
+function found(terms: readonly string[], words: readonly WordMatch[] | null, page: IndexedPage | null): FoundPage | null {
+  return page === null ? null : { ...page, words: words === null ? terms : words.map((w) => w.word), byName: words === null };
+}
+
 /** The rows of the page the match steps found; null where the index declined. */
-async function rowsOf<T>(found: Promise<IndexedPage | null>, rows: (page: IndexedPage) => Promise<Page<T> | null>): Promise<Page<T> | null> {
+async function rowsOf<T>(found: Promise<FoundPage | null>, rows: (page: FoundPage) => Promise<Page<T> | null>): Promise<Page<T> | null> {
   const page = await found;
   return page === null ? null : rows(page);
 }
 
-/** The rows of an indexed page, in its order; null if one has gone since (SQL answers then). */
-async function rowsOfPage<Row extends { seq: number }, T>(sql: SqlRunner, page: IndexedPage, select: string, map: (row: Row) => T): Promise<Page<T> | null> {
-  if (page.seqs.length === 0) return { items: [], total: page.total };
+/** The rows of an indexed page, in its order, each with the words it holds; null if one has gone since (SQL answers then). */
+async function rowsOfPage<Row extends { seq: number }, T>(sql: SqlRunner, page: FoundPage, select: string, map: (row: Row) => T): Promise<Page<T & { matchedTerms: string[] }> | null> {
+  if (page.seqs.length === 0) return { items: [], total: page.total, terms: page.words };
   const rows = await sql.prepared<Row>(`${select}(${page.seqs.map(() => '?').join(', ')})`, page.seqs);
   const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
-  const items: T[] = [];
-  for (const seq of page.seqs) {
+  const items: Array<T & { matchedTerms: string[] }> = [];
+  for (const [k, seq] of page.seqs.entries()) {
     const row = bySeq.get(seq);
     if (!row) return null;
-    items.push(map(row));
+    items.push({ ...map(row), matchedTerms: matchedTermsOf(page.words, page.byName ? null : (page.masks?.[k] ?? 0)) });
   }
-  return { items, total: page.total };
+  return { items, total: page.total, terms: page.words };
 }
 
 /**

@@ -34,6 +34,9 @@ export interface MemoryIndexes {
   readonly toolTerms: readonly string[] | null;
   /** Null when the query needs SQLite's phrase handling (a word the tokenizer splits). */
   searchServers(search: IndexedServerSearch): IndexedPage | null;
+  /** Whether an indexed server (tool) word starts with each prefix; null as `searchServers`. */
+  serversHold(prefixes: readonly string[]): boolean[] | null;
+  toolsHold(prefixes: readonly string[]): boolean[] | null;
   /** Null as `searchServers`, and while the tools are not indexed yet. */
   searchTools(search: IndexedToolSearch): IndexedPage | null;
 }
@@ -74,6 +77,8 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
     generation,
     serverTerms: servers.text.terms,
     toolTerms: tools?.text.terms ?? null,
+    serversHold: (prefixes) => holdAll(servers.text, prefixes),
+    toolsHold: (prefixes) => (tools === null ? null : holdAll(tools.text, prefixes)),
     searchServers(search) {
       let keep = (_doc: number): boolean => true;
       if (search.category !== null) {
@@ -94,7 +99,8 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
           || (servers.nameLength[docA] as number) - (servers.nameLength[docB] as number)
           || byScore(matches, servers.idRank, a, b);
       };
-      return pageOf(servers.text.rowids, matches, tiers, named, servers.idRank, search.offset, search.limit);
+      const page = pageOf(servers.text.rowids, matches, tiers, named, servers.idRank, search.offset, search.limit);
+      return search.words === null ? { seqs: page.seqs, total: page.total } : page;
     },
     searchTools(search) {
       if (tools === null) return null;
@@ -112,6 +118,16 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
       return pageOf(tools.text.rowids, matches, tiers, named, tools.idRank, search.offset, search.limit);
     },
   };
+}
+
+function holdAll(text: TextIndex, prefixes: readonly string[]): boolean[] | null {
+  const held: boolean[] = [];
+  for (const prefix of prefixes) {
+    const holds = text.holds(prefix);
+    if (holds === null) return null;
+    held.push(holds);
+  }
+  return held;
 }
 
 /** The bytes of an index's typed arrays (its text index's included). */
@@ -136,7 +152,7 @@ function namedMatches(table: NameTable, text: string, keep: (doc: number) => boo
   const docs = Int32Array.from(found);
   const positions = new Map<number, number>();
   docs.forEach((doc, k) => positions.set(doc, k));
-  return { docs, scores: new Float64Array(docs.length), position: (doc) => positions.get(doc) ?? -1 };
+  return { docs, scores: new Float64Array(docs.length), masks: new Uint32Array(docs.length), coverage: new Float64Array(docs.length), full: 0, position: (doc) => positions.get(doc) ?? -1 };
 }
 
 /** The scratch marks of the two tiers (0 marks none). */
@@ -144,7 +160,7 @@ const EXACT_MARK = 1 + NAME_TIERS.exact;
 const PREFIX_MARK = 1 + NAME_TIERS.prefix;
 
 /**
- * The matches with a name equal to `text` (NAME_TIERS.exact) or starting with it
+ * The full matches with a name equal to `text` (NAME_TIERS.exact) or starting with it
  * (NAME_TIERS.prefix), by position in `matches`: found from the few names that start with the
  * text, not by reading every match.
  */
@@ -156,7 +172,8 @@ function nameTiers(table: NameTable, text: string, matches: TextMatches): Tiers 
     const marked = table.names[n] === text ? EXACT_MARK : PREFIX_MARK;
     for (let d = table.start[n] as number; d < (table.start[n + 1] as number); d += 1) {
       const k = matches.position(table.docs[d] as number);
-      if (k < 0) continue;
+      // Only a document holding every word is in a name tier (ranking.ts: MATCH_RULE).
+      if (k < 0 || matches.masks[k] !== matches.full) continue;
       const was = scratch[k] as number;
       if (was === 0) positions.push(k);
       if (was === 0 || marked < was) scratch[k] = marked;

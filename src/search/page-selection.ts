@@ -1,6 +1,6 @@
 /**
  * Which matches make a page, for the in-memory engine: the few in a name tier sorted by the
- * tier rules, then the rest by bm25 and id, of which only as many as the page needs are kept.
+ * tier rules, then the rest by coverage (documents holding every word first), bm25 and id, of which only as many as the page needs are kept.
  * The orders are the ranking rules of ranking.ts.
  */
 import type { TextMatches } from './text-index.js';
@@ -9,6 +9,8 @@ import type { TextMatches } from './text-index.js';
 export interface IndexedPage {
   readonly seqs: number[];
   readonly total: number;
+  /** Each one's words (bit i: word i of the search); absent for a name-prefix search, which matched the whole text. */
+  readonly masks?: number[];
 }
 
 /** The matches in a name tier: positions in the matches, and each one's tier (-1 for none; valid until the next query). */
@@ -20,8 +22,11 @@ export interface Tiers {
 /** Deeper pages than this are found by one full sort of the matches rather than by insertion. */
 const INSERTION_LIMIT = 1_000;
 
-/** Higher bm25 first, then id (by `idRank`, each document's rank in id order). */
+/** Higher coverage first, then higher bm25, then id (by `idRank`, each document's rank in id order). */
 export function byScore(matches: TextMatches, idRank: Int32Array, a: number, b: number): number {
+  const coverageA = matches.coverage[a] as number;
+  const coverageB = matches.coverage[b] as number;
+  if (coverageA !== coverageB) return coverageA > coverageB ? -1 : 1;
   const scoreA = matches.scores[a] as number;
   const scoreB = matches.scores[b] as number;
   if (scoreA !== scoreB) return scoreA > scoreB ? -1 : 1;
@@ -38,7 +43,7 @@ export function pageOf(rowids: Uint32Array, matches: TextMatches, tiers: Tiers, 
   const first = best([...tiers.positions], wanted, named);
   const rest = bestByScore(matches, tiers, idRank, Math.max(0, wanted - first.length));
   const page = [...first, ...rest].slice(offset, wanted);
-  return { seqs: page.map((k) => rowids[matches.docs[k] as number] as number), total: matches.docs.length };
+  return { seqs: page.map((k) => rowids[matches.docs[k] as number] as number), total: matches.docs.length, masks: page.map((k) => matches.masks[k] as number) };
 }
 
 /** The first `count` of `items` in `order` (a bounded insertion when that is much less than all of them). */
@@ -60,10 +65,10 @@ function best(items: number[], count: number, order: (a: number, b: number) => n
   return kept;
 }
 
-/** The `count` best matches outside the name tiers, by higher bm25 then lower id rank, best first. */
+/** The `count` best matches outside the name tiers, by higher coverage, then bm25, then lower id rank, best first. */
 function bestByScore(matches: TextMatches, tiers: Tiers, idRank: Int32Array, count: number): number[] {
   if (count === 0) return [];
-  const { docs, scores } = matches;
+  const { docs, scores, coverage } = matches;
   const order = (a: number, b: number): number => byScore(matches, idRank, a, b);
   if (count > INSERTION_LIMIT) {
     const all: number[] = [];
@@ -71,27 +76,28 @@ function bestByScore(matches: TextMatches, tiers: Tiers, idRank: Int32Array, cou
     return all.sort(order).slice(0, count);
   }
   const best: number[] = [];
+  let worstCoverage = Number.NEGATIVE_INFINITY;
   let worstScore = Number.NEGATIVE_INFINITY;
   let worstRank = -1;
   const named = tiers.positions.length > 0;
   for (let k = 0; k < docs.length; k += 1) {
     if (named && tiers.tier(k) >= 0) continue;
+    const cover = coverage[k] as number;
     const score = scores[k] as number;
     const rank = idRank[docs[k] as number] as number;
-    if (best.length === count && (score < worstScore || (score === worstScore && rank > worstRank))) continue;
+    if (best.length === count && (cover < worstCoverage || (cover === worstCoverage && (score < worstScore || (score === worstScore && rank > worstRank))))) continue;
     let lo = 0;
     let hi = best.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const other = best[mid] as number;
-      const otherScore = scores[other] as number;
-      if (otherScore > score || (otherScore === score && (idRank[docs[other] as number] as number) < rank)) lo = mid + 1;
+      if (order(best[mid] as number, k) < 0) lo = mid + 1;
       else hi = mid;
     }
     best.splice(lo, 0, k);
     if (best.length > count) best.pop();
     if (best.length === count) {
       const worst = best[count - 1] as number;
+      worstCoverage = coverage[worst] as number;
       worstScore = scores[worst] as number;
       worstRank = idRank[docs[worst] as number] as number;
     }

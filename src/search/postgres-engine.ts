@@ -6,31 +6,24 @@
  */
 import { TS_RANK_WEIGHTS } from './ranking.js';
 import type { SearchSource } from './search-source.js';
-import { SERVER_ORDER, serverQuery, sqlSearches, type SqlDialect, type SqlEngine } from './sql-search.js';
+import { alternativesOf, type WordMatch } from './typos.js';
+import { SERVER_ORDER, serverQuery, sqlSearches, wordSearchOf, type SqlDialect, type SqlEngine } from './sql-search.js';
 
-/**
- * The words as a tsquery in which every word must match as a prefix: websearch_to_tsquery parses
- * and quotes them (it never fails on user text), then each quoted lexeme gets `:*`.
- */
-const PREFIX_TSQUERY = "to_tsquery('simple', regexp_replace(websearch_to_tsquery('simple', ?)::text, '''([^'']|'''')+''', '\\&:*', 'g'))";
+/** A tsquery written out, its words quoted (they hold only letters and digits): `('word':* | 'stem':* | 'typo') | ('other':*)`. */
+const TSQUERY = "to_tsquery('simple', ?)";
 
-/** A tsquery written out (typos.ts: all words ASCII letters and digits): `('word':* | 'typo') & 'other':*`. */
-const TYPO_TSQUERY = "to_tsquery('simple', ?)";
-
-const tsqueryOf = (typos: boolean): string => (typos ? TYPO_TSQUERY : PREFIX_TSQUERY);
+const lexemesOf = (word: WordMatch): string => alternativesOf(word).map(({ term, prefix }) => (prefix ? `'${term}':*` : `'${term}'`)).join(' | ');
 
 const POSTGRES: SqlDialect = {
   join: 'JOIN',
-  where: (index, typos) => `${index}.document @@ ${tsqueryOf(typos)}`,
+  where: (index) => `${index}.document @@ ${TSQUERY}`,
   // ts_rank's weights run D, C, B, A.
-  rank: (index, typos) => `ts_rank('{${TS_RANK_WEIGHTS.join(', ')}}', ${index}.document, ${tsqueryOf(typos)}) DESC`,
+  rank: (index) => `ts_rank('{${TS_RANK_WEIGHTS.join(', ')}}', ${index}.document, ${TSQUERY})`,
+  rankOrder: 'DESC',
   rankBindsExpression: true,
-  // Without typos, each word in double quotes, so `or` and a leading `-` are words, not websearch
-  // operators; with them, the tsquery itself.
-  expression: (words) =>
-    words.some((w) => w.typos.length > 0)
-      ? words.map(({ word, typos }) => `(${[`'${word}':*`, ...typos.map((typo) => `'${typo}'`)].join(' | ')})`).join(' & ')
-      : words.map(({ word }) => `"${word}"`).join(' '),
+  holdsWord: (index) => `${index}.document @@ ${TSQUERY}`,
+  expression: (words) => words.map((word) => `(${lexemesOf(word)})`).join(' | '),
+  real: '?::float8',
   vocabulary: (index) => `SELECT word AS term FROM ts_stat('SELECT document FROM ${index}')`,
   contains: (column) => `strpos(${column}, ?) > 0`,
   // PostgreSQL sorts NULL first descending: it is told to put unknown dates last.
@@ -42,7 +35,7 @@ export function createPostgresEngine({ sql }: SearchSource): SqlEngine {
     name: 'postgres',
     ...sqlSearches(POSTGRES, sql),
     explain(query) {
-      const { sql: statement, bindings } = serverQuery(POSTGRES, query, 's.*', true);
+      const { sql: statement, bindings } = serverQuery(POSTGRES, query, 's.*', true, wordSearchOf(query.terms));
       // The plan PostgreSQL would choose for a large catalog: a small one is cheaper to scan.
       return sql.transaction(async (trx) => {
         await trx.all('SET LOCAL enable_seqscan = off');

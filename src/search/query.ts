@@ -1,10 +1,11 @@
 /**
- * A search's text as the engines take it: the normalized query (for the name tiers) and its words
- * (each matched as a prefix). The services parse `q` with this once; every engine reads the result.
+ * A search's text as the engines take it: the normalized query (for the name tiers) and its
+ * meaningful words (ranking.ts: MATCHING_STRATEGY). The services parse `q` with this once; every
+ * engine reads the result.
  */
-
-/** Words of a query beyond this many are ignored. */
-const MAX_TERMS = 12;
+import { cjkParts, hasCjk, pairsOf } from '../catalog/search-text.js';
+import { MAX_TERMS } from './ranking.js';
+import { meaningfulWords } from './words.js';
 
 /** A query as the engines see it: its words (each matched as a prefix), and the normalized text. */
 export interface ParsedQuery {
@@ -13,12 +14,19 @@ export interface ParsedQuery {
   readonly terms: readonly string[] | null;
 }
 
-/** Every word of the query must match, each as a prefix. Returns null for an absent or blank query. */
+/**
+ * The query's meaningful words, each matched as a prefix: stop words left out, runs of CJK
+ * characters as their pairs (as the catalog holds them: src/catalog/search-text.ts), the first
+ * MAX_TERMS distinct ones. Returns null for an absent or blank query.
+ */
 export function parseQuery(q: string | undefined): ParsedQuery | null {
   // Control characters are never part of a name or a word: they read as spaces.
   const text = (q ?? '').normalize('NFKC').replace(/\p{Cc}/gu, ' ').trim().toLowerCase().replace(/\s+/g, ' ');
   if (text === '') return null;
-  const terms = (text.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
+  const words = (text.match(/[\p{L}\p{N}]+/gu) ?? []).flatMap((word) =>
+    hasCjk(word) ? cjkParts(word).flatMap((part) => (part.cjk ? pairsOf(part.text) : [part.text])) : [word],
+  );
+  const terms = [...new Set(meaningfulWords(words))].slice(0, MAX_TERMS);
   return { text, terms: terms.length > 0 ? terms : null };
 }
 
@@ -32,4 +40,3 @@ const NAMESPACE_SHAPED = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+(?:\/\S*)?$/u;
 export function namePrefixOf(text: string | null): string | null {
   return text !== null && NAMESPACE_SHAPED.test(text) ? text : null;
 }
-

@@ -14,9 +14,79 @@ export interface RankingRule {
   readonly rule: string;
 }
 
-/** What a search with words matches (a filter, before any rule orders). */
+/**
+ * The matching strategy (as Meilisearch's `matchingStrategy`, Elasticsearch's
+ * `minimum_should_match`): what a relevance search with words matches, and in which groups.
+ */
+export const MATCHING_STRATEGY: readonly RankingRule[] = [
+  { name: 'meaningful words', rule: 'the query\'s words less STOP_WORDS (all of them when nothing else is left), the first MAX_TERMS distinct ones (query.ts)' },
+  { name: 'word forms', rule: 'each word matches as a prefix, and so does its stem (STEM_RULES): a word and its stem are one query word' },
+  { name: 'absent words', rule: 'a word that no indexed word starts with is matched by its typos (TYPOS); with none it is left out of the search, never zeroing the answer' },
+  { name: 'some words', rule: 'a document matches when it holds at least one query word; those that hold every one come first (MATCH_RULE)' },
+];
+
+/** What a full match is: the documents ranked first, by the ranking rules and their name tiers. */
 export const MATCH_RULE =
-  'every query word matches, as a prefix, a word of the weighted columns (FTS_WEIGHTS); words are split and folded by FTS_TOKENIZER';
+  'every query word left in the search matches, as a prefix (or its stem as a prefix, or one of its typos), a word of the weighted columns (FTS_WEIGHTS); words are split and folded by FTS_TOKENIZER';
+
+/** Query words beyond this many distinct meaningful ones are ignored (a pasted task keeps its first ones). */
+export const MAX_TERMS = 32;
+
+/**
+ * English words that say nothing of what a record does, dropped from a query unless nothing else
+ * is left ("how do I read my calendar" searches `read calendar`). Tool verbs (get, list, find,
+ * create, send…) are not here: they are what tools are named after.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  ('a an the and or but nor if then else so than too very just also only not no yes ' +
+    'of to in on at by for with from into onto about over under as via per ' +
+    'is are was were be been being am do does did doing done have has had having ' +
+    'i me my mine myself we us our ours you your yours he him his she her it its they them their ' +
+    'this that these those there here what which who whom whose when where why how ' +
+    'can could would should will shall may might must ' +
+    'want wants wanted need needs like please help let lets able way something anything some any all each every ' +
+    'using use').split(' '),
+);
+
+/**
+ * Stemming, the same on every engine: a query word's stem is matched as a prefix beside the word
+ * itself, so the stem is always a prefix of the word (a suffix taken off, a doubled last letter
+ * undone) and a record's inflected forms all start with it: `calendars` → `calendar`, `scraping`
+ * → `scrap` (scrape, scraper), `queries` → `quer` (query). Only ASCII words of MIN_STEMMED
+ * letters or more; the first rule whose suffix ends the word applies; a stem shorter than
+ * `keep` letters is no stem. A document that holds the word as typed also matches its stem
+ * (both phrases score in bm25), so it ranks above one that holds only the stem.
+ */
+export interface StemRule extends RankingRule {
+  readonly suffix: string;
+  /** Suffixes (endings of the word) this rule leaves alone. */
+  readonly unless?: readonly string[];
+  /** What replaces the suffix. */
+  readonly by: string;
+  /** Letters the stem keeps at least, before a doubled last letter is undone. */
+  readonly keep: number;
+  /** Undo a doubled last consonant (running → run); never l, s or z (calling, passing). */
+  readonly undouble?: boolean;
+  /** Letters the word has at least. */
+  readonly minLength?: number;
+  /** The letter before the suffix may not be one of these (a vowel before `y`: key, play). */
+  readonly notAfter?: string;
+}
+
+export const MIN_STEMMED = 4;
+
+export const STEM_RULES: readonly StemRule[] = [
+  { name: 'sses', suffix: 'sses', by: 'ss', keep: 4, rule: 'addresses → address' },
+  { name: 'ies', suffix: 'ies', by: '', keep: 4, rule: 'queries → quer, libraries → librar' },
+  { name: 'ches', suffix: 'ches', by: 'ch', keep: 4, rule: 'searches → search, patches → patch' },
+  { name: 'shes', suffix: 'shes', by: 'sh', keep: 4, rule: 'pushes → push' },
+  { name: 'xes', suffix: 'xes', by: 'x', keep: 3, rule: 'boxes → box, indexes → index' },
+  { name: 's', suffix: 's', by: '', keep: 3, unless: ['ss', 'us', 'is'], rule: 'calendars → calendar, converts → convert, files → file' },
+  { name: 'ing', suffix: 'ing', by: '', keep: 4, undouble: true, rule: 'scraping → scrap, sending → send, running → run' },
+  { name: 'ed', suffix: 'ed', by: '', keep: 4, undouble: true, rule: 'created → creat, stopped → stop' },
+  { name: 'e', suffix: 'e', by: '', keep: 4, minLength: 5, rule: 'scrape → scrap (scraping), create → creat (creating, creation)' },
+  { name: 'y', suffix: 'y', by: '', keep: 4, minLength: 5, notAfter: 'aeiou', rule: 'query → quer (queries), library → librar' },
+];
 
 /**
  * What a server search matches, in turn: the first step that matches anything answers, and the
@@ -26,8 +96,7 @@ export const MATCH_RULE =
  */
 export const MATCH_STEPS: readonly RankingRule[] = [
   { name: 'name prefix', rule: 'a query shaped as a namespace or a name (query.ts: namePrefixOf) matches the servers one of whose match names starts with it' },
-  { name: 'words', rule: MATCH_RULE },
-  { name: 'typos', rule: 'when nothing matched: a word of TYPOS.oneEdit or more letters also matches the indexed words within one edit of it (two from TYPOS.twoEdits), the closest TYPOS.maxTerms of them (typos.ts)' },
+  { name: 'words', rule: 'the matching strategy (MATCHING_STRATEGY): documents holding at least one query word, those holding every one (MATCH_RULE) first' },
 ];
 
 /**
@@ -35,8 +104,8 @@ export const MATCH_STEPS: readonly RankingRule[] = [
  * deletion, substitution or transposition of adjacent letters) from 5 letters, two from 9, in
  * queries whose words are all ASCII letters and digits (so every engine splits them alike); a
  * word matches at most `maxTerms` other indexed words.
- * Typo matches are found only when no server (no tool) matches without one, so they always rank
- * below exact and prefix matches.
+ * Typos are found only for a word that no indexed word starts with (nor its stem), so a word that
+ * matches is never widened.
  */
 export const TYPOS = { oneEdit: 5, twoEdits: 9, maxTerms: 16 } as const;
 

@@ -1,25 +1,44 @@
 /**
  * An in-memory inverted index that matches and scores the way the SQLite catalog's FTS5 tables
- * do: the unicode61 tokenizer with `remove_diacritics 2`, every query word as a prefix, all words
- * required, and FTS5's bm25 with column weights (same formula, same order of operations), so a
+ * do: the unicode61 tokenizer with `remove_diacritics 2`, every query word as a prefix, any word
+ * matching (ranking.ts: MATCHING_STRATEGY), and FTS5's bm25 with column weights (same formula, same order of operations), so a
  * search answered from memory ranks exactly as the SQL one would (ranking.ts).
  *
  * It is built from the FTS5 tables' own content (text-index-builder.ts) and replaced, never
  * updated. Postings are delta- and varint-encoded in one buffer (about 2.5 bytes a posting).
  */
 import { BM25 } from './ranking.js';
-import type { WordMatch } from './typos.js';
+import { alternativesOf, type Alternative, type WordMatch } from './typos.js';
 import type { Unicode61 } from './unicode61.js';
 
 const K1 = BM25.k1;
 const B = BM25.b;
 
-/** What a query matched: documents holding every word, each with its bm25 sum (higher is better). */
+/**
+ * What a query matched: documents holding at least one word, each with its bm25 sum (higher is
+ * better), which words it holds, and its coverage (the summed weights of those words).
+ */
 export interface TextMatches {
   readonly docs: Int32Array;
   readonly scores: Float64Array;
+  /** Bit i: the document holds word i. */
+  readonly masks: Uint32Array;
+  /** The sum, in word order, of `coverageWeight` of the words it holds. */
+  readonly coverage: Float64Array;
+  /** The mask of a document holding every word. */
+  readonly full: number;
   /** Where `doc` is in `docs`, or -1. All of a match is valid only until the next one. */
   position(doc: number): number;
+}
+
+/**
+ * How much a word adds to a document's coverage: bm25's idf of the documents holding it (any of
+ * its forms), as FTS5 computes a phrase's, so rarer words count more. Every engine computes it
+ * from the same counts with this function.
+ */
+export function coverageWeight(documents: number, holding: number): number {
+  const idf = Math.log((documents - holding + 0.5) / (holding + 0.5));
+  return idf <= 0.0 ? 1e-6 : idf;
 }
 
 /** A text index's own data (its query scratch is made anew). */
@@ -38,13 +57,17 @@ export class TextIndex {
   private readonly score: Float64Array;
   /** Weighted frequencies are sums of small whole numbers: exact in a float. */
   private readonly freq: Float32Array;
-  private readonly count: Uint8Array;
+  /** Per document, the words it holds in the current match (valid where `seen` holds its serial). */
+  private readonly mask: Uint32Array;
+  private readonly seen: Int32Array;
   private readonly stamp: Int32Array;
   private readonly touched: Int32Array;
   private serial = 0;
   /** The last match's documents and scores (views of these are returned: no allocation per query). */
   private readonly matched: Int32Array;
   private readonly matchedScores: Float64Array;
+  private readonly matchedMasks: Uint32Array;
+  private readonly matchedCoverage: Float64Array;
 
   constructor(
     private readonly tokenizer: Unicode61,
@@ -63,11 +86,14 @@ export class TextIndex {
     this.avgdl = tokens / docs;
     this.score = new Float64Array(docs);
     this.freq = new Float32Array(docs);
-    this.count = new Uint8Array(docs);
+    this.mask = new Uint32Array(docs);
+    this.seen = new Int32Array(docs);
     this.stamp = new Int32Array(docs);
     this.touched = new Int32Array(docs);
     this.matched = new Int32Array(docs);
     this.matchedScores = new Float64Array(docs);
+    this.matchedMasks = new Uint32Array(docs);
+    this.matchedCoverage = new Float64Array(docs);
   }
 
   get size(): number {
@@ -76,7 +102,7 @@ export class TextIndex {
 
   /** Bytes held: postings, per-document arrays and query scratch (typed arrays only). */
   get bytes(): number {
-    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.count, this.stamp, this.touched, this.matched, this.matchedScores];
+    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.mask, this.seen, this.stamp, this.touched, this.matched, this.matchedScores, this.matchedMasks, this.matchedCoverage];
     return arrays.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
@@ -95,58 +121,77 @@ export class TextIndex {
     return this.vocabulary;
   }
 
+  /** Whether an indexed word starts with `prefix` (folded as the text was); null when it is not one token. */
+  holds(prefix: string): boolean | null {
+    const tokens = this.tokenizer.tokenize(prefix);
+    if (tokens?.length !== 1) return null;
+    const term = tokens[0] as string;
+    return (this.vocabulary[this.lowerBound(term)] ?? '').startsWith(term);
+  }
+
   /**
-   * The documents matching every word, with bm25's sum for each, as FTS5 computes `bm25()` for
-   * the expression `"w1"* ("w2"* OR "t1" OR "t2")`: each word as a prefix or (typos.ts) as one of
-   * its typos, each of those a phrase of its own, summed in that order (its value is minus this
-   * sum). Null when a word is not exactly one token to the tokenizer (SQLite treats it as a
-   * phrase) or holds a character no indexed text had: the caller then asks SQLite.
+   * The documents holding at least one word, with bm25's sum for each, as FTS5 computes `bm25()`
+   * for the expression `("w1"* OR "s1"*) OR ("w2"* OR "t1" OR "t2")`: each word as a prefix, its
+   * stem as a prefix or (typos.ts) one of its typos, each of those a phrase of its own, summed in
+   * that order (its value is minus this sum). Null when a word is not exactly one token to the
+   * tokenizer (SQLite treats it as a phrase): the caller then asks SQLite.
    */
   match(words: readonly WordMatch[], keep: (doc: number) => boolean): TextMatches | null {
-    const groups: Array<Array<{ term: string; prefix: boolean }>> = [];
-    for (const { word, typos } of words) {
-      const tokens = this.tokenizer.tokenize(word);
-      if (tokens?.length !== 1) return null;
-      groups.push([{ term: tokens[0] as string, prefix: true }, ...typos.map((term) => ({ term, prefix: false }))]);
+    const groups: Alternative[][] = [];
+    for (const word of words) {
+      const phrases: Alternative[] = [];
+      for (const { term, prefix } of alternativesOf(word)) {
+        const tokens = this.tokenizer.tokenize(term);
+        if (tokens?.length !== 1) return null;
+        phrases.push({ term: tokens[0] as string, prefix });
+      }
+      groups.push(phrases);
     }
-    if (groups.length === 0 || groups.length > 255) return null;
-    const { score, count, touched } = this;
+    if (groups.length > 32) return null;
+    const { score, mask, seen, touched, matched } = this;
     const docs = this.size;
-    let alive = this.matched.subarray(0, 0);
-    let matchedFirst = 0;
+    this.serial += 1;
+    const query = this.serial;
+    let found = 0;
+    const weights: number[] = [];
     for (const [i, phrases] of groups.entries()) {
+      const bit = 2 ** i;
+      let holding = 0;
       for (const phrase of phrases) {
         const hits = this.phraseHits(phrase.term, phrase.prefix);
         let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
         if (idf <= 0.0) idf = 1e-6;
         for (let h = 0; h < hits; h += 1) {
           const doc = touched[h] as number;
-          // Matched every earlier word (count i), or this one already through another phrase (i + 1).
-          const seen = count[doc] as number;
-          if (seen !== i && seen !== i + 1) continue;
           const f = this.freq[doc] as number;
           const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
-          if (i === 0 && seen === 0) {
+          if (seen[doc] !== query) {
+            seen[doc] = query;
             score[doc] = 0.0 + part;
-            this.matched[matchedFirst++] = doc;
+            mask[doc] = bit;
+            matched[found++] = doc;
+            holding += 1;
           } else {
             score[doc] = (score[doc] as number) + part;
+            if (((mask[doc] as number) & bit) === 0) {
+              mask[doc] = ((mask[doc] as number) | bit) >>> 0;
+              holding += 1;
+            }
           }
-          count[doc] = i + 1;
         }
       }
-      if (i === 0) alive = this.matched.subarray(0, matchedFirst);
+      weights.push(coverageWeight(docs, holding));
     }
-    // The survivors are packed into the front of `alive`.
-    const needed = groups.length;
+    // The kept documents are packed into the front of `matched`.
     let kept = 0;
-    for (let a = 0; a < alive.length; a += 1) {
-      const doc = alive[a] as number;
-      if (count[doc] === needed && keep(doc)) alive[kept++] = doc;
-      count[doc] = 0;
+    for (let a = 0; a < found; a += 1) {
+      const doc = matched[a] as number;
+      if (keep(doc)) matched[kept++] = doc;
     }
-    const docsOut = alive.subarray(0, kept);
+    const docsOut = matched.subarray(0, kept);
     const scores = this.matchedScores.subarray(0, kept);
+    const masks = this.matchedMasks.subarray(0, kept);
+    const coverage = this.matchedCoverage.subarray(0, kept);
     this.serial += 1;
     const serial = this.serial;
     const { stamp } = this;
@@ -155,12 +200,17 @@ export class TextIndex {
     const positions = touched;
     for (let k = 0; k < kept; k += 1) {
       const doc = docsOut[k] as number;
+      const bits = mask[doc] as number;
       scores[k] = score[doc] as number;
+      masks[k] = bits;
+      let sum = 0;
+      for (let i = 0; i < weights.length; i += 1) if ((bits & (2 ** i)) !== 0) sum += weights[i] as number;
+      coverage[k] = sum;
       positions[doc] = k;
       stamp[doc] = serial;
     }
     const position = (doc: number): number => (this.serial === serial && stamp[doc] === serial ? (positions[doc] as number) : -1);
-    return { docs: docsOut, scores, position };
+    return { docs: docsOut, scores, masks, coverage, full: 2 ** groups.length - 1, position };
   }
 
   /**

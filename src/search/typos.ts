@@ -5,12 +5,28 @@
  */
 import { TYPOS } from './ranking.js';
 
-/** A query word and the indexed words it also matches as a typo (none when it is exact only). */
+/**
+ * A query word as the matching strategy matches it (ranking.ts: MATCHING_STRATEGY): as a prefix,
+ * its stem as a prefix, or (a word no indexed word starts with) the indexed words it is a typo of.
+ */
 export interface WordMatch {
   /** Matched as a prefix, as every word is. */
   readonly word: string;
+  /** Matched as a prefix too (words.ts: stemOf); null for none. */
+  readonly stem: string | null;
   /** Whole indexed words within the word's allowed edits, closest first, then in code-unit order. */
   readonly typos: readonly string[];
+}
+
+/** One way a query word matches: a term, as a prefix or whole. */
+export interface Alternative {
+  readonly term: string;
+  readonly prefix: boolean;
+}
+
+/** A word's alternatives in the order every engine writes them (its phrases, in bm25's order). */
+export function alternativesOf({ word, stem, typos }: WordMatch): Alternative[] {
+  return [{ term: word, prefix: true }, ...(stem === null ? [] : [{ term: stem, prefix: true }]), ...typos.map((term) => ({ term, prefix: false }))];
 }
 
 const TYPO_WORD = /^[a-z0-9]+$/;
@@ -67,20 +83,4 @@ export function typosOf(vocabulary: Iterable<string>, word: string): string[] {
   }
   found.sort((x, y) => x.distance - y.distance || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0));
   return found.slice(0, TYPOS.maxTerms).map((f) => f.term);
-}
-
-/**
- * Whether a query's words may have typos at all (checked before any vocabulary is read): all of
- * them ASCII letters and digits (so every engine splits them alike), one long enough.
- */
-export function mayHaveTypos(words: readonly string[]): boolean {
-  return words.every((word) => TYPO_WORD.test(word)) && words.some((word) => editsAllowed(word) > 0);
-}
-
-/** Each word with its typos from `vocabulary`; null when no word has one (the typo step matches nothing new). */
-export function typoMatches(vocabulary: Iterable<string>, words: readonly string[]): WordMatch[] | null {
-  if (!mayHaveTypos(words)) return null;
-  const terms = [...vocabulary];
-  const matches = words.map((word) => ({ word, typos: typosOf(terms, word) }));
-  return matches.some((m) => m.typos.length > 0) ? matches : null;
 }

@@ -58,12 +58,12 @@ interface Search {
 
 /** The ids of a server page and its total. */
 function searchServers(servers: readonly ServerSpec[], { q, category = null, limit = 20, offset = 0 }: Search) {
-  const page = indexesFor(servers).searchServers({ words: q.split(' ').map((word) => ({ word, typos: [] })), text: q, category, limit, offset });
+  const page = indexesFor(servers).searchServers({ words: q.split(' ').map((word) => ({ word, stem: null, typos: [] })), text: q, category, limit, offset });
   return page && { ids: page.seqs.map((seq) => servers[seq - 1]?.id), total: page.total };
 }
 
 function searchTools(tools: readonly ToolSpec[], q: string, authentication: 'none' | 'api_key' | 'oauth' | 'unknown' | null = null) {
-  const page = indexesFor([], tools).searchTools({ words: q.split(' ').map((word) => ({ word, typos: [] })), text: q, authentication, limit: 20, offset: 0 });
+  const page = indexesFor([], tools).searchTools({ words: q.split(' ').map((word) => ({ word, stem: null, typos: [] })), text: q, authentication, limit: 20, offset: 0 });
   return page && { ids: page.seqs.map((seq) => tools[seq - 1]?.id), total: page.total };
 }
 

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { TextIndexBuilder } from '../../src/search/text-index-builder.js';
-import type { TextIndex } from '../../src/search/text-index.js';
+import { coverageWeight, type TextIndex } from '../../src/search/text-index.js';
 import { Unicode61, type CharacterClass } from '../../src/search/unicode61.js';
 
 /** Classes as SQLite's unicode61 (remove_diacritics 2) gives them. */
@@ -64,7 +64,7 @@ function smallIndex(): TextIndex {
 
 /** The rowids a query matches, each with its score. */
 function scores(index: TextIndex, words: string[], keep: (doc: number) => boolean = () => true): Map<number, number> | null {
-  const matches = index.match(words.map((word) => ({ word, typos: [] })), keep);
+  const matches = index.match(words.map((word) => ({ word, stem: null, typos: [] })), keep);
   if (!matches) return null;
   return new Map([...matches.docs].map((doc, k) => [index.rowids[doc] as number, matches.scores[k] as number]));
 }
@@ -78,12 +78,38 @@ describe('the text index of the in-memory engine', () => {
     expect(found?.get(1)).to.be.closeTo(1.648698925967145, 1e-12);
   });
 
-  it('adds each word of a query, all of them required', () => {
+  it('adds each word of a query, and matches a document holding only some of them', () => {
     // "issues": f = 1, the same idf and length: 0.7649470964186849 more.
     const found = scores(smallIndex(), ['github', 'issues']);
     expect([...(found?.keys() ?? [])]).to.deep.equal([1]);
     expect(found?.get(1)).to.be.closeTo(2.41364602238583, 1e-12);
-    expect(scores(smallIndex(), ['github', 'weather'])?.size).to.equal(0);
+    const index = smallIndex();
+    const some = index.match(['github', 'weather'].map((word) => ({ word, stem: null, typos: [] })), () => true);
+    const masks = new Map([...(some?.docs ?? [])].map((doc, k) => [index.rowids[doc] as number, some?.masks[k]]));
+    expect(Object.fromEntries(masks), 'each holds one word: its bit').to.deep.equal({ 1: 1, 3: 2 });
+    expect(some?.full).to.equal(3);
+  });
+
+  it('weighs coverage by the rarity of each word held, as bm25 weighs a phrase', () => {
+    const index = smallIndex();
+    // "git" is held by 3 of 4 documents (idf floored), "weather" by 1.
+    const found = index.match(['git', 'weather'].map((word) => ({ word, stem: null, typos: [] })), () => true);
+    const coverage = new Map([...(found?.docs ?? [])].map((doc, k) => [index.rowids[doc] as number, found?.coverage[k]]));
+    expect(coverage.get(3)).to.be.closeTo(coverageWeight(4, 1), 1e-15);
+    expect(coverage.get(1)).to.equal(1e-6);
+    expect(coverageWeight(4, 1)).to.be.closeTo(Math.log(3.5 / 1.5), 1e-15);
+  });
+
+  it('matches a word by its stem as well, and scores the word as typed above the stem alone', () => {
+    const builder = new TextIndexBuilder([1], tokenizer());
+    builder.add(1, ['shared calendars for teams']);
+    builder.add(2, ['a calendar for teams']);
+    builder.add(3, ['notes']);
+    const index = builder.finish();
+    const found = index.match([{ word: 'calendars', stem: 'calendar', typos: [] }], () => true);
+    const byRowid = new Map([...(found?.docs ?? [])].map((doc, k) => [index.rowids[doc] as number, found?.scores[k] as number]));
+    expect([...byRowid.keys()].sort()).to.deep.equal([1, 2]);
+    expect(byRowid.get(1)).to.be.greaterThan(byRowid.get(2) as number);
   });
 
   it('matches every word as a prefix, and floors the idf of a word most documents hold', () => {
