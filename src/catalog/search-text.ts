@@ -93,3 +93,13 @@ export function schemaTextOf(schema: unknown): string {
   visit(schema, 1);
   return out.join(' ');
 }
+
+/** A server's full-text row (name, title, description, categories, tools: store/fts.ts) from its text. */
+export function serverSearchRow(name: string, title: string, description: string, categories: string, tools: string): string[] {
+  return [searchNameOf(name), searchTextOf(title), searchTextOf(description), searchTextOf(categories), searchNameOf(tools)];
+}
+
+/** A tool's full-text row (name, title, description, server, schema) from its text and its input schema. */
+export function toolSearchRow(name: string, title: string, description: string, server: string, inputSchema: unknown): string[] {
+  return [searchNameOf(name), searchTextOf(title), searchTextOf(description), searchNameOf(server), schemaTextOf(inputSchema)];
+}

@@ -7,7 +7,8 @@
  * The indexes are typed arrays and a few lists of strings: each is a section, written as its
  * bytes (typed arrays) or JSON (strings, maps), in this machine's byte order. A snapshot is only
  * ever read by the code that wrote it: its fingerprint is a hash of this folder's files, so any
- * change to how indexes are built or read makes older snapshots unused (the store adds its schema).
+ * change to how indexes are built or read makes older snapshots unused (the store adds its schema);
+ * so does the catalog's search text (catalog/search-text.ts).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -48,6 +49,10 @@ export function snapshotFingerprint(): string {
     for (const file of readdirSync(folder).filter((f) => /\.(js|ts|tsx)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
       hash.update(`${file}\n`).update(readFileSync(new URL(file, import.meta.url)));
     }
+    // The text the indexes are built from is made there too.
+    const own = fileURLToPath(import.meta.url);
+    const searchText = new URL(`../catalog/search-text${own.slice(own.lastIndexOf('.'))}`, import.meta.url);
+    hash.update('search-text\n').update(readFileSync(searchText));
     fingerprintOfCode = hash.digest('hex');
   }
   return fingerprintOfCode;

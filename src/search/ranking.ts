@@ -130,10 +130,10 @@ export const TOOL_RANKING_RULES: readonly RankingRule[] = [
 /** The name tiers, best first; matches outside both are ordered by bm25 alone. */
 export const NAME_TIERS = { exact: 0, prefix: 1, none: 2 } as const;
 
-/** bm25's weight of each column of the full-text tables: name > title > description > the rest. */
+/** bm25's weight of each column of the full-text tables: name > title > description > the rest (a tool's input schema the least). */
 export const FTS_WEIGHTS: { readonly [T in FtsTable]: Readonly<Record<FtsColumn<T>, number>> } = {
   servers_fts: { name: 10, title: 8, description: 3, categories: 2, tools: 1 },
-  tools_fts: { name: 10, title: 6, description: 2, server: 1 },
+  tools_fts: { name: 10, title: 6, description: 2, server: 1, schema: 1 },
 };
 
 /** The weights of `table`'s columns, in table order (as FTS5's bm25() takes them). */

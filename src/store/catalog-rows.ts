@@ -7,8 +7,10 @@
  */
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { withoutNamespace } from '../catalog/namespace.js';
+import { serverSearchRow, toolSearchRow } from '../catalog/search-text.js';
 import type { Row } from './bulk-insert.js';
 import { versionRowsOf } from './registry-versions.js';
+
 
 /** The columns of `servers` a server's content fills, in the order of `ServerRows.server`. */
 export const SERVER_COLUMNS = [
@@ -52,7 +54,7 @@ export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
       server.license, server.publishedAt, server.updatedAt, (server.title ?? server.name).toLowerCase(), `\n${entry.matchNames.join('\n')}\n`,
       entry.sourceCount, entry.contentHash, now,
     ],
-    serverFts: [shortName, server.title ?? '', server.description, entry.searchCategories, entry.searchTools],
+    serverFts: serverSearchRow(shortName, server.title ?? '', server.description, entry.searchCategories, entry.searchTools),
     categories: server.categories.map((slug) => [slug, server.id]),
     remotes: server.remotes.map((remote, position) => [server.id, position, remote.transport, remote.url, remote.host, JSON.stringify(remote.headers)]),
     packages: server.packages.map((pkg, position) => [
@@ -63,7 +65,7 @@ export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
       tool.id, server.id, position, tool.name, tool.title, tool.description, JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
       tool.authentication, tool.name.toLowerCase(),
     ]),
-    toolFts: entry.tools.map((tool) => [tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${shortName} ${server.title ?? ''}`]),
+    toolFts: entry.tools.map((tool) => toolSearchRow(tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${shortName} ${server.title ?? ''}`, tool.inputSchema)),
     registryVersions: versionRowsOf(entry, now),
   };
 }

@@ -5,7 +5,7 @@
  */
 export const FTS_COLUMNS = {
   servers_fts: ['name', 'title', 'description', 'categories', 'tools'],
-  tools_fts: ['name', 'title', 'description', 'server'],
+  tools_fts: ['name', 'title', 'description', 'server', 'schema'],
 } as const;
 
 export type FtsTable = keyof typeof FTS_COLUMNS;
