@@ -13,7 +13,7 @@ import { createFts5Engine } from '../../src/search/fts5-engine.js';
 import { createMemoryEngine } from '../../src/search/memory-engine.js';
 import { createStore } from '../../src/store/index.js';
 import { freshSqliteFile, type TestDatabase } from '../support/database.js';
-import { memoryMatchesFts5, mistyped, namespacesOf, queriesOf, wordsOf, type ParitySubject } from '../support/search-parity.js';
+import { memoryMatchesFts5, mistyped, namespacesOf, queriesOf, SENTENCE_QUERIES, wordsOf, type ParitySubject } from '../support/search-parity.js';
 
 const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 const FILES = ['official-registry-v0.1-snapshot-2025-12.json', 'docker-mcp-catalog-servers.json', 'toolsdk-mcp-registry-servers.json'];
@@ -36,7 +36,7 @@ describe(`the in-memory search engine against FTS5 on the real data${available ?
     const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true));
     const texts = inputs.map((input) => input.text);
     const words = wordsOf(texts);
-    subject = { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(words, [...EXTRA_QUERIES, ...mistyped(words), ...namespacesOf(texts)]) };
+    subject = { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(words, [...EXTRA_QUERIES, ...SENTENCE_QUERIES, ...mistyped(words), ...namespacesOf(texts)]) };
     expect(await memory.warm(), 'the in-memory engine is built').to.equal(true);
   });
   after(async () => {

@@ -21,7 +21,7 @@ import { editDistance, editsAllowed } from '../../src/search/typos.js';
 import type { SqlEngine } from '../../src/search/sql-search.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import { freshDatabase, freshSqliteFile, TEST_DIALECT, type TestDatabase } from '../support/database.js';
-import { memoryMatchesFts5, mistyped, namespacesOf, nonAscii, queriesOf, serverQuery, toolQuery, wordsOf, type ParitySubject } from '../support/search-parity.js';
+import { memoryMatchesFts5, mistyped, namespacesOf, nonAscii, queriesOf, SENTENCE_QUERIES, serverQuery, toolQuery, wordsOf, type ParitySubject } from '../support/search-parity.js';
 
 const FIXTURE = ['official.json', 'docker.json', 'toolsdk.json'].map((file) => ({
   file,
@@ -40,7 +40,7 @@ async function sqliteSubject(database: TestDatabase): Promise<ParitySubject> {
   expect(await memory.warm(), 'the in-memory engine is built').to.equal(true);
   const texts = FIXTURE.map((input) => input.text);
   const words = wordsOf(texts);
-  return { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(words, [...EXTRA_QUERIES, ...mistyped(words), ...namespacesOf(texts)]) };
+  return { store, memory, fts5: createFts5Engine(store.searchSource), queries: queriesOf(words, [...EXTRA_QUERIES, ...SENTENCE_QUERIES, ...mistyped(words), ...namespacesOf(texts)]) };
 }
 
 describe('search engines on the committed fixture', function () {

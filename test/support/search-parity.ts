@@ -208,3 +208,20 @@ export function memoryMatchesFts5(subject: () => ParitySubject, expected: Parity
     expect(rebuilt?.items.map((s) => s.name)).to.deep.equal([record.name]);
   });
 }
+
+/** Requests phrased as people and agents phrase them: sentences, tasks, other languages and scripts. */
+export const SENTENCE_QUERIES: readonly string[] = [
+  'read my google calendar',
+  'create github issues from my terminal',
+  'I want to book flights and hotels for a trip to Paris next month',
+  'convert pdf to text',
+  'how do I query a postgres database from my agent?',
+  'scraping websites and taking screenshots of pages',
+  'send a message to a slack channel when a deploy fails',
+  'enviar correo electrónico',
+  'wettervorhersage für berlin',
+  '天气',
+  '天气预报',
+  'ファイルを検索する',
+  'The agent needs to look up the current weather for a city, convert the temperature to celsius, and then post a short summary to the team chat so that everyone knows whether the outdoor event can go ahead; it should also save the forecast to a spreadsheet.',
+];
