@@ -101,9 +101,9 @@ export const MATCH_STEPS: readonly RankingRule[] = [
 
 /**
  * Typo tolerance (DESIGN.md "Search quality"), as Meilisearch's defaults: one edit (an insertion,
- * deletion, substitution or transposition of adjacent letters) from 5 letters, two from 9, in
- * queries whose words are all ASCII letters and digits (so every engine splits them alike); a
- * word matches at most `maxTerms` other indexed words.
+ * deletion, substitution or transposition of adjacent letters) from 5 letters, two from 9, for a
+ * word of ASCII letters and digits once its diacritics are taken off (so every engine splits it
+ * alike: electrónico is a typo of electronic); a word matches at most `maxTerms` indexed words.
  * Typos are found only for a word that no indexed word starts with (nor its stem), so a word that
  * matches is never widened.
  */

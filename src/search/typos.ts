@@ -31,8 +31,14 @@ export function alternativesOf({ word, stem, typos }: WordMatch): Alternative[] 
 
 const TYPO_WORD = /^[a-z0-9]+$/;
 
-/** The edits a word may carry: 0 below TYPOS.oneEdit letters or for a word not of ASCII letters and digits. */
+/** A word without its diacritics (electrónico → electronico), as the indexes fold them. */
+export function typoForm(word: string): string {
+  return word.normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/** The edits a word may carry: 0 below TYPOS.oneEdit letters or for a word not of ASCII letters and digits (diacritics aside). */
 export function editsAllowed(word: string): number {
+  word = typoForm(word);
   if (!TYPO_WORD.test(word)) return 0;
   return word.length >= TYPOS.twoEdits ? 2 : word.length >= TYPOS.oneEdit ? 1 : 0;
 }
@@ -72,7 +78,8 @@ export function editDistance(a: string, b: string, limit: number): number {
  * (every engine holds those alike) within its allowed edits that it does not already match as a
  * prefix, the closest TYPOS.maxTerms (ties in code-unit order).
  */
-export function typosOf(vocabulary: Iterable<string>, word: string): string[] {
+export function typosOf(vocabulary: Iterable<string>, typed: string): string[] {
+  const word = typoForm(typed);
   const limit = editsAllowed(word);
   if (limit === 0) return [];
   const found: Array<{ term: string; distance: number }> = [];

@@ -55,7 +55,7 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 /** A server in a list: its name linking to its page, what it does, and its facts. */
-export function ServerCard({ server, categoryNames, compare }: { readonly server: ServerSummary; readonly categoryNames: ReadonlyMap<string, string>; readonly compare?: boolean }) {
+export function ServerCard({ server, categoryNames, compare, terms }: { readonly server: ServerSummary & { readonly matchedTerms?: readonly string[] }; readonly categoryNames: ReadonlyMap<string, string>; readonly compare?: boolean; readonly terms?: readonly string[] | null }) {
   const title = server.title ?? server.name;
   return (
     <li class="card server-card">
@@ -71,6 +71,7 @@ export function ServerCard({ server, categoryNames, compare }: { readonly server
       </div>
       <p class="card-name"><code>{server.name}</code></p>
       <p class="card-description">{server.description || 'No description.'}</p>
+      <PartialMatch terms={terms} matched={server.matchedTerms} />
       <ul class="facts" aria-label="Facts">
         <li>{plural(server.toolCount, 'tool')}</li>
         <li>{server.transports.map(transportLabel).join(', ') || 'No transport listed'}</li>
@@ -80,6 +81,40 @@ export function ServerCard({ server, categoryNames, compare }: { readonly server
         ))}
       </ul>
     </li>
+  );
+}
+
+/** Whether a result holds only some of the words searched. */
+function isPartial(terms: readonly string[] | null | undefined, matched: readonly string[] | undefined): boolean {
+  return !!terms && !!matched && matched.length < terms.length;
+}
+
+/** On a result holding only some of the words searched: which it holds and which not. */
+export function PartialMatch({ terms, matched }: { readonly terms?: readonly string[] | null; readonly matched?: readonly string[] }) {
+  if (!terms || !matched || !isPartial(terms, matched)) return null;
+  const missing = terms.filter((term) => !matched.includes(term));
+  return (
+    <p class="card-match">
+      Matches {matched.join(', ')}; not {missing.join(', ')}
+    </p>
+  );
+}
+
+/**
+ * Above results of a search with several words, when some hold only some of them: says so, and
+ * which words were searched (stop words and words no record holds are left out).
+ */
+export function MatchNote({ terms, items, noun }: { readonly terms: readonly string[] | null; readonly items: ReadonlyArray<{ readonly matchedTerms?: readonly string[] }>; readonly noun: string }) {
+  if (!terms || terms.length < 2) return null;
+  const partial = items.filter((item) => isPartial(terms, item.matchedTerms)).length;
+  if (partial === 0) return null;
+  const words = terms.join(', ');
+  return (
+    <p class="match-note">
+      {partial === items.length
+        ? `No ${noun} on this page matches every word searched (${words}): these match some of them.`
+        : `${noun[0]?.toUpperCase() ?? ''}${noun.slice(1)}s matching every word searched (${words}) come first; the others match only some of them.`}
+    </p>
   );
 }
 

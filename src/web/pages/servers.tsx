@@ -1,7 +1,7 @@
 /** GET /servers (getServersPage): server search results with the API's parameters, sorts and pages; tick results to compare them. */
 import type { CategoryList, ServerPage, ServerSort } from '../../types.js';
 import type { AssetCatalog } from '../assets.js';
-import { Pager, ServerCard, plural, queryString, serverPath } from '../components.js';
+import { MatchNote, Pager, ServerCard, plural, queryString, serverPath } from '../components.js';
 import { Layout } from '../layout.js';
 
 export const SERVER_SORTS: ReadonlyArray<readonly [ServerSort, string]> = [
@@ -60,6 +60,7 @@ export function ServersPage({ assets, data }: { readonly assets: AssetCatalog; r
       <p class="result-count" role="status">
         {plural(page.total, 'server')} · sorted by {SERVER_SORTS.find(([value]) => value === page.sort)?.[1].toLowerCase() ?? page.sort}
       </p>
+      <MatchNote terms={page.terms} items={page.items} noun="server" />
       {page.items.length === 0 ? (
         <p class="empty">No server matches. Try fewer or shorter words, or <a href="/servers">browse them all</a>.</p>
       ) : (
@@ -79,7 +80,7 @@ export function ServersPage({ assets, data }: { readonly assets: AssetCatalog; r
           <h2 class="visually-hidden">Results</h2>
           <ul class="cards">
             {page.items.map((server) => (
-              <ServerCard server={server} categoryNames={names} compare />
+              <ServerCard server={server} categoryNames={names} compare terms={page.terms} />
             ))}
           </ul>
           <div class="compare-bar">

@@ -1,7 +1,7 @@
 /** GET /tools (getToolsPage): tool search results; each tool links to its server's page. */
 import type { ToolPage, ToolSort } from '../../types.js';
 import type { AssetCatalog } from '../assets.js';
-import { Pager, authLabel, plural, queryString, serverPath } from '../components.js';
+import { MatchNote, Pager, PartialMatch, authLabel, plural, queryString, serverPath } from '../components.js';
 import { Layout } from '../layout.js';
 
 const TOOL_SORTS: ReadonlyArray<readonly [ToolSort, string]> = [
@@ -48,6 +48,7 @@ export function ToolsPage({ assets, page }: { readonly assets: AssetCatalog; rea
         <button type="submit">Search</button>
       </form>
       <p class="result-count" role="status">{plural(page.total, 'tool')}</p>
+      <MatchNote terms={page.terms} items={page.items} noun="tool" />
       {page.items.length === 0 ? (
         <p class="empty">No tool matches. Try fewer or shorter words.</p>
       ) : (
@@ -61,6 +62,7 @@ export function ToolsPage({ assets, page }: { readonly assets: AssetCatalog; rea
               </h3>
               <p class="card-name"><code>{tool.name}</code> on <a href={serverPath(tool.serverId)}>{tool.serverName}</a></p>
               <p class="card-description">{tool.description || 'No description.'}</p>
+              <PartialMatch terms={page.terms} matched={tool.matchedTerms} />
               <ul class="facts" aria-label="Facts">
                 <li>{authLabel(tool.authentication)}</li>
                 {tool.annotations.readOnlyHint === true ? <li class="tag">Read-only</li> : null}
