@@ -2,7 +2,9 @@
 import { expect } from 'chai';
 import { ndcgAt, plainBm25, plainWords, recallAt, score, summarize } from '../support/relevance-metrics.js';
 
-const close = (actual: number, expected: number): void => expect(actual).to.be.closeTo(expected, 1e-9);
+const close = (actual: number, expected: number): void => {
+  expect(actual).to.be.closeTo(expected, 1e-9);
+};
 
 describe('recall@k', () => {
   const grades = { a: 2, b: 1, c: 1 };
