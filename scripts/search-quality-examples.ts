@@ -6,7 +6,7 @@
  */
 import { createSubregistryService } from '../src/subregistry/subregistry-service.js';
 import type { Store } from '../src/store/index.js';
-import type { MeasuredEngine } from '../test/support/search-relevance.js';
+import { fieldOf, type MeasuredEngine } from '../test/support/search-relevance.js';
 
 /** Server searches from the issue: sentences that found nothing, and the keywords beside them. */
 export const EXAMPLE_QUERIES = [
@@ -22,7 +22,10 @@ export const EXAMPLE_QUERIES = [
 ] as const;
 
 /** The registry API search, and the server it should put first. */
-export const REGISTRY_SEARCH = { search: 'github', name: 'io.github.github/github-mcp-server', pageSize: 30 } as const;
+export const REGISTRY_SEARCH = { search: 'github', name: 'io.github.github/github-mcp-server' } as const;
+
+/** Page sizes to place it at: the API's default, and 50. */
+const PAGE_SIZES = [30, 50] as const;
 
 export interface ExampleRow {
   readonly query: string;
@@ -39,8 +42,8 @@ export interface RegistryPosition {
   /** 1-based place among every entry the search lists; null when it is not listed. */
   readonly position: number | null;
   readonly entries: number;
-  /** The page it is on at the default page size. */
-  readonly page: number | null;
+  /** The page it is on at each of PAGE_SIZES. */
+  readonly pages: readonly number[] | null;
 }
 
 export async function exampleRows(engines: readonly { label: string; engine: MeasuredEngine }[]): Promise<ExampleRow[]> {
@@ -69,20 +72,18 @@ export async function registryPositions(store: Store): Promise<RegistryPosition[
     } while (cursor);
     const index = names.indexOf(REGISTRY_SEARCH.name);
     const position = index < 0 ? null : index + 1;
-    positions.push({ ...REGISTRY_SEARCH, version, position, entries: names.length, page: position === null ? null : Math.ceil(position / REGISTRY_SEARCH.pageSize) });
+    positions.push({ ...REGISTRY_SEARCH, version, position, entries: names.length, pages: position === null ? null : PAGE_SIZES.map((size) => Math.ceil(position / size)) });
   }
   return positions;
 }
 
-const field = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? Object.entries(value).find(([k]) => k === key)?.[1] : undefined);
-
 function serverNames(list: unknown): string[] {
-  const servers = field(list, 'servers');
-  return Array.isArray(servers) ? servers.map((entry) => field(field(entry, 'server'), 'name')).filter((name): name is string => typeof name === 'string') : [];
+  const servers = fieldOf(list, 'servers');
+  return Array.isArray(servers) ? servers.map((entry) => fieldOf(fieldOf(entry, 'server'), 'name')).filter((name): name is string => typeof name === 'string') : [];
 }
 
 function nextCursor(list: unknown): string | undefined {
-  const cursor = field(field(list, 'metadata'), 'nextCursor');
+  const cursor = fieldOf(fieldOf(list, 'metadata'), 'nextCursor');
   return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
 }
 
@@ -94,7 +95,8 @@ export function printExamples(rows: readonly ExampleRow[], positions: readonly R
   }
   console.log('');
   for (const position of positions) {
-    const place = position.position === null ? 'not listed' : `entry ${position.position} of ${position.entries}, page ${position.page} at ${REGISTRY_SEARCH.pageSize} a page`;
+    const pages = (position.pages ?? []).map((page, i) => `${page} at ${PAGE_SIZES[i]}`).join(', ');
+    const place = position.position === null ? `not listed among ${position.entries}` : `entry ${position.position} of ${position.entries} (page ${pages} a page)`;
     console.log(`GET /v0.1/servers?search=${position.search}${position.version ? `&version=${position.version}` : ''}: ${position.name} is ${place}`);
   }
 }

@@ -87,6 +87,24 @@ function printTable(rows: readonly Row[]): void {
   }
 }
 
+/** recall@10 of each engine by how the requests are phrased, and for those not in English. */
+function printByForm(set: LabelledSet, rows: readonly Row[]): void {
+  for (const kind of KINDS) {
+    const groups = new Map<string, Set<string>>();
+    for (const r of set[kind]) {
+      for (const group of [r.form, ...(r.language === 'en' ? [] : ['not English'])]) groups.set(group, (groups.get(group) ?? new Set()).add(r.request));
+    }
+    console.log(`\n${kind}, recall@10 by form: ${[...groups].map(([group, requests]) => `${group} ${requests.size}`).join(', ')}`);
+    for (const row of rows.filter((r) => r.kind === kind)) {
+      const cells = [...groups].map(([group, requests]) => {
+        const answers = row.measured.answers.filter((answer) => requests.has(answer.request));
+        return `${group} ${(answers.reduce((sum, a) => sum + a.recall10, 0) / Math.max(1, answers.length)).toFixed(2)}`;
+      });
+      console.log(`  ${row.label.padEnd(22)} ${cells.join('  ')}`);
+    }
+  }
+}
+
 function printMisses(set: LabelledSet, rows: readonly Row[]): void {
   for (const row of rows) {
     const missed = row.measured.answers.filter((answer) => answer.recall10 === 0);
@@ -120,6 +138,7 @@ async function main(): Promise<number> {
     const rows = [...(await rowsOf(set, 'plain OR-bm25', await baselineSearcher(sqlite), { refused: none, declined: none })), ...(await engineRows(set, engines, queryLimit))];
     console.log(`\nq is refused above ${queryLimit} characters by the contract; requests over it: ${KINDS.map((k) => `${k} ${set[k].filter((r) => [...r.request].length > queryLimit).length}`).join(', ')}`);
     printTable(rows);
+    printByForm(set, rows);
     if (args.includes('--misses')) printMisses(set, rows);
     const examples = args.includes('--examples') ? { rows: await exampleRows(engines), registry: await registryPositions(sqlite) } : null;
     if (examples) printExamples(examples.rows, examples.registry);

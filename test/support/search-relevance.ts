@@ -51,11 +51,15 @@ export function loadLabelledSet(): LabelledSet {
   return { servers: read('servers'), tools: read('tools') };
 }
 
+/** `value[key]` of parsed JSON or YAML, undefined where there is no such field. */
+export function fieldOf(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? Object.entries(value).find(([k]) => k === key)?.[1] : undefined;
+}
+
 /** The longest `q` the contract lets a search route take (a longer one is refused with 400). */
 export function contractQueryLimit(): number {
   const contract: unknown = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
-  const at = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? Object.entries(value).find(([k]) => k === key)?.[1] : undefined);
-  const limit = ['components', 'parameters', 'Query', 'schema', 'maxLength'].reduce(at, contract);
+  const limit = ['components', 'parameters', 'Query', 'schema', 'maxLength'].reduce(fieldOf, contract);
   if (typeof limit !== 'number') throw new Error('openapi.yaml: no maxLength on the shared q parameter (components.parameters.Query)');
   return limit;
 }
