@@ -28,7 +28,6 @@ export const FTS5: SqlDialect = {
   holdsWord: (index) => `${index}.rowid IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ?)`,
   // Each word a group of its phrases, `("word"* OR "stem"* OR "typo")`; any word matching.
   expression: (words) => words.map((word) => `(${phrasesOf(word)})`).join(' OR '),
-  real: '?',
   vocabulary: (index) => `SELECT term FROM ${index}_vocab`,
   contains: (column) => `instr(${column}, ?) > 0`,
   serverOrder: SERVER_ORDER,

@@ -152,7 +152,7 @@ function namedMatches(table: NameTable, text: string, keep: (doc: number) => boo
   const docs = Int32Array.from(found);
   const positions = new Map<number, number>();
   docs.forEach((doc, k) => positions.set(doc, k));
-  return { docs, scores: new Float64Array(docs.length), masks: new Uint32Array(docs.length), coverage: new Float64Array(docs.length), full: 0, position: (doc) => positions.get(doc) ?? -1 };
+  return { docs, scores: new Float64Array(docs.length), masks: new Uint32Array(docs.length), full: 0, position: (doc) => positions.get(doc) ?? -1 };
 }
 
 /** The scratch marks of the two tiers (0 marks none). */

@@ -1,6 +1,6 @@
 /**
  * Which matches make a page, for the in-memory engine: the few in a name tier sorted by the
- * tier rules, then the rest by coverage (documents holding every word first), bm25 and id, of which only as many as the page needs are kept.
+ * tier rules, then the rest: documents holding every word first, each part by bm25 and id, of which only as many as the page needs are kept.
  * The orders are the ranking rules of ranking.ts.
  */
 import type { TextMatches } from './text-index.js';
@@ -22,11 +22,11 @@ export interface Tiers {
 /** Deeper pages than this are found by one full sort of the matches rather than by insertion. */
 const INSERTION_LIMIT = 1_000;
 
-/** Higher coverage first, then higher bm25, then id (by `idRank`, each document's rank in id order). */
+/** A document holding every word first, then higher bm25, then id (by `idRank`, each document's rank in id order). */
 export function byScore(matches: TextMatches, idRank: Int32Array, a: number, b: number): number {
-  const coverageA = matches.coverage[a] as number;
-  const coverageB = matches.coverage[b] as number;
-  if (coverageA !== coverageB) return coverageA > coverageB ? -1 : 1;
+  const fullA = matches.masks[a] === matches.full;
+  const fullB = matches.masks[b] === matches.full;
+  if (fullA !== fullB) return fullA ? -1 : 1;
   const scoreA = matches.scores[a] as number;
   const scoreB = matches.scores[b] as number;
   if (scoreA !== scoreB) return scoreA > scoreB ? -1 : 1;
@@ -65,10 +65,10 @@ function best(items: number[], count: number, order: (a: number, b: number) => n
   return kept;
 }
 
-/** The `count` best matches outside the name tiers, by higher coverage, then bm25, then lower id rank, best first. */
+/** The `count` best matches outside the name tiers, full matches first, then by higher bm25, then lower id rank, best first. */
 function bestByScore(matches: TextMatches, tiers: Tiers, idRank: Int32Array, count: number): number[] {
   if (count === 0) return [];
-  const { docs, scores, coverage } = matches;
+  const { docs, scores, masks, full } = matches;
   const order = (a: number, b: number): number => byScore(matches, idRank, a, b);
   if (count > INSERTION_LIMIT) {
     const all: number[] = [];
@@ -76,16 +76,16 @@ function bestByScore(matches: TextMatches, tiers: Tiers, idRank: Int32Array, cou
     return all.sort(order).slice(0, count);
   }
   const best: number[] = [];
-  let worstCoverage = Number.NEGATIVE_INFINITY;
+  let worstFull = 0;
   let worstScore = Number.NEGATIVE_INFINITY;
   let worstRank = -1;
   const named = tiers.positions.length > 0;
   for (let k = 0; k < docs.length; k += 1) {
     if (named && tiers.tier(k) >= 0) continue;
-    const cover = coverage[k] as number;
+    const whole = masks[k] === full ? 1 : 0;
     const score = scores[k] as number;
     const rank = idRank[docs[k] as number] as number;
-    if (best.length === count && (cover < worstCoverage || (cover === worstCoverage && (score < worstScore || (score === worstScore && rank > worstRank))))) continue;
+    if (best.length === count && (whole < worstFull || (whole === worstFull && (score < worstScore || (score === worstScore && rank > worstRank))))) continue;
     let lo = 0;
     let hi = best.length;
     while (lo < hi) {
@@ -97,7 +97,7 @@ function bestByScore(matches: TextMatches, tiers: Tiers, idRank: Int32Array, cou
     if (best.length > count) best.pop();
     if (best.length === count) {
       const worst = best[count - 1] as number;
-      worstCoverage = coverage[worst] as number;
+      worstFull = masks[worst] === full ? 1 : 0;
       worstScore = scores[worst] as number;
       worstRank = idRank[docs[worst] as number] as number;
     }

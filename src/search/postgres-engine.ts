@@ -23,7 +23,6 @@ const POSTGRES: SqlDialect = {
   rankBindsExpression: true,
   holdsWord: (index) => `${index}.document @@ ${TSQUERY}`,
   expression: (words) => words.map((word) => `(${lexemesOf(word)})`).join(' | '),
-  real: '?::float8',
   vocabulary: (index) => `SELECT word AS term FROM ts_stat('SELECT document FROM ${index}')`,
   contains: (column) => `strpos(${column}, ?) > 0`,
   // PostgreSQL sorts NULL first descending: it is told to put unknown dates last.

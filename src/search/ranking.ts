@@ -22,7 +22,7 @@ export const MATCHING_STRATEGY: readonly RankingRule[] = [
   { name: 'meaningful words', rule: 'the query\'s words less STOP_WORDS (all of them when nothing else is left), the first MAX_TERMS distinct ones (query.ts)' },
   { name: 'word forms', rule: 'each word matches as a prefix, and so does its stem (STEM_RULES): a word and its stem are one query word' },
   { name: 'absent words', rule: 'a word that no indexed word starts with is matched by its typos (TYPOS); with none it is left out of the search, never zeroing the answer' },
-  { name: 'some words', rule: 'a document matches when it holds at least one query word; those that hold every one come first (MATCH_RULE)' },
+  { name: 'some words', rule: 'a document matches when it holds at least one query word; those that hold every one (MATCH_RULE) come first, by the ranking rules; the others follow by bm25, which sums what each word held gives, rarer words giving more (its idf)' },
 ];
 
 /** What a full match is: the documents ranked first, by the ranking rules and their name tiers. */
@@ -130,10 +130,14 @@ export const TOOL_RANKING_RULES: readonly RankingRule[] = [
 /** The name tiers, best first; matches outside both are ordered by bm25 alone. */
 export const NAME_TIERS = { exact: 0, prefix: 1, none: 2 } as const;
 
-/** bm25's weight of each column of the full-text tables: name > title > description > the rest (a tool's input schema the least). */
+/**
+ * bm25's weight of each column of the full-text tables: a word in a name or title counts twice.
+ * Heavier name weights let one word of a sentence that happens to be in a name ("put" in
+ * put_object) outrank a record matching the whole task (docs/decisions/search-matching.md).
+ */
 export const FTS_WEIGHTS: { readonly [T in FtsTable]: Readonly<Record<FtsColumn<T>, number>> } = {
-  servers_fts: { name: 10, title: 8, description: 3, categories: 2, tools: 1 },
-  tools_fts: { name: 10, title: 6, description: 2, server: 1, schema: 1 },
+  servers_fts: { name: 2, title: 2, description: 1, categories: 1, tools: 1 },
+  tools_fts: { name: 2, title: 2, description: 1, server: 1, schema: 1 },
 };
 
 /** The weights of `table`'s columns, in table order (as FTS5's bm25() takes them). */

@@ -11,7 +11,6 @@ import { namePrefixOf } from './query.js';
 import type { Page, SearchEngine, ServerQuery, ToolQuery } from './engine.js';
 import { NAME_TIERS } from './ranking.js';
 import type { SqlBinding, SqlRunner } from './search-source.js';
-import { coverageWeight } from './text-index.js';
 import type { WordMatch } from './typos.js';
 import { matchedTermsOf } from './words.js';
 
@@ -51,8 +50,6 @@ export interface SqlDialect {
   readonly holdsWord: (index: FtsTable) => string;
   /** The match expression's binding: each word with its alternatives (typos.ts), any word matching. */
   readonly expression: (words: readonly WordMatch[]) => string;
-  /** A bound real number. */
-  readonly real: string;
   /** The words an index holds, one a row in a column `term` (typos are found among them: typos.ts). */
   readonly vocabulary: (index: FtsTable) => string;
   /** Finds whether `needle` occurs in a column. */
@@ -90,27 +87,11 @@ function indexed(dialect: SqlDialect, index: FtsTable): string {
   return `${index} ${dialect.join} ${table} ${alias} ON ${alias}.seq = ${index}.rowid`;
 }
 
-/**
- * What a search with words adds to its statements: the match, which words each row holds (bit i
- * of `matched_mask` for word i), and the coverage those words give (ranking.ts: MATCHING_STRATEGY).
- */
-export interface WordSearch {
-  readonly words: readonly WordMatch[];
-  /** Each word's coverage weight (text-index.ts: coverageWeight), in word order. */
-  readonly weights: readonly number[];
-}
-
-/** The mask of the words a matched row holds, with its bindings (one word: always 1). */
+/** The mask of the words a matched row holds (bit i of `matched_mask` for word i), with its bindings (one word: always 1). */
 function maskOf(dialect: SqlDialect, index: FtsTable, words: readonly WordMatch[]): Query {
   if (words.length === 1) return { sql: '1', bindings: [] };
   const parts = words.map((_, i) => `CASE WHEN ${dialect.holdsWord(index)} THEN ${2 ** i} ELSE 0 END`);
   return { sql: `(${parts.join(' + ')})`, bindings: words.map((word) => dialect.expression([word])) };
-}
-
-/** A row's coverage from its mask: the weights of its words summed in word order (as the in-memory engine sums them). */
-function coverageOf(dialect: SqlDialect, mask: string, search: WordSearch): Query {
-  const sql = search.weights.map((_, i) => `((${mask} >> ${i}) & 1) * ${dialect.real}`).join(' + ');
-  return { sql, bindings: [...search.weights] };
 }
 
 /**
@@ -118,11 +99,11 @@ function coverageOf(dialect: SqlDialect, mask: string, search: WordSearch): Quer
  * tier): the tier only for rows holding every word, compared by `tierOf` to the row (alias
  * `alias` of `table`).
  */
-function matchedRows(dialect: SqlDialect, index: FtsTable, search: WordSearch, filter: Query | null, tier: Query): Query {
+function matchedRows(dialect: SqlDialect, index: FtsTable, words: readonly WordMatch[], filter: Query | null, tier: Query): Query {
   const { table, alias } = ROWS[index];
-  const mask = maskOf(dialect, index, search.words);
-  const expression = dialect.expression(search.words);
-  const full = 2 ** search.words.length - 1;
+  const mask = maskOf(dialect, index, words);
+  const expression = dialect.expression(words);
+  const full = 2 ** words.length - 1;
   const inner = `SELECT ${index}.rowid AS seq, ${mask.sql} AS matched_mask, ${dialect.rank(index)} AS relevance FROM ${index}${filter ? ` ${filter.sql}` : ''} WHERE ${dialect.where(index)}`;
   const bindings: SqlBinding[] = [...mask.bindings, ...(dialect.rankBindsExpression ? [expression] : []), ...(filter?.bindings ?? []), expression];
   const sql = `(SELECT f.seq, f.matched_mask, f.relevance, CASE WHEN f.matched_mask = ${full} THEN ${tier.sql} ELSE ${NAME_TIERS.none} END AS tier FROM (${inner}) f ${dialect.join} ${table} ${alias} ON ${alias}.seq = f.seq) m`;
@@ -131,18 +112,18 @@ function matchedRows(dialect: SqlDialect, index: FtsTable, search: WordSearch, f
 }
 
 /** The count of the rows matching a search with words. */
-function countMatched(dialect: SqlDialect, index: FtsTable, search: WordSearch, filter: Query | null): Query {
+function countMatched(dialect: SqlDialect, index: FtsTable, words: readonly WordMatch[], filter: Query | null): Query {
   const sql = `SELECT count(*) AS n FROM ${index}${filter ? ` ${filter.sql}` : ''} WHERE ${dialect.where(index)}`;
-  return { sql, bindings: [...(filter?.bindings ?? []), dialect.expression(search.words)] };
+  return { sql, bindings: [...(filter?.bindings ?? []), dialect.expression(words)] };
 }
 
-/** The order of a search with words: full matches first, by `sort` (null: relevance, from the tier on), then the rest by coverage. */
-function wordOrder(dialect: SqlDialect, search: WordSearch, tierRules: string, sort: string | null): Query {
-  const coverage = coverageOf(dialect, 'm.matched_mask', search);
-  if (sort !== null) {
-    return { sql: `ORDER BY CASE WHEN m.matched_mask = ${2 ** search.words.length - 1} THEN 0 ELSE 1 END, ${sort}`, bindings: [] };
-  }
-  return { sql: `ORDER BY m.tier, ${tierRules}${coverage.sql} DESC, m.relevance ${dialect.rankOrder}, `, bindings: coverage.bindings };
+/**
+ * The order of a search with words: by `sort` (null: relevance, from the name tier on), rows
+ * holding every word before the others.
+ */
+function wordOrder(dialect: SqlDialect, words: readonly WordMatch[], tierRules: string, sort: string | null): string {
+  const partial = `CASE WHEN m.matched_mask = ${2 ** words.length - 1} THEN 0 ELSE 1 END`;
+  return sort !== null ? `ORDER BY ${partial}, ${sort}` : `ORDER BY m.tier, ${tierRules}${partial}, m.relevance ${dialect.rankOrder}, `;
 }
 
 /**
@@ -150,7 +131,7 @@ function wordOrder(dialect: SqlDialect, search: WordSearch, tierRules: string, s
  * null: ranking.ts MATCH_STEPS), or those holding the words (the matching strategy), or (no
  * query) every server.
  */
-export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: string, paged: boolean, words: WordSearch | null = null): Query {
+export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: string, paged: boolean, words: readonly WordMatch[] | null = null): Query {
   const bindings: SqlBinding[] = [];
   const category: Query | null = search.category === null ? null : { sql: `${dialect.join} servers s ON s.seq = servers_fts.rowid ${dialect.join} server_categories c ON c.server_id = s.id AND c.slug = ?`, bindings: [search.category] };
   // match_names holds each name between newlines.
@@ -162,11 +143,11 @@ export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: st
     const tier: Query = { sql: `CASE WHEN ${dialect.contains('s.match_names')} THEN ${exact} WHEN ${dialect.contains('s.match_names')} THEN ${prefix} ELSE ${none} END`, bindings: [exactName, prefixName] };
     const rows = matchedRows(dialect, 'servers_fts', words, category, tier);
     // SERVER_RANKING_RULES: exact name matches, then prefix name matches (each led by servers
-    // more sources list, then by the shorter display name), then coverage, the database's rank, id.
+    // more sources list, then by the shorter display name), then rows holding every word, the database's rank, id.
     const tierRules = `CASE WHEN m.tier < ${none} THEN -s.source_count ELSE 0 END, CASE WHEN m.tier < ${none} THEN length(s.sort_name) ELSE 0 END, `;
     const order = wordOrder(dialect, words, tierRules, search.sort === 'relevance' ? null : dialect.serverOrder[search.sort]);
-    const sql = `SELECT ${select}, m.matched_mask FROM ${rows.sql} ${dialect.join} servers s ON s.seq = m.seq ${order.sql}${search.sort === 'relevance' ? 's.id' : ''} LIMIT ? OFFSET ?`;
-    return { sql, bindings: [...rows.bindings, ...order.bindings, search.limit, search.offset] };
+    const sql = `SELECT ${select}, m.matched_mask FROM ${rows.sql} ${dialect.join} servers s ON s.seq = m.seq ${order}${search.sort === 'relevance' ? 's.id' : ''} LIMIT ? OFFSET ?`;
+    return { sql, bindings: [...rows.bindings, search.limit, search.offset] };
   }
   let sql = `SELECT ${select} FROM servers s`;
   if (search.category !== null) {
@@ -191,18 +172,18 @@ export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: st
   return { sql, bindings };
 }
 
-export function toolQuery(dialect: SqlDialect, search: ToolQuery, select: string, paged: boolean, words: WordSearch | null = null): Query {
+export function toolQuery(dialect: SqlDialect, search: ToolQuery, select: string, paged: boolean, words: readonly WordMatch[] | null = null): Query {
   const authentication: Query | null = search.authentication === null ? null : { sql: `${dialect.join} tools t ON t.seq = tools_fts.rowid AND t.authentication = ?`, bindings: [search.authentication] };
   if (words !== null) {
     if (!paged) return countMatched(dialect, 'tools_fts', words, authentication);
     const { exact, prefix, none } = NAME_TIERS;
     const name = search.text ?? '';
-    // TOOL_RANKING_RULES: exact tool name, then prefix, then coverage, the database's rank, id.
+    // TOOL_RANKING_RULES: exact tool name, then prefix, then tools holding every word, the database's rank, id.
     const tier: Query = { sql: `CASE WHEN t.sort_name = ? THEN ${exact} WHEN substr(t.sort_name, 1, ?) = ? THEN ${prefix} ELSE ${none} END`, bindings: [name, name.length, name] };
     const rows = matchedRows(dialect, 'tools_fts', words, authentication, tier);
     const order = wordOrder(dialect, words, '', search.sort === 'relevance' ? null : TOOL_ORDER[search.sort]);
-    const sql = `SELECT ${select}, m.matched_mask FROM ${rows.sql} ${dialect.join} tools t ON t.seq = m.seq ${dialect.join} servers s ON s.id = t.server_id ${order.sql}${search.sort === 'relevance' ? 't.id' : ''} LIMIT ? OFFSET ?`;
-    return { sql, bindings: [...rows.bindings, ...order.bindings, search.limit, search.offset] };
+    const sql = `SELECT ${select}, m.matched_mask FROM ${rows.sql} ${dialect.join} tools t ON t.seq = m.seq ${dialect.join} servers s ON s.id = t.server_id ${order}${search.sort === 'relevance' ? 't.id' : ''} LIMIT ? OFFSET ?`;
+    return { sql, bindings: [...rows.bindings, search.limit, search.offset] };
   }
   const bindings: SqlBinding[] = [];
   let sql = `SELECT ${select} FROM tools t JOIN servers s ON s.id = t.server_id`;
@@ -216,56 +197,40 @@ export function toolQuery(dialect: SqlDialect, search: ToolQuery, select: string
   return { sql, bindings };
 }
 
-/** What a SQL engine reads once per content generation: each index's words and its number of rows. */
-interface Held<T> {
-  readonly generation: string;
-  readonly value: Promise<T>;
-}
-
 /**
  * The match steps (match-steps.ts) of a server and a tool search on a SQL database: `dialect`'s
- * queries, with each index's words and size read once per content generation.
+ * queries, with each index's words read once per content generation for the typo step.
  */
 export function sqlSearches(dialect: SqlDialect, sql: SqlRunner): Pick<SqlEngine, 'searchServers' | 'searchTools'> {
-  const held = new Map<string, Held<unknown>>();
-  const once = <T>(key: string, generation: string | undefined, read: () => Promise<T>): Promise<T> => {
-    const kept = held.get(key);
-    if (generation !== undefined && kept?.generation === generation) return kept.value as Promise<T>;
-    const value = read();
-    if (generation !== undefined) held.set(key, { generation, value });
-    value.catch(() => held.delete(key));
-    return value;
+  const held = new Map<FtsTable, { generation: string; terms: Promise<string[]> }>();
+  const vocabulary = (index: FtsTable, generation: string | undefined): Promise<string[]> => {
+    const kept = held.get(index);
+    if (generation !== undefined && kept?.generation === generation) return kept.terms;
+    const terms = sql.all<{ term: string }>(dialect.vocabulary(index)).then((rows) => rows.map((row) => row.term));
+    if (generation !== undefined) held.set(index, { generation, terms });
+    terms.catch(() => held.delete(index));
+    return terms;
   };
-  const vocabulary = (index: FtsTable, generation: string | undefined): Promise<string[]> =>
-    once(`${index} words`, generation, () => sql.all<{ term: string }>(dialect.vocabulary(index)).then((rows) => rows.map((row) => row.term)));
-  const size = (index: FtsTable, generation: string | undefined): Promise<number> =>
-    once(`${index} size`, generation, () => sql.all<{ n: number | string }>(`SELECT count(*) AS n FROM ${ROWS[index].table}`).then((rows) => Number(rows[0]?.n ?? 0)));
-  /** For each prefix, whether a row of `index` holds a word starting with it. */
+  /** For each prefix, whether a row of `index` holds a word starting with it (one statement). */
   const holds = async (index: FtsTable, prefixes: readonly string[]): Promise<boolean[]> => {
     const parts = prefixes.map((_, i) => `(SELECT count(*) FROM (SELECT 1 FROM ${index} WHERE ${dialect.where(index)} LIMIT 1) h) AS h${i}`);
     const rows = await sql.all<Record<string, number | string>>(`SELECT ${parts.join(', ')}`, prefixes.map((word) => dialect.expression([{ word, stem: null, typos: [] }])));
     return prefixes.map((_, i) => Number(rows[0]?.[`h${i}`] ?? 0) > 0);
   };
-  /** The words with their coverage weights: how many rows of `index` hold each. */
-  const weighed = async (index: FtsTable, words: readonly WordMatch[], generation: string | undefined): Promise<WordSearch> => {
-    const parts = words.map((_, i) => `(SELECT count(*) FROM ${index} WHERE ${dialect.where(index)}) AS n${i}`);
-    const [rows, documents] = await Promise.all([sql.all<Record<string, number | string>>(`SELECT ${parts.join(', ')}`, words.map((word) => dialect.expression([word]))), size(index, generation)]);
-    return { words, weights: words.map((_, i) => coverageWeight(documents, Number(rows[0]?.[`n${i}`] ?? 0))) };
-  };
-  const steps = <T>(index: FtsTable, generation: string | undefined, byWords: (words: WordSearch) => Promise<Page<T>>) => ({
-    byWords: async (words: readonly WordMatch[]): Promise<Page<T>> => (words.length === 0 ? { items: [], total: 0, terms: [] } : byWords(await weighed(index, words, generation))),
+  const steps = <T>(index: FtsTable, generation: string | undefined, byWords: (words: readonly WordMatch[]) => Promise<Page<T>>) => ({
+    byWords: async (words: readonly WordMatch[]): Promise<Page<T>> => (words.length === 0 ? { items: [], total: 0, terms: [] } : byWords(words)),
     holds: (prefixes: readonly string[]) => holds(index, prefixes),
     vocabulary: () => vocabulary(index, generation),
   });
   return {
     async searchServers(query, generation) {
-      const run = (words: WordSearch | null) => pageOf<ServerRow, ServerSummary>(sql, (select, paged) => serverQuery(dialect, query, select, paged, words), SUMMARY_COLUMNS, toSummary, words, query.terms);
+      const run = (words: readonly WordMatch[] | null) => pageOf<ServerRow, ServerSummary>(sql, (select, paged) => serverQuery(dialect, query, select, paged, words), SUMMARY_COLUMNS, toSummary, words, query.terms);
       if (query.terms === null) return run(null);
       const page = await inSteps(query.terms, namePrefixOf(query.text), { byName: () => run(null), ...steps('servers_fts', generation, run) });
       return page as Page<ServerSummary>;
     },
     async searchTools(query, generation) {
-      const run = (words: WordSearch | null) => pageOf<ToolRow, Tool>(sql, (select, paged) => toolQuery(dialect, query, select, paged, words), TOOL_SELECT, toTool, words, query.terms);
+      const run = (words: readonly WordMatch[] | null) => pageOf<ToolRow, Tool>(sql, (select, paged) => toolQuery(dialect, query, select, paged, words), TOOL_SELECT, toTool, words, query.terms);
       if (query.terms === null) return run(null);
       const page = await inSteps(query.terms, null, steps('tools_fts', generation, run));
       return page as Page<Tool>;
@@ -279,18 +244,18 @@ const TOOL_SELECT = TOOL_COLUMNS.join(', ');
  * A page of `query`'s rows mapped by `map`, and the count of all its matches, read together;
  * in a search with words (or a name search: `terms`), each item with the words it holds.
  */
-export async function pageOf<Row, T>(sql: SqlRunner, query: QueryOf, columns: string, map: (row: Row) => T, words: WordSearch | null = null, terms: readonly string[] | null = null): Promise<Page<T>> {
+export async function pageOf<Row, T>(sql: SqlRunner, query: QueryOf, columns: string, map: (row: Row) => T, words: readonly WordMatch[] | null = null, terms: readonly string[] | null = null): Promise<Page<T>> {
   const counted = query('count(*) AS n', false);
   const paged = query(columns, true);
   const [rows, counts] = await Promise.all([sql.all<Row & { matched_mask?: number | string }>(paged.sql, paged.bindings), sql.all<{ n: number | string }>(counted.sql, counted.bindings)]);
   const total = Number(counts[0]?.n ?? 0);
   if (terms === null) return { items: rows.map(map), total };
-  const searched = words === null ? terms : words.words.map((w) => w.word);
+  const searched = words === null ? terms : words.map((w) => w.word);
   const items = rows.map((row) => ({ ...map(row), matchedTerms: matchedTermsOf(searched, words === null ? null : Number(row.matched_mask ?? 0)) }));
   return { items, total, terms: searched };
 }
 
-/** A query's terms as a search by those words as typed, each of equal weight (for plans: `explain`). */
-export function wordSearchOf(terms: readonly string[] | null): WordSearch | null {
-  return terms === null ? null : { words: terms.map((word) => ({ word, stem: null, typos: [] })), weights: terms.map(() => 1) };
+/** A query's terms as words without stems or typos (for plans: `explain`). */
+export function wordSearchOf(terms: readonly string[] | null): WordMatch[] | null {
+  return terms === null ? null : terms.map((word) => ({ word, stem: null, typos: [] }));
 }

@@ -16,29 +16,17 @@ const B = BM25.b;
 
 /**
  * What a query matched: documents holding at least one word, each with its bm25 sum (higher is
- * better), which words it holds, and its coverage (the summed weights of those words).
+ * better) and which words it holds.
  */
 export interface TextMatches {
   readonly docs: Int32Array;
   readonly scores: Float64Array;
   /** Bit i: the document holds word i. */
   readonly masks: Uint32Array;
-  /** The sum, in word order, of `coverageWeight` of the words it holds. */
-  readonly coverage: Float64Array;
   /** The mask of a document holding every word. */
   readonly full: number;
   /** Where `doc` is in `docs`, or -1. All of a match is valid only until the next one. */
   position(doc: number): number;
-}
-
-/**
- * How much a word adds to a document's coverage: bm25's idf of the documents holding it (any of
- * its forms), as FTS5 computes a phrase's, so rarer words count more. Every engine computes it
- * from the same counts with this function.
- */
-export function coverageWeight(documents: number, holding: number): number {
-  const idf = Math.log((documents - holding + 0.5) / (holding + 0.5));
-  return idf <= 0.0 ? 1e-6 : idf;
 }
 
 /** A text index's own data (its query scratch is made anew). */
@@ -67,7 +55,6 @@ export class TextIndex {
   private readonly matched: Int32Array;
   private readonly matchedScores: Float64Array;
   private readonly matchedMasks: Uint32Array;
-  private readonly matchedCoverage: Float64Array;
 
   constructor(
     private readonly tokenizer: Unicode61,
@@ -93,7 +80,6 @@ export class TextIndex {
     this.matched = new Int32Array(docs);
     this.matchedScores = new Float64Array(docs);
     this.matchedMasks = new Uint32Array(docs);
-    this.matchedCoverage = new Float64Array(docs);
   }
 
   get size(): number {
@@ -102,7 +88,7 @@ export class TextIndex {
 
   /** Bytes held: postings, per-document arrays and query scratch (typed arrays only). */
   get bytes(): number {
-    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.mask, this.seen, this.stamp, this.touched, this.matched, this.matchedScores, this.matchedMasks, this.matchedCoverage];
+    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.mask, this.seen, this.stamp, this.touched, this.matched, this.matchedScores, this.matchedMasks];
     return arrays.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
@@ -153,10 +139,8 @@ export class TextIndex {
     this.serial += 1;
     const query = this.serial;
     let found = 0;
-    const weights: number[] = [];
     for (const [i, phrases] of groups.entries()) {
       const bit = 2 ** i;
-      let holding = 0;
       for (const phrase of phrases) {
         const hits = this.phraseHits(phrase.term, phrase.prefix);
         let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
@@ -170,17 +154,12 @@ export class TextIndex {
             score[doc] = 0.0 + part;
             mask[doc] = bit;
             matched[found++] = doc;
-            holding += 1;
           } else {
             score[doc] = (score[doc] as number) + part;
-            if (((mask[doc] as number) & bit) === 0) {
-              mask[doc] = ((mask[doc] as number) | bit) >>> 0;
-              holding += 1;
-            }
+            mask[doc] = ((mask[doc] as number) | bit) >>> 0;
           }
         }
       }
-      weights.push(coverageWeight(docs, holding));
     }
     // The kept documents are packed into the front of `matched`.
     let kept = 0;
@@ -191,7 +170,6 @@ export class TextIndex {
     const docsOut = matched.subarray(0, kept);
     const scores = this.matchedScores.subarray(0, kept);
     const masks = this.matchedMasks.subarray(0, kept);
-    const coverage = this.matchedCoverage.subarray(0, kept);
     this.serial += 1;
     const serial = this.serial;
     const { stamp } = this;
@@ -200,17 +178,13 @@ export class TextIndex {
     const positions = touched;
     for (let k = 0; k < kept; k += 1) {
       const doc = docsOut[k] as number;
-      const bits = mask[doc] as number;
       scores[k] = score[doc] as number;
-      masks[k] = bits;
-      let sum = 0;
-      for (let i = 0; i < weights.length; i += 1) if ((bits & (2 ** i)) !== 0) sum += weights[i] as number;
-      coverage[k] = sum;
+      masks[k] = mask[doc] as number;
       positions[doc] = k;
       stamp[doc] = serial;
     }
     const position = (doc: number): number => (this.serial === serial && stamp[doc] === serial ? (positions[doc] as number) : -1);
-    return { docs: docsOut, scores, masks, coverage, full: 2 ** groups.length - 1, position };
+    return { docs: docsOut, scores, masks, full: 2 ** groups.length - 1, position };
   }
 
   /**

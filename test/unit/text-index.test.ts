@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { TextIndexBuilder } from '../../src/search/text-index-builder.js';
-import { coverageWeight, type TextIndex } from '../../src/search/text-index.js';
+import type { TextIndex } from '../../src/search/text-index.js';
 import { Unicode61, type CharacterClass } from '../../src/search/unicode61.js';
 
 /** Classes as SQLite's unicode61 (remove_diacritics 2) gives them. */
@@ -88,16 +88,6 @@ describe('the text index of the in-memory engine', () => {
     const masks = new Map([...(some?.docs ?? [])].map((doc, k) => [index.rowids[doc] as number, some?.masks[k]]));
     expect(Object.fromEntries(masks), 'each holds one word: its bit').to.deep.equal({ 1: 1, 3: 2 });
     expect(some?.full).to.equal(3);
-  });
-
-  it('weighs coverage by the rarity of each word held, as bm25 weighs a phrase', () => {
-    const index = smallIndex();
-    // "git" is held by 3 of 4 documents (idf floored), "weather" by 1.
-    const found = index.match(['git', 'weather'].map((word) => ({ word, stem: null, typos: [] })), () => true);
-    const coverage = new Map([...(found?.docs ?? [])].map((doc, k) => [index.rowids[doc] as number, found?.coverage[k]]));
-    expect(coverage.get(3)).to.be.closeTo(coverageWeight(4, 1), 1e-15);
-    expect(coverage.get(1)).to.equal(1e-6);
-    expect(coverageWeight(4, 1)).to.be.closeTo(Math.log(3.5 / 1.5), 1e-15);
   });
 
   it('matches a word by its stem as well, and scores the word as typed above the stem alone', () => {
