@@ -1083,7 +1083,7 @@ export interface components {
         };
         ServerPage: {
             items: components["schemas"]["ServerItem"][];
-            /** @description Number of matching servers. */
+            /** @description Number of matching servers (in a search with words, those holding at least one). */
             total: number;
             limit: number;
             offset: number;
@@ -2616,7 +2616,12 @@ export interface operations {
                 cursor?: string;
                 /** @description Entries a page. */
                 limit?: number;
-                /** @description Part of the server name, in any case. */
+                /**
+                 * @description Part of the server name, in any case. Every entry whose name contains it is listed:
+                 *     those of the servers the catalog's relevance search ranks first (as `q` in
+                 *     `/api/v1/servers/search`), in that order, then the others by name. Cursors go on
+                 *     where the page before stopped.
+                 */
                 search?: string;
                 /** @description Entries updated after this RFC 3339 time (deleted ones included). */
                 updated_since?: string;

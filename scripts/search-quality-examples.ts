@@ -4,7 +4,10 @@
  * stands in the registry API's `GET /v0.1/servers?search=github`. Run before and after a change
  * to the search, the two printouts are the before/after table.
  */
-import { createSubregistryService } from '../src/subregistry/subregistry-service.js';
+import { searchThrough } from '../src/read/engine-choice.js';
+import { createRegistryService } from '../src/registry/registry-service.js';
+import { createSqlEngine } from '../src/search/index.js';
+import { createSubregistryService, RANKED_HEAD } from '../src/subregistry/subregistry-service.js';
 import type { Store } from '../src/store/index.js';
 import { fieldOf, type MeasuredEngine } from '../test/support/search-relevance.js';
 
@@ -59,7 +62,11 @@ export async function exampleRows(engines: readonly { label: string; engine: Mea
 
 /** Walks every page of `GET /v0.1/servers?search=github` (with `version=latest`, and without) to find GitHub's server. */
 export async function registryPositions(store: Store): Promise<RegistryPosition[]> {
-  const registry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation: () => store.contentGeneration() });
+  // Ranked as the service ranks it (src/compose.ts): by the catalog's relevance search, here SQL's.
+  const generation = () => store.contentGeneration();
+  const catalogSearch = createRegistryService({ catalog: store.catalog, search: searchThrough([createSqlEngine(store.searchSource)], generation), monitor: store.monitor });
+  const rank = async (text: string) => (await catalogSearch.searchServers({ q: text, limit: RANKED_HEAD })).items;
+  const registry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
   const positions: RegistryPosition[] = [];
   for (const version of ['latest', null] as const) {
     const names: string[] = [];

@@ -11,7 +11,7 @@ import type { Logger } from './logger.js';
 import { createNetClient, type NetClient, type NetClientOptions } from './net/index.js';
 import { createProxyService, type ProxyService } from './proxy/proxy-service.js';
 import { searchThrough } from './read/engine-choice.js';
-import { createSubregistryService } from './subregistry/subregistry-service.js';
+import { createSubregistryService, RANKED_HEAD } from './subregistry/subregistry-service.js';
 import { createReadModel, followGeneration, type ReadModel } from './read/read-model.js';
 import { createRegistryService, type RegistryService } from './registry/registry-service.js';
 import { createMemoryEngine, createSqlEngine, type SearchEngine } from './search/index.js';
@@ -64,7 +64,8 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const version = document.info.version;
     const generation = followGeneration(store.contentGeneration);
     const registry = createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
-    const subregistry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation });
+    const rank = async (text: string) => (await registry.searchServers({ q: text, limit: RANKED_HEAD })).items;
+    const subregistry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
     const read = createReadModel({ registry, subregistry, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
     const probe = options.probe ?? defaultProbe(client, config);

@@ -18,6 +18,8 @@ export interface NameIndex {
    * it, and `from` itself too when `inclusive` (versions of it may follow the cursor).
    */
   matching(text: string, from: { readonly name: string; readonly inclusive: boolean } | null, count: number): string[];
+  /** Whether it holds this name. */
+  has(name: string): boolean;
 }
 
 /** Separates the names in the searched text: no name has one, so no match spans two names. */
@@ -107,6 +109,7 @@ export function buildNameIndex(given: Iterable<string>): NameIndex {
 
   return {
     size: names.length,
+    has: (name) => names[firstFrom(name, true)] === name,
     matching(search, from, count) {
       const needle = search.toLowerCase();
       const found: string[] = [];

@@ -16,6 +16,7 @@ import { STATUS_HISTORY } from '../registry/status.js';
 import type { CatalogLookups } from '../store/catalog-lookups.js';
 import type { MonitorStore } from '../store/monitor-store.js';
 import { registryMetaJson, type RegistryListQuery, type RegistryVersionRow, type RegistryVersions } from '../store/registry-versions.js';
+import { localRegistryName } from '../catalog/registry-name.js';
 import { catalogMetaOf, type CatalogMeta } from './catalog-meta.js';
 import { buildNameIndex, type NameIndex } from './name-index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -50,7 +51,16 @@ export interface SubregistryDeps {
    * once for each. Without it, `search` scans the table.
    */
   readonly generation?: () => Promise<string | null>;
+  /**
+   * The catalog's relevance search for a text: servers best first (their ids and names). With
+   * it, `search` lists the entries whose names contain the text in that order (ranked names
+   * first, then the rest by name); without it, by name alone.
+   */
+  readonly rank?: (text: string) => Promise<ReadonlyArray<{ readonly id: string; readonly name: string }>>;
 }
+
+/** Servers of the relevance search that lead a ranked `search` list; the other matches follow by name. */
+export const RANKED_HEAD = 100;
 
 /** `updated_since` as the stored times are written (ISO 8601 UTC, milliseconds); a 400 if it is no time. */
 function sinceOf(value: string): string {
@@ -61,7 +71,7 @@ function sinceOf(value: string): string {
   return new Date(ms).toISOString();
 }
 
-export function createSubregistryService({ versions, catalog, monitor, generation }: SubregistryDeps): SubregistryService {
+export function createSubregistryService({ versions, catalog, monitor, generation, rank }: SubregistryDeps): SubregistryService {
   /** The blocks of these servers made from their stored records and checks, read together. */
   const blocksOf = async (ids: readonly string[]): Promise<Map<string, CatalogMeta>> => {
     const out = new Map<string, CatalogMeta>();
@@ -113,17 +123,64 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
     return names.index;
   };
 
-  /** A page of the entries whose names contain `search`: the names from the index, a page's worth at a time, their entries from SQL. */
-  const searchPage = async (index: NameIndex, search: string, query: RegistryListQuery): Promise<RegistryVersionRow[]> => {
+  /**
+   * A page of the entries whose names contain `search` after `query.after`, in name order: the
+   * names from the index, a page's worth at a time (less `skip`), their entries from SQL.
+   */
+  const searchPage = async (index: NameIndex, search: string, query: RegistryListQuery, skip: ReadonlySet<string> = new Set()): Promise<RegistryVersionRow[]> => {
     const rows: RegistryVersionRow[] = [];
     let from = query.after ? { name: query.after.name, inclusive: true } : null;
     while (rows.length < query.limit) {
       const matched = index.matching(search, from, query.limit);
       if (matched.length === 0) break;
-      rows.push(...(await versions.page({ ...query, search: null, names: matched, limit: query.limit - rows.length })));
+      const kept = matched.filter((name) => !skip.has(name));
+      if (kept.length > 0) rows.push(...(await versions.page({ ...query, search: null, names: kept, limit: query.limit - rows.length })));
       if (matched.length < query.limit) break;
       from = { name: matched.at(-1) as string, inclusive: false };
     }
+    return rows;
+  };
+
+  /**
+   * The registry names that lead a ranked search for `search`, best first: the names of the
+   * relevance search's first RANKED_HEAD servers (as published, or as Sextant names a server no
+   * registry published) that contain the text, so the list holds the same entries as by name.
+   */
+  const headOf = async (index: NameIndex, search: string): Promise<string[]> => {
+    if (!rank) return [];
+    const ranked = await rank(search);
+    const needle = search.toLowerCase();
+    const head: string[] = [];
+    const seen = new Set<string>();
+    for (const server of ranked.slice(0, RANKED_HEAD)) {
+      for (const name of [server.name, localRegistryName(server.id)]) {
+        if (seen.has(name) || !name.toLowerCase().includes(needle) || !index.has(name)) continue;
+        seen.add(name);
+        head.push(name);
+      }
+    }
+    return head;
+  };
+
+  /**
+   * A ranked page: the head's entries in its order, then every other match by name. The cursor
+   * (the last entry of the page before) says where to go on: within the head when its name is
+   * one of the head's, else in the rest, after it by name.
+   */
+  const rankedPage = async (index: NameIndex, search: string, query: RegistryListQuery): Promise<RegistryVersionRow[]> => {
+    const head = await headOf(index, search);
+    const inHead = new Set(head);
+    const after = query.after;
+    if (after && !inHead.has(after.name)) return searchPage(index, search, query, inHead);
+    const rows: RegistryVersionRow[] = [];
+    const start = after ? head.indexOf(after.name) : 0;
+    for (let at = start; at < head.length && rows.length < query.limit; at += 1) {
+      const name = head[at] as string;
+      // The name the cursor stopped in goes on after its version; the others from their first.
+      const resume = after && at === start ? after : null;
+      rows.push(...(await versions.page({ ...query, after: resume, search: null, names: [name], limit: query.limit - rows.length })));
+    }
+    if (rows.length < query.limit) rows.push(...(await searchPage(index, search, { ...query, after: null, limit: query.limit - rows.length }, inHead)));
     return rows;
   };
 
@@ -143,7 +200,7 @@ export function createSubregistryService({ versions, catalog, monitor, generatio
         includeDeleted: input.include_deleted ?? false,
       };
       const index = search ? await nameIndex() : null;
-      const rows = index && search ? await searchPage(index, search, query) : await versions.page(query);
+      const rows = index && search ? await rankedPage(index, search, query) : await versions.page(query);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       const metadata: RegistryServerList['metadata'] = { count: page.length };

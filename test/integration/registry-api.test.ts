@@ -154,7 +154,7 @@ describe('the MCP Registry API (/v0.1)', function () {
     expect(byVersion.every((e) => e.server.version === exact.server.version)).to.equal(true);
     expect(byVersion.map(keyOf)).to.include(keyOf(exact));
     const upper = await walk(h, '&search=GITHUB', 100);
-    expect(upper.map(keyOf)).to.deep.equal(all.filter((e) => e.server.name.toLowerCase().includes('github')).map(keyOf));
+    expect(upper.map(keyOf).sort()).to.deep.equal(all.filter((e) => e.server.name.toLowerCase().includes('github')).map(keyOf).sort());
   });
 
   it('answers bad input with problem+json and a stable code, never a 5xx', async () => {
@@ -233,15 +233,25 @@ describe(`the registry API over the real data${available ? '' : ' (skipped: ../s
     const repaired = all.filter((e) => e._meta[CATALOG]?.repairs);
     console.log(`      (walked ${all.length} entries of ${servers} servers in ${ms} ms; ${repaired.length} published documents made to conform)`);
   });
-  it('finds every entry whose name contains the search text, any case, across pages and with version=latest', async () => {
+  it('finds every entry whose name contains the search text, any case, once, in the same order whatever the page size', async () => {
     const all = await walk(h, '', 100);
     for (const text of ['GitHub', 'mcp', 'sql', 'local.sextant/', 'io.github.', 'zz-nothing-zz', '-']) {
       const expected = all.filter((e) => e.server.name.toLowerCase().includes(text.toLowerCase())).map(keyOf);
-      expect((await walk(h, `&search=${encodeURIComponent(text)}`, 100)).map(keyOf), text).to.deep.equal(expected);
-      expect((await walk(h, `&search=${encodeURIComponent(text)}`, 37)).map(keyOf), `${text}, 37 a page`).to.deep.equal(expected);
+      const found = (await walk(h, `&search=${encodeURIComponent(text)}`, 100)).map(keyOf);
+      expect([...found].sort(), text).to.deep.equal([...expected].sort());
+      expect(new Set(found).size, `${text}: no entry twice`).to.equal(found.length);
+      expect((await walk(h, `&search=${encodeURIComponent(text)}`, 37)).map(keyOf), `${text}, 37 a page`).to.deep.equal(found);
       const latest = all.filter((e) => e._meta[OFFICIAL].isLatest && e.server.name.toLowerCase().includes(text.toLowerCase())).map(keyOf);
-      expect((await walk(h, `&version=latest&search=${encodeURIComponent(text)}`, 50)).map(keyOf), `${text}, latest`).to.deep.equal(latest);
+      expect((await walk(h, `&version=latest&search=${encodeURIComponent(text)}`, 50)).map(keyOf).sort(), `${text}, latest`).to.deep.equal([...latest].sort());
     }
+  });
+
+  it("ranks search by relevance: GitHub's own server is the first entry for search=github, as VS Code's gallery asks", async () => {
+    const page = (await h.request('/v0.1/servers?search=github&version=latest&limit=50')).body as { servers: Array<{ server: { name: string } }> };
+    expect(page.servers[0]?.server.name).to.equal('io.github.github/github-mcp-server');
+    // The rest of the ranked head are servers about GitHub, not every server published under io.github.
+    const names = page.servers.slice(0, 5).map((e) => e.server.name);
+    expect(names.filter((name) => /github/i.test(name.split('/')[1] ?? '')).length, names.join(', ')).to.be.at.least(3);
   });
 });
 
