@@ -43,8 +43,8 @@ interface ToolSpec<O extends OperationId> {
   readonly run: (read: ReadModel, args: Args<O>) => Promise<Answer<object>>;
 }
 
-const FIND_SERVER = 'Call search_servers with a few words from the server\'s name or purpose, then use an id from its results.';
-const FIND_TOOL = 'Call search_tools with words describing what the tool does, then use an id from its results.';
+const FIND_SERVER = 'Call search_servers with the server\'s name or the task it should do, in plain words, then use an id from its results.';
+const FIND_TOOL = 'Call search_tools with the task, in plain words, then use an id from its results.';
 
 /** Every tool, in the order tools/list shows them. */
 export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] {
@@ -71,7 +71,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       name: 'search_servers',
       operationId: 'searchServers',
       title: 'Search MCP servers',
-      description: 'Full-text search of the MCP server catalog by name, purpose, category or tool. Returns a page of server summaries with ids for get_server. Sort: relevance (default with q), a-z (default without), z-a, newest, oldest, tools, endpoints.',
+      description: 'Search the MCP server catalog by name, purpose, category or tool. q may be keywords or the task you have, described in plain words (up to 1,000 characters): results holding every meaningful word come first, then those holding some; each result\'s matchedTerms says which words it holds. Returns a page of server summaries with ids for get_server. Sort: relevance (default with q), a-z (default without), z-a, newest, oldest, tools, endpoints.',
       notFoundHint: FIND_SERVER,
       run: (read, args) => read.searchServers(args),
     }),
@@ -79,7 +79,7 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       name: 'search_tools',
       operationId: 'searchTools',
       title: 'Search MCP tools',
-      description: 'Full-text search of the tools that catalogued MCP servers offer, optionally only those needing a given kind of authentication (none, api_key, oauth, unknown). Returns tools with their input schemas and ids for get_tool.',
+      description: 'Search the tools that catalogued MCP servers offer, optionally only those needing a given kind of authentication (none, api_key, oauth, unknown). q may be the task you have, described in plain words (up to 1,000 characters), e.g. "create an issue in my GitHub repository": tools holding every meaningful word come first, then those holding some; each result\'s matchedTerms says which words it holds. Returns tools with their input schemas and ids for get_tool.',
       notFoundHint: FIND_TOOL,
       run: (read, args) => read.searchTools(args),
     }),

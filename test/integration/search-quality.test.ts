@@ -72,4 +72,58 @@ describe('search quality on the demo catalog', function () {
     expect(body.total).to.be.greaterThan(0);
     expect(body.items.every((tool: { name: string; description: string }) => /screenshot/i.test(`${tool.name} ${tool.description}`))).to.equal(true);
   });
+
+  it('answers a sentence: the words that matter, those matching every one first, each result saying which it holds', async () => {
+    const { status, body } = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('how can I read my GitHub issues?')}`);
+    expect(status).to.equal(200);
+    expect(body.terms, 'stop words left out').to.deep.equal(['read', 'github', 'issues']);
+    expect(body.items[0].name).to.equal('io.github.github/github-mcp-server');
+    expect(body.items[0].matchedTerms).to.deep.equal(['read', 'github', 'issues']);
+    const sizes = body.items.map((item: { matchedTerms: string[] }) => item.matchedTerms.length);
+    expect(sizes.some((n: number) => n < 3), 'partial matches follow').to.equal(true);
+    expect(sizes.indexOf(Math.min(...sizes)), 'full matches before partial ones').to.be.greaterThan(sizes.lastIndexOf(3));
+  });
+
+  it('never zeroes an answer for a word no record holds: it is left out', async () => {
+    const { body } = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('notion zzqxjv')}`);
+    expect(body.terms).to.deep.equal(['notion']);
+    expect(body.items[0].name).to.equal('com.notion/mcp');
+    const none = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('zzqxjv')}`);
+    expect({ total: none.body.total, terms: none.body.terms }).to.deep.equal({ total: 0, terms: [] });
+  });
+
+  it('matches a word by its stem: "repositories" and "browsers" find what "repository" and "browser" find', async () => {
+    for (const [inflected, plain] of [['repositories', 'repository'], ['browsers', 'browser'], ['queries', 'query'], ['screenshots', 'screenshot']] as const) {
+      const a = (await search(inflected)).names;
+      const b = (await search(plain)).names;
+      expect(a.length, inflected).to.be.greaterThan(0);
+      expect(a.filter((name) => b.includes(name)).length, `${inflected} against ${plain}`).to.be.greaterThan(0);
+    }
+  });
+
+  it('takes q up to 1,000 characters on REST, the older route, MCP and the pages, and refuses longer with a clear 400', async () => {
+    const task = 'Find a tool that takes a screenshot of a web page in a headless browser. '.padEnd(1000, ' then save it');
+    expect(task.length).to.equal(1000);
+    for (const path of ['/api/v1/servers/search', '/api/v1/tools/search', '/api/search', '/servers', '/tools']) {
+      expect((await h.request(`${path}?q=${encodeURIComponent(task)}`)).status, path).to.equal(200);
+      const refused = await h.request(`${path}?q=${encodeURIComponent(`${task}x`)}`);
+      expect(refused.status, `${path}, 1,001 characters`).to.equal(400);
+    }
+    const { body } = await h.request('/mcp', {
+      method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_tools', arguments: { q: task, limit: 5 } } }),
+    });
+    expect(body.result?.isError, JSON.stringify(body).slice(0, 300)).to.equal(false);
+    const items = body.result.structuredContent.items as Array<{ name: string; matchedTerms: string[] }>;
+    expect(items.length).to.be.greaterThan(0);
+    expect(items[0]?.name).to.match(/screenshot/i);
+    expect(items[0]?.matchedTerms).to.include('screenshot');
+  });
+
+  it('says on the results page when results match only some of the words', async () => {
+    const { status, body } = await h.request(`/servers?q=${encodeURIComponent('read my github issues')}`);
+    expect(status).to.equal(200);
+    expect(body).to.include('Servers matching every word searched (read, github, issues) come first; the others match only some of them.');
+    expect(body).to.match(/Matches [a-z, ]+; not [a-z, ]+/);
+  });
 });
