@@ -81,6 +81,24 @@ async function readIds(base: string, total: number): Promise<{ servers: string[]
   return { servers: [...new Set(servers)], tools: [...new Set(tools)] };
 }
 
+/** The frame of a 12-word request as a person or an agent types it: five stop words around seven words of the corpus. */
+const SENTENCE = ['please', '#', 'the', '#', '#', 'and', '#', 'my', '#', 'for', '#', '#'] as const;
+
+/**
+ * About 300 sentences of 12 words, their seven content words taken in turn from the corpus's
+ * queries (common, mid and rare words, pairs split), so that few documents hold all of them.
+ */
+export function sentencesOf(queries: ReadonlyArray<{ readonly q: string; readonly kind: string }>, count = 300): string[] {
+  const words = queries.filter((query) => query.kind !== 'prefix' && query.kind !== 'broad').flatMap((query) => query.q.split(' '));
+  if (words.length === 0) return [];
+  const out: string[] = [];
+  let next = 0;
+  for (let i = 0; i < count; i += 1) {
+    out.push(SENTENCE.map((part) => (part === '#' ? (words[next++ % words.length] as string) : part)).join(' '));
+  }
+  return out;
+}
+
 /** Every scenario, in the order they run. */
 export async function buildScenarios(base: string, manifest: CorpusManifest): Promise<Scenario[]> {
   const first = await getJson(base, '/api/v1/servers/search?sort=a-z&limit=1');
@@ -106,6 +124,8 @@ export async function buildScenarios(base: string, manifest: CorpusManifest): Pr
     ])),
     scenario('tool-search', 'tool search, q + authentication', 'page', manifest.toolQueries.map((t, i) =>
       get(`/api/v1/tools/search?q=${q(t.q)}&authentication=${AUTHENTICATIONS[i % AUTHENTICATIONS.length] ?? 'none'}`, t.kind))),
+    scenario('search-sentence', 'server search, a 12-word sentence', 'page', sentencesOf(serverQueries).map((text) => get(`/api/v1/servers/search?q=${q(text)}`, 'sentence'))),
+    scenario('tool-sentence', 'tool search, a 12-word sentence', 'page', sentencesOf(manifest.toolQueries).map((text) => get(`/api/v1/tools/search?q=${q(text)}`, 'sentence'))),
     scenario('get-server', 'get server by id', 'record', ids.servers.map((id) => get(`/api/v1/servers/${q(id)}`, 'server'))),
     scenario('get-tool', 'get tool by id', 'record', ids.tools.map((id) => get(`/api/v1/tools/${q(id)}`, 'tool'))),
     scenario('legacy-search', 'older /api/search, q', 'page', [...serverQueries].reverse().map((s) => get(`/api/search?q=${q(s.q)}`, s.kind))),
