@@ -19,7 +19,7 @@ import { createStore, type Store } from './store/index.js';
 
 export type ServiceConfig = Pick<
   Config,
-  'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
+  'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'proxyDeadline' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
 >;
 
 export interface Service {
@@ -66,7 +66,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const registry = createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
     const subregistry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation });
     const read = createReadModel({ registry, subregistry, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers });
-    const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
+    const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version, deadlineMs: config.proxyDeadline * 1000 });
     const probe = options.probe ?? defaultProbe(client, config);
     if (options.workers) workers = startWorkers(store.assessments, probe, logger, options.workerOptions);
     const assessments = createAssessmentService({
