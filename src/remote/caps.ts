@@ -116,9 +116,10 @@ export function capTools<T>(tools: readonly T[], cuts: Cuts): T[] {
 export function capErrorText(text: string, cuts?: Cuts): string {
   if (text.length <= REMOTE_CAPS.error_text) return text;
   cuts?.add('error_text', text.length);
-  // Cut on a code point, never inside a surrogate pair.
-  const kept = [...text.slice(0, REMOTE_CAPS.error_text)].slice(0, REMOTE_CAPS.error_text - 1).join('');
-  return `${kept}…`;
+  // Room for the mark, and never a cut inside a surrogate pair.
+  const end = REMOTE_CAPS.error_text - 1;
+  const high = text.charCodeAt(end - 1);
+  return `${text.slice(0, high >= 0xd800 && high <= 0xdbff ? end - 1 : end)}…`;
 }
 
 /** The note a cut schema carries, or null when the schema was not cut. */

@@ -1,7 +1,7 @@
 /**
  * Hostile catalogued endpoints on loopback, against the caps the monitor and the proxy share
- * (src/remote/caps.ts): 15,000 tools, a schema nested 1,000 levels deep, an 880 KB error, a result
- * nested 2,000 deep. What is kept is cut with a note, stored and served cut; pages stay small.
+ * (src/remote/caps.ts), one cap at a time: 15,000 tools, a schema nested 1,000 levels deep, a
+ * 100 KB schema, an 880 KB error, an endless answer, a result nested 2,000 deep. What is kept is cut with a note, stored and served cut; pages stay small.
  * Then the proxy's own rules: the headers it never forwards, one deadline per call, and
  * arguments nested too deep refused before anything is sent.
  */
@@ -10,13 +10,18 @@ import { runMonitorPass } from '../../src/monitor/monitor.js';
 import { NEVER_FORWARDED } from '../../src/proxy/forwarded-headers.js';
 import { REMOTE_CAPS } from '../../src/remote/caps.js';
 import { silentLogger, startHarness, type Harness } from '../support/harness.js';
-import { catalog, mcpHandler, startFixture, type Fixture } from '../support/fixture-servers.js';
+import { catalog, hugeHandler, mcpHandler, startFixture, type Fixture } from '../support/fixture-servers.js';
 
 /** A JSON Schema whose properties nest `levels` deep (two JSON levels each). */
 function deepSchema(levels: number): Record<string, unknown> {
   let schema: Record<string, unknown> = { type: 'string' };
   for (let i = 0; i < levels; i += 1) schema = { type: 'object', properties: { a: schema } };
   return schema;
+}
+
+/** A flat object schema with `count` described properties (about 50 bytes each). */
+function wideSchema(count: number): Record<string, unknown> {
+  return { type: 'object', properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string', description: `Property number ${i}.` }])) };
 }
 
 /** A value nested `levels` deep in arrays, as JSON text (JSON.stringify would run out of stack). */
@@ -54,6 +59,8 @@ describe('hostile endpoints against the shared caps', function () {
     fixtures.many = await startFixture(mcpHandler({ tools: Array.from({ length: 15_000 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } })) }));
     fixtures.deep = await startFixture(mcpHandler({ tools: [{ name: 'deep', description: 'Nested 1,000 levels deep.', inputSchema: deepSchema(1000) }] }));
     fixtures.loud = await startFixture(mcpHandler({ initializeError: 'E'.repeat(LOUD) }));
+    fixtures.wide = await startFixture(mcpHandler({ tools: [{ name: 'wide', inputSchema: wideSchema(2000) }, { name: 'fine', inputSchema: wideSchema(3) }] }));
+    fixtures.huge = await startFixture(hugeHandler);
     fixtures.result = await startFixture(mcpHandler({ callResult: { content: [{ type: 'text', text: 'deep' }], structuredContent: { nested: JSON.parse(deepArrays(2000)) } } }));
     fixtures.headers = await startFixture(mcpHandler());
     fixtures.slow = await startFixture(mcpHandler({ delayMs: 600 }));
@@ -62,6 +69,8 @@ describe('hostile endpoints against the shared caps', function () {
       { name: 'com.hostile/many', url: `${fixtures.many.url}/mcp` },
       { name: 'com.hostile/deep', url: `${fixtures.deep.url}/mcp` },
       { name: 'com.hostile/loud', url: `${fixtures.loud.url}/mcp` },
+      { name: 'com.hostile/wide', url: `${fixtures.wide.url}/mcp` },
+      { name: 'com.hostile/huge', url: `${fixtures.huge.url}/mcp` },
       { name: 'com.hostile/result', url: `${fixtures.result.url}/mcp` },
       { name: 'com.hostile/headers', url: `${fixtures.headers.url}/mcp`, headers: [...declared, 'X-Api-Key'].map((name) => ({ name, description: name, isRequired: false })) },
       { name: 'com.hostile/slow', url: `${fixtures.slow.url}/mcp` },
@@ -118,6 +127,23 @@ describe('hostile endpoints against the shared caps', function () {
       for (const stored of await h.database.storedText()) expect(stored.includes('E'.repeat(2048))).to.equal(false);
     });
 
+    it('replaces an input schema over 64 KiB by one that says so, and the page does not claim "no arguments"', async () => {
+      expect((await status('wide')).cuts).to.deep.equal([{ cap: 'schema_size', limit: 65_536, note: 'One input schema larger than 64 KiB; replaced by a note.' }]);
+      const wide = (await h.request('/api/v1/tools/com.hostile~wide:wide')).body;
+      expect(wide.inputSchema.$comment).to.equal('Cut by Sextant: the schema is larger than 64 KiB.');
+      expect(Object.keys((await h.request('/api/v1/tools/com.hostile~wide:fine')).body.inputSchema.properties)).to.have.length(3);
+      const html = await page(h, '/servers/com.hostile~wide');
+      expect(html).to.include('Its arguments are not shown: Cut by Sextant: the schema is larger than 64 KiB.');
+      expect(html).to.not.include('Takes no arguments');
+    });
+
+    it('reads no answer over 1 MiB, and says so', async () => {
+      const endpoint = await status('huge');
+      expect(endpoint).to.include({ state: 'not_mcp', toolCount: null });
+      expect(endpoint.lastError).to.match(/^too_large: /);
+      expect(endpoint.cuts).to.deep.equal([{ cap: 'response_size', limit: 1_048_576, note: 'The answer was larger than 1 MiB; it was not read.' }]);
+    });
+
     it('renders the server pages small and in bounded time', async () => {
       const sizes: Record<string, number> = {};
       for (const name of ['many', 'deep', 'ingested']) {
@@ -151,6 +177,12 @@ describe('hostile endpoints against the shared caps', function () {
       expect(invoked.status).to.equal(200);
       expect(depthOf(invoked.body.result)).to.equal(REMOTE_CAPS.depth + 1);
       expect(invoked.body.cuts.map((c: { cap: string }) => c.cap)).to.deep.equal(['depth']);
+    });
+
+    it('answers an endpoint that sends more than 1 MiB with 502 upstream_too_large', async () => {
+      const { status, body } = await post(h, '/api/v1/proxy/connect', { serverId: 'com.hostile~huge' });
+      expect(status).to.equal(502);
+      expect(body.code).to.equal('upstream_too_large');
     });
 
     it('answers an 880 KB error with a short problem', async () => {
