@@ -32,14 +32,12 @@ export interface ProxyDeps {
   readonly net: NetClient;
   readonly clientVersion: string;
   readonly timeoutMs?: number;
-  /** One bound on a whole call (initialize, then the request), in milliseconds; default 20 s. */
-  readonly deadlineMs?: number;
+  /** One bound on a whole call (initialize, then the request), in milliseconds (PROXY_DEADLINE). */
+  readonly deadlineMs: number;
 }
 
-export const DEFAULT_DEADLINE_MS = 20_000;
-
 export function createProxyService(deps: ProxyDeps): ProxyService {
-  const deadlineMs = deps.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const { deadlineMs } = deps;
   /** Runs one proxied call under the deadline: every upstream request of it is cancelled once the deadline passes. */
   const withDeadline = async <T>(serverId: string, endpoint: string | undefined, headers: Readonly<Record<string, string>> | undefined, use: (open: RemoteSession) => Promise<T>): Promise<T> => {
     const server = await deps.catalog.findServer(serverId);
