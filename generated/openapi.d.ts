@@ -838,7 +838,7 @@ export interface components {
          * @description Stable machine-readable error code.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_domain" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable";
+        ErrorCode: "validation_failed" | "invalid_domain" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "arguments_too_deep" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable";
         /** @description An RFC 9457 problem detail. */
         Problem: {
             /** @description URI reference naming the problem type. */
@@ -1319,10 +1319,19 @@ export interface components {
             httpStatus: number | null;
             latencyMs: number | null;
             protocolVersion: string | null;
+            /** @description How many tools the endpoint listed at the last check; at most 500 of them join the catalog (`cuts` says when more were listed). */
             toolCount: number | null;
             /** Format: date-time */
             checkedAt: string | null;
+            /** @description The last check's error, at most 1,024 characters (longer text is cut, and `cuts` says so). */
             lastError: string | null;
+            /**
+             * @description What the last check cut from the endpoint's answer because it went beyond the caps the
+             *     monitor and the proxy share (at most 500 tools, JSON nested 32 levels deep, an input
+             *     schema of 64 KiB, an error text of 1,024 characters, an answer of 1 MiB): empty when
+             *     nothing was cut, null when unknown (never checked, or checked before cuts were recorded).
+             */
+            cuts: components["schemas"]["Cut"][] | null;
             uptime: {
                 checks: number;
                 up: number;
@@ -1337,7 +1346,28 @@ export interface components {
                 latencyMs: number | null;
             }[];
         };
-        /** @description Values for headers the server's record declares (e.g. `Authorization`); never stored or logged. */
+        /** @description One cap an endpoint's answer went beyond, and what was kept of it. */
+        Cut: {
+            /**
+             * @description `tools` tools per server; `depth` levels of JSON nesting (schemas, results, server info);
+             *     `schema_size` bytes of one input schema; `error_text` characters of an error kept;
+             *     `response_size` bytes of one answer (beyond it the answer is not read at all).
+             * @enum {string}
+             */
+            cap: "tools" | "depth" | "schema_size" | "error_text" | "response_size";
+            /** @description The cap, in the unit the cap counts. */
+            limit: number;
+            /** @description What was found and what was kept, in a sentence. */
+            note: string;
+        };
+        /**
+         * @description Values for headers the server's record declares (e.g. `Authorization`); never stored or
+         *     logged. Headers that belong to the connection or to the proxy's own MCP session are never
+         *     forwarded, even when declared (`header_not_allowed`): hop-by-hop headers (`Connection`,
+         *     `Keep-Alive`, `Proxy-*`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`), `Host`,
+         *     `Cookie`, `Content-Length`, `Content-Type`, `Accept`, `Expect`, `Mcp-Session-Id` and
+         *     `Mcp-Protocol-Version`.
+         */
         ProxyHeaders: {
             [key: string]: string;
         };
@@ -1353,7 +1383,7 @@ export interface components {
         ProxyInvokeRequest: {
             serverId: string;
             tool: string;
-            /** @description The tool's arguments. */
+            /** @description The tool's arguments, nested at most 32 levels deep (deeper is a 400 `arguments_too_deep`, and nothing is sent to the endpoint). */
             arguments: {
                 [key: string]: unknown;
             };
@@ -1388,7 +1418,10 @@ export interface components {
                 [key: string]: unknown;
             };
             instructions: string | null;
+            /** @description At most 500 tools, in the endpoint's order (`cuts` says when it listed more). */
             tools: components["schemas"]["ProxiedTool"][];
+            /** @description What was cut from the endpoint's answers (the caps the monitor shares); empty when nothing was. */
+            cuts: components["schemas"]["Cut"][];
         };
         ProxyInvokeResult: {
             serverId: string;
@@ -1409,6 +1442,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description What was cut from the endpoint's answers (e.g. a result nested deeper than 32 levels); empty when nothing was. */
+            cuts: components["schemas"]["Cut"][];
         };
         AssessmentRequest: {
             /** @description The business's internet domain, e.g. `example-bakery.co.uk` or `bücher.de`. */
@@ -1606,7 +1641,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The remote endpoint did not answer in time. */
+        /** @description The remote endpoint did not answer in time (`upstream_timeout`): one request took too long, or the whole call (initialize, then the request) went past the proxy's deadline (`PROXY_DEADLINE`, 20 seconds by default). */
         GatewayTimeout: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

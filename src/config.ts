@@ -30,6 +30,8 @@ export interface Config {
   readonly netAllowPrivate: readonly string[];
   /** Proxy requests per minute per client; 0 turns the limit off. */
   readonly proxyRateLimit: number;
+  /** Seconds one proxied call may take in all (initialize, then the request), every upstream request included. */
+  readonly proxyDeadline: number;
   /** Assessments per hour per client; 0 turns the limit off. */
   readonly assessmentLimit: number;
   /** Assessments per day across all clients; 0 turns the cap off. */
@@ -116,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     monitorInterval: integer('MONITOR_INTERVAL', 0, 0, 604_800),
     netAllowPrivate: Object.freeze(allowPrivate),
     proxyRateLimit: integer('PROXY_RATE_LIMIT', 20, 0, 1_000_000),
+    proxyDeadline: integer('PROXY_DEADLINE', 20, 1, 600),
     assessmentLimit: integer('ASSESSMENT_LIMIT', 10, 0, 1_000_000),
     assessmentDailyCap: integer('ASSESSMENT_DAILY_CAP', 1000, 0, 10_000_000),
     rdapBootstrapUrl,

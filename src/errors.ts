@@ -47,6 +47,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
   blocked_destination: { status: 403, title: 'Destination refused' },
   endpoint_not_found: { status: 404, title: 'No such endpoint' },
   header_not_allowed: { status: 400, title: 'Header not allowed' },
+  arguments_too_deep: { status: 400, title: 'Arguments nested too deep' },
   upstream_auth_required: { status: 502, title: 'Endpoint requires authentication' },
   upstream_failed: { status: 502, title: 'Endpoint failed' },
   upstream_not_mcp: { status: 502, title: 'Endpoint is not an MCP server' },

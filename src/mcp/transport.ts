@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { scrubValue } from '../catalog/secrets.js';
 import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';
 import { AnsweredCall, type McpServer } from './server.js';
+import { exactIdText, needsExactId } from './exact-id.js';
 
 type RpcErrorResponse = components['schemas']['JsonRpcErrorResponse'];
 type RpcResponse = components['schemas']['JsonRpcResponse'];
@@ -16,7 +17,8 @@ export type McpHttpReply =
   | { readonly status: 200; readonly body: RpcResponse }
   | { readonly status: 200; readonly raw: readonly Buffer[] }
   | { readonly status: 202 }
-  | { readonly status: 400; readonly body: RpcErrorResponse };
+  | { readonly status: 400; readonly body: RpcErrorResponse }
+  | { readonly status: 400; readonly raw: readonly Buffer[] };
 
 export interface McpTransportOptions {
   /** Origins allowed to call /mcp from a browser beside its own; `*` allows any. Requests without Origin are always allowed. */
@@ -50,7 +52,11 @@ function originAllowed(options: McpTransportOptions, origin: string, host: strin
 /** A POST /mcp read as far as the transport's rules go: an answer already, or the message to dispatch. */
 type Read =
   | { readonly kind: 'reply'; readonly reply: McpHttpReply }
-  | { readonly kind: 'message'; readonly protocolVersion: ProtocolVersion; readonly method: string; readonly fields: Record<string, unknown>; readonly id: string | number | null };
+  | {
+    readonly kind: 'message'; readonly protocolVersion: ProtocolVersion; readonly method: string; readonly fields: Record<string, unknown>; readonly id: string | number | null;
+    /** The id as the client wrote it, when JSON.parse could not hold it exactly (an integer beyond 2^53); echoed as it is. */
+    readonly idText: string | null;
+  };
 
 function readMcpPost(options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Read {
   const origin = headers.origin;
@@ -73,29 +79,40 @@ function readMcpPost(options: McpTransportOptions, text: string, headers: Readon
   if (Array.isArray(message)) return reply(badRequest(RpcError.invalidRequest, 'Batches are not supported: send one JSON-RPC message per request'));
   if (typeof message !== 'object' || message === null) return reply(badRequest(RpcError.invalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 object'));
   const fields: Record<string, unknown> = { ...message };
-  if (fields.jsonrpc !== '2.0') return reply(badRequest(RpcError.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"', undefined, idOf(fields.id)));
+  const idText = needsExactId(fields.id) ? exactIdText(text) : null;
+  // Beyond 2^53 only an integer as written can be echoed exactly; a fraction or an exponent is not an id.
+  const id = needsExactId(fields.id) && idText === null ? null : idOf(fields.id);
+  const exact = (r: McpHttpReply): Read => reply(withExactId(r, idText));
+  if (fields.jsonrpc !== '2.0') return exact(badRequest(RpcError.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"', undefined, id));
 
   if (fields.method === undefined && ('result' in fields || 'error' in fields)) return reply({ status: 202 });
-  const id = idOf(fields.id);
   if (typeof fields.method !== 'string' || (fields.id !== undefined && id === null)) {
-    return reply(badRequest(RpcError.invalidRequest, 'Invalid Request: method must be a string and id a string or an integer', undefined, id));
+    return exact(badRequest(RpcError.invalidRequest, 'Invalid Request: method must be a string and id a string or an integer', undefined, id));
   }
-  return { kind: 'message', protocolVersion, method: fields.method, fields, id };
+  return { kind: 'message', protocolVersion, method: fields.method, fields, id, idText };
+}
+
+/** A reply whose id is echoed as the client wrote it (`idText`), when JSON.parse could not hold it. */
+function withExactId(reply: McpHttpReply, idText: string | null): McpHttpReply {
+  if (idText === null || !('body' in reply) || reply.body.id === null) return reply;
+  const member = 'error' in reply.body ? `"error":${JSON.stringify(scrubValue(reply.body.error))}` : `"result":${JSON.stringify(scrubValue(reply.body.result))}`;
+  const raw = [Buffer.from(`{"jsonrpc":"2.0","id":${idText},${member}}`)];
+  return reply.status === 200 ? { status: 200, raw } : { status: 400, raw };
 }
 
 /** Handles one POST /mcp: `text` is the raw body, `headers` have lower-case names. */
 export async function handleMcpPost(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Promise<McpHttpReply> {
   const read = readMcpPost(options, text, headers);
   if (read.kind === 'reply') return read.reply;
-  const { method, fields, id, protocolVersion } = read;
+  const { method, fields, id, idText, protocolVersion } = read;
   const request = { jsonrpc: '2.0' as const, method, params: fields.params, ...(id === null ? {} : { id }) };
   const response = await server.receive(request, { protocolVersion });
   if (fields.id === undefined || response === null) return { status: 202 };
   if (response.result instanceof AnsweredCall) {
     // The result's bytes are an answer's, scrubbed as it entered the read model; the id is the caller's.
-    return { status: 200, raw: [Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(scrubValue(response.id))},"result":`), response.result.json, CLOSE] };
+    return { status: 200, raw: [Buffer.from(`{"jsonrpc":"2.0","id":${idText ?? JSON.stringify(scrubValue(response.id))},"result":`), response.result.json, CLOSE] };
   }
-  return { status: 200, body: toContract(response) };
+  return withExactId({ status: 200, body: toContract(response) }, idText);
 }
 
 const CLOSE = Buffer.from('}');

@@ -1,12 +1,14 @@
 /**
  * One check of one catalogued endpoint (DESIGN.md "Status"): a real MCP `initialize`, then
- * `notifications/initialized` and `tools/list`, classified into a state.
+ * `notifications/initialized` and `tools/list`, classified into a state, its answers held to
+ * the caps the proxy shares (src/remote/caps.ts).
  */
 import { NetError, type NetClient } from '../net/index.js';
 import { RemoteMcpError, openSession } from '../remote/mcp-session.js';
 import type { UpstreamTool } from '../ingest/upstream.js';
 import type { EndpointCheck, RemoteEndpoint } from '../store/index.js';
-import { annotations, asArray, asObject, objectSchema, text } from '../ingest/json.js';
+import { annotations, asArray, isObject, objectSchema, text } from '../ingest/json.js';
+import { Cuts, REMOTE_CAPS, capErrorText, capTool, capTools } from '../remote/caps.js';
 
 export interface CheckResult {
   readonly check: EndpointCheck;
@@ -23,41 +25,50 @@ export interface CheckOptions {
 export async function checkEndpoint(net: NetClient, endpoint: RemoteEndpoint, options: CheckOptions): Promise<CheckResult> {
   const checkedAt = options.now().toISOString();
   const started = performance.now();
+  const cuts = new Cuts();
   const base = { serverId: endpoint.serverId, url: endpoint.url, checkedAt };
   const elapsed = (): number => Math.round(performance.now() - started);
+  // Every check says what it cut, and keeps at most the cap of its error text.
+  const finish = (check: Omit<EndpointCheck, keyof typeof base | 'cuts'>, tools: UpstreamTool[] | null): CheckResult => {
+    const error = check.error === null ? null : capErrorText(check.error, cuts);
+    return { check: { ...base, ...check, error, cuts: cuts.list() }, tools };
+  };
   if (endpoint.transport === 'sse') {
-    return { check: { ...base, state: 'unknown', httpStatus: null, latencyMs: null, protocolVersion: null, toolCount: null, error: 'The legacy HTTP+SSE transport is not probed.' }, tools: null };
+    return { check: { ...base, state: 'unknown', httpStatus: null, latencyMs: null, protocolVersion: null, toolCount: null, error: 'The legacy HTTP+SSE transport is not probed.', cuts: null }, tools: null };
   }
   try {
-    const session = await openSession(net, endpoint.url, { timeoutMs: options.timeoutMs, clientVersion: options.clientVersion, maxResponseBytes: 1024 * 1024 });
+    const session = await openSession(net, endpoint.url, { timeoutMs: options.timeoutMs, clientVersion: options.clientVersion, maxResponseBytes: REMOTE_CAPS.response_size });
     const latencyMs = elapsed();
-    let tools: UpstreamTool[] | null = null;
+    let listed: Readonly<Record<string, unknown>>[] | null = null;
     let error: string | null = null;
     try {
-      tools = asArray((await session.request('tools/list', {})).tools).flatMap(readTool);
+      listed = asArray((await session.request('tools/list', {})).tools).filter(isNamed);
     } catch (err) {
+      if (err instanceof NetError && err.code === 'too_large') cuts.add('response_size');
       error = `tools/list: ${err instanceof Error ? err.message : String(err)}`;
     }
-    return {
-      check: { ...base, state: 'up', httpStatus: session.httpStatus, latencyMs, protocolVersion: session.protocolVersion, toolCount: tools?.length ?? null, error },
-      tools,
-    };
+    const tools = listed === null ? null : capTools(listed, cuts).flatMap((item) => readTool(capTool(item, cuts)));
+    return finish({ state: 'up', httpStatus: session.httpStatus, latencyMs, protocolVersion: session.protocolVersion, toolCount: listed?.length ?? null, error }, tools);
   } catch (err) {
     const latencyMs = elapsed();
     if (err instanceof RemoteMcpError) {
       const state = err.failure === 'auth_required' ? 'auth_required' : err.failure === 'http_error' ? 'down' : 'not_mcp';
-      return { check: { ...base, state, httpStatus: err.httpStatus, latencyMs, protocolVersion: null, toolCount: null, error: err.message }, tools: null };
+      return finish({ state, httpStatus: err.httpStatus, latencyMs, protocolVersion: null, toolCount: null, error: err.message }, null);
     }
     if (err instanceof NetError) {
       const state = err.code === 'blocked_destination' ? 'blocked' : err.code === 'too_large' || err.code === 'redirect_refused' ? 'not_mcp' : 'down';
-      return { check: { ...base, state, httpStatus: null, latencyMs: state === 'blocked' ? null : latencyMs, protocolVersion: null, toolCount: null, error: `${err.code}: ${err.message}` }, tools: null };
+      if (err.code === 'too_large') cuts.add('response_size');
+      return finish({ state, httpStatus: null, latencyMs: state === 'blocked' ? null : latencyMs, protocolVersion: null, toolCount: null, error: `${err.code}: ${err.message}` }, null);
     }
     throw err;
   }
 }
 
-function readTool(item: unknown): UpstreamTool[] {
-  const raw = asObject(item);
+function isNamed(item: unknown): item is Readonly<Record<string, unknown>> {
+  return isObject(item) && typeof item.name === 'string';
+}
+
+function readTool(raw: Readonly<Record<string, unknown>>): UpstreamTool[] {
   const name = text(raw.name);
   if (!name) return [];
   return [{ name, title: text(raw.title), description: text(raw.description) ?? '', inputSchema: objectSchema(raw.inputSchema), annotations: annotations(raw.annotations) }];

@@ -41,6 +41,8 @@ export interface NetRequest {
   readonly maxResponseBytes?: number;
   /** 'follow' (default) follows same-host redirects; 'manual' returns the first response, 3xx included. */
   readonly redirect?: 'follow' | 'manual';
+  /** The caller's own bound (a deadline over several requests): aborting it ends the request, with its reason when that is a NetError. */
+  readonly signal?: AbortSignal;
 }
 
 /** The final response, after redirects, with the whole (capped) body. */
@@ -142,6 +144,12 @@ async function run(settings: Settings, agents: Set<Agent>, req: NetRequest): Pro
   agents.add(agent);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new NetError('timeout', `no complete response within ${timeoutMs} ms`)), timeoutMs);
+  const callerAbort = (): void => {
+    const reason: unknown = req.signal?.reason;
+    controller.abort(reason instanceof NetError ? reason : new NetError('timeout', 'aborted by the caller'));
+  };
+  if (req.signal?.aborted) callerAbort();
+  else req.signal?.addEventListener('abort', callerAbort, { once: true });
   const { maxRedirects } = settings;
   const followRedirects = req.redirect !== 'manual';
   const exchange: Exchange = { agent, first: parsed.url, signal: controller.signal, timeoutMs, maxBytes, maxRedirects, followRedirects, addresses };
@@ -151,6 +159,7 @@ async function run(settings: Settings, agents: Set<Agent>, req: NetRequest): Pro
     throw toNetError(err, controller.signal);
   } finally {
     clearTimeout(timer);
+    req.signal?.removeEventListener('abort', callerAbort);
     agents.delete(agent);
     await agent.destroy().catch(() => undefined);
   }

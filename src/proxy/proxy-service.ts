@@ -1,12 +1,17 @@
 /**
  * The connect/invoke proxy (DESIGN.md "Proxy"): lets a web page try a catalogued remote
  * server. Only the server's own catalogued endpoints are reachable, through the guarded
- * network client; only headers its record declares pass through, and they are never stored.
+ * network client; only safe headers its record declares pass through (forwarded-headers.ts), and
+ * they are never stored. One deadline bounds a whole call; answers are held to the caps the
+ * monitor shares (src/remote/caps.ts).
  */
 import type { components } from '../../generated/openapi.js';
 import { AppError } from '../errors.js';
 import { NetError, type NetClient } from '../net/index.js';
 import { RemoteMcpError, openSession, type RemoteSession } from '../remote/mcp-session.js';
+import { Cuts, REMOTE_CAPS, capDepth, capErrorText, capTool, capTools, tooDeep } from '../remote/caps.js';
+import { asObject } from '../json.js';
+import { forwardedHeaders } from './forwarded-headers.js';
 import type { CatalogReader } from '../store/index.js';
 import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { Remote } from '../types.js';
@@ -27,47 +32,56 @@ export interface ProxyDeps {
   readonly net: NetClient;
   readonly clientVersion: string;
   readonly timeoutMs?: number;
-  readonly maxResponseBytes?: number;
+  /** One bound on a whole call (initialize, then the request), in milliseconds (PROXY_DEADLINE). */
+  readonly deadlineMs: number;
 }
 
-const MAX_TOOLS = 500;
-
 export function createProxyService(deps: ProxyDeps): ProxyService {
-  const session = async (serverId: string, endpoint: string | undefined, headers: Readonly<Record<string, string>> | undefined): Promise<RemoteSession> => {
+  const { deadlineMs } = deps;
+  /** Runs one proxied call under the deadline: every upstream request of it is cancelled once the deadline passes. */
+  const withDeadline = async <T>(serverId: string, endpoint: string | undefined, headers: Readonly<Record<string, string>> | undefined, use: (open: RemoteSession) => Promise<T>): Promise<T> => {
     const server = await deps.catalog.findServer(serverId);
     if (!server) throw new AppError('not_found', `No server has the id or name "${serverId}".`);
     const remote = endpointOf(server, endpoint);
-    const passed = allowedHeaders(remote, headers ?? {});
+    const passed = forwardedHeaders(remote, headers ?? {});
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new NetError('timeout', 'deadline')), deadlineMs);
     try {
-      return await openSession(deps.net, remote.url, {
-        headers: passed, clientVersion: deps.clientVersion, maxResponseBytes: deps.maxResponseBytes ?? 1024 * 1024,
+      const open = await openSession(deps.net, remote.url, {
+        headers: passed, clientVersion: deps.clientVersion, maxResponseBytes: REMOTE_CAPS.response_size, signal: deadline.signal,
         ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
       });
+      return await use(open);
     } catch (err) {
-      throw upstreamError(err);
-    }
-  };
-  const call = async (open: RemoteSession, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
-    try {
-      return await open.request(method, params);
-    } catch (err) {
-      throw upstreamError(err);
+      throw upstreamError(err, deadline.signal.aborted ? deadlineMs : null);
+    } finally {
+      clearTimeout(timer);
     }
   };
 
   return {
     async connect(request) {
-      const open = await session(request.serverId, request.endpoint, request.headers);
-      const listed = await call(open, 'tools/list', {});
-      const tools = (Array.isArray(listed.tools) ? listed.tools : []).filter(isToolEntry).slice(0, MAX_TOOLS);
-      const serverInfo = { ...open.serverInfo, name: typeof open.serverInfo.name === 'string' ? open.serverInfo.name : 'unknown' };
-      return { serverId: request.serverId, endpoint: open.url, protocolVersion: open.protocolVersion, serverInfo, instructions: open.instructions, tools };
+      return withDeadline(request.serverId, request.endpoint, request.headers, async (open) => {
+        const cuts = new Cuts();
+        const listed = await open.request('tools/list', {});
+        const tools = capTools((Array.isArray(listed.tools) ? listed.tools : []).filter(isToolEntry), cuts).map((tool) => ({ ...capTool(tool, cuts), name: tool.name }));
+        const info = asObject(capDepth(open.serverInfo, cuts));
+        const serverInfo = { ...info, name: typeof info.name === 'string' ? info.name : 'unknown' };
+        return { serverId: request.serverId, endpoint: open.url, protocolVersion: open.protocolVersion, serverInfo, instructions: open.instructions, tools, cuts: cuts.list() };
+      });
     },
 
     async invoke(request) {
-      const open = await session(request.serverId, request.endpoint, request.headers);
-      const result = await call(open, 'tools/call', { name: request.tool, arguments: request.arguments });
-      return { serverId: request.serverId, endpoint: open.url, tool: request.tool, result: { ...result, content: Array.isArray(result.content) ? result.content.filter(isContent) : [] } };
+      // Checked before anything is sent: a value nested this deep is refused, never half-sent.
+      if (tooDeep(request.arguments)) {
+        throw new AppError('arguments_too_deep', `The arguments nest deeper than ${REMOTE_CAPS.depth} levels; the proxy sends nothing that deep.`, [{ location: 'arguments', message: `nests deeper than ${REMOTE_CAPS.depth} levels` }]);
+      }
+      return withDeadline(request.serverId, request.endpoint, request.headers, async (open) => {
+        const cuts = new Cuts();
+        const result = asObject(capDepth(await open.request('tools/call', { name: request.tool, arguments: request.arguments }), cuts));
+        const content = Array.isArray(result.content) ? result.content.filter(isContent) : [];
+        return { serverId: request.serverId, endpoint: open.url, tool: request.tool, result: { ...result, content }, cuts: cuts.list() };
+      });
     },
   };
 }
@@ -94,30 +108,16 @@ function normalize(url: string): string {
   }
 }
 
-/** Only headers the record declares for this endpoint, with safe values. */
-function allowedHeaders(remote: Remote, headers: Readonly<Record<string, string>>): Record<string, string> {
-  const declared = new Map(remote.headers.map((h) => [h.name.toLowerCase(), h.name]));
-  const passed: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const canonical = declared.get(name.toLowerCase());
-    if (!canonical) {
-      const allowed = remote.headers.map((h) => h.name).join(', ') || 'none';
-      throw new AppError('header_not_allowed', `Header "${name}" is not declared by this endpoint's record; allowed: ${allowed}.`, [{ location: `headers.${name}`, message: 'is not declared for this endpoint' }]);
-    }
-    if (/[\r\n\0]/.test(value)) throw new AppError('validation_failed', `Header "${name}" has a control character.`, [{ location: `headers.${name}`, message: 'must not contain CR, LF or NUL' }]);
-    passed[canonical] = value;
-  }
-  return passed;
-}
-
 /** Failures of the remote end, as problems with stable codes; a refused destination is a 4xx. */
-function upstreamError(err: unknown): unknown {
+function upstreamError(err: unknown, deadlineMs: number | null): unknown {
   if (err instanceof NetError) {
     switch (err.code) {
       case 'blocked_destination':
         return new AppError('blocked_destination', 'The endpoint resolves to a private, loopback, link-local or reserved address; the proxy does not connect there.');
       case 'timeout':
-        return new AppError('upstream_timeout', 'The endpoint did not answer in time.');
+        return new AppError('upstream_timeout', deadlineMs === null
+          ? 'The endpoint did not answer in time.'
+          : `The endpoint did not finish the call within the proxy's ${deadlineMs / 1000}-second deadline (initialize, then the request).`);
       case 'too_large':
         return new AppError('upstream_too_large', 'The endpoint sent more than the proxy accepts.');
       default:
@@ -126,8 +126,8 @@ function upstreamError(err: unknown): unknown {
   }
   if (err instanceof RemoteMcpError) {
     if (err.failure === 'auth_required') return new AppError('upstream_auth_required', 'The endpoint requires authentication: pass the headers its record declares.');
-    if (err.failure === 'not_mcp') return new AppError('upstream_not_mcp', `The endpoint did not answer as an MCP server: ${err.message}.`);
-    return new AppError('upstream_failed', `The endpoint failed: ${err.message}.`);
+    if (err.failure === 'not_mcp') return new AppError('upstream_not_mcp', `The endpoint did not answer as an MCP server: ${capErrorText(err.message)}.`);
+    return new AppError('upstream_failed', `The endpoint failed: ${capErrorText(err.message)}.`);
   }
   return err;
 }

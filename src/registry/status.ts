@@ -31,6 +31,7 @@ export function statusReport(server: CatalogServer, checks: readonly EndpointChe
       toolCount: latest?.toolCount ?? null,
       checkedAt: latest?.checkedAt ?? null,
       lastError: latest?.error ?? null,
+      cuts: latest?.cuts ? [...latest.cuts] : null,
       uptime: { checks: counted.length, up, ratio: counted.length > 0 ? Math.round((up / counted.length) * 1000) / 1000 : null },
       history: history.slice(0, STATUS_HISTORY).map((c) => ({ checkedAt: c.checkedAt, state: c.state, httpStatus: c.httpStatus, latencyMs: c.latencyMs })),
     };

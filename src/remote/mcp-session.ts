@@ -39,6 +39,8 @@ export interface SessionOptions {
   readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly maxResponseBytes?: number;
+  /** Bounds the whole session (every request of it), beside each request's own timeout. */
+  readonly signal?: AbortSignal;
   readonly clientVersion: string;
 }
 
@@ -62,6 +64,7 @@ export async function openSession(net: NetClient, url: string, options: SessionO
       body: JSON.stringify(message),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
 
   const call = async (method: string, params: Record<string, unknown>): Promise<{ result: Record<string, unknown>; response: NetResponse }> => {

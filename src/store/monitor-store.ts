@@ -1,8 +1,10 @@
 /** Endpoint checks and sync runs: what the monitor and `sextant sync` remember. */
 import type { components } from '../../generated/openapi.js';
+import { isObject } from '../json.js';
 import { dialectOf, rowsOf, selectPrepared, type Db } from './db.js';
 
 export type EndpointState = components['schemas']['EndpointState'];
+type Cut = components['schemas']['Cut'];
 
 export interface EndpointCheck {
   readonly serverId: string;
@@ -14,6 +16,8 @@ export interface EndpointCheck {
   readonly protocolVersion: string | null;
   readonly toolCount: number | null;
   readonly error: string | null;
+  /** What the check cut from the endpoint's answer; null (or absent) when unknown, e.g. recorded before cuts were. */
+  readonly cuts?: readonly Cut[] | null;
 }
 
 export interface RemoteEndpoint {
@@ -50,7 +54,7 @@ export interface MonitorStore {
 
 interface CheckRow {
   server_id: string; url: string; checked_at: string; state: EndpointState; http_status: number | null; latency_ms: number | null;
-  protocol_version: string | null; tool_count: number | null; error: string | null;
+  protocol_version: string | null; tool_count: number | null; error: string | null; cuts: string | null;
 }
 
 export function createMonitorStore(db: Db): MonitorStore {
@@ -66,7 +70,7 @@ export function createMonitorStore(db: Db): MonitorStore {
       if (seen >= limit) continue;
       out.get(row.server_id)?.push({
         serverId: row.server_id, url: row.url, checkedAt: row.checked_at, state: row.state, httpStatus: row.http_status, latencyMs: row.latency_ms,
-        protocolVersion: row.protocol_version, toolCount: row.tool_count, error: row.error,
+        protocolVersion: row.protocol_version, toolCount: row.tool_count, error: row.error, cuts: cutsOf(row.cuts),
       });
     }
     return out;
@@ -116,6 +120,7 @@ export function createMonitorStore(db: Db): MonitorStore {
         await trx('endpoint_checks').insert({
           server_id: check.serverId, url: check.url, checked_at: check.checkedAt, state: check.state, http_status: check.httpStatus,
           latency_ms: check.latencyMs, protocol_version: check.protocolVersion, tool_count: check.toolCount, error: check.error,
+          cuts: check.cuts ? JSON.stringify(check.cuts) : null,
         });
         const stale = trx('endpoint_checks').where({ server_id: check.serverId, url: check.url }).orderBy('checked_at', 'desc').offset(keep).select('id');
         await trx('endpoint_checks').whereIn('id', stale).delete();
@@ -146,4 +151,15 @@ export function createMonitorStore(db: Db): MonitorStore {
       await db('sync_runs').where({ id }).update({ finished_at: at, status, records, error });
     },
   };
+}
+
+/** The stored cuts of a check; null when the check predates them. */
+function cutsOf(text: string | null): Cut[] | null {
+  if (text === null) return null;
+  const parsed: unknown = JSON.parse(text);
+  return Array.isArray(parsed) ? parsed.filter(isCut) : null;
+}
+
+function isCut(value: unknown): value is Cut {
+  return isObject(value) && typeof value.cap === 'string' && typeof value.limit === 'number' && typeof value.note === 'string';
 }

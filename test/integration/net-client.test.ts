@@ -306,6 +306,17 @@ describe('net client (guarded outbound HTTP)', () => {
       expect(Date.now() - started).to.be.below(2_000);
     });
 
+    it("ends a request when the caller's signal aborts, with the caller's NetError", async () => {
+      const started = Date.now();
+      const deadline = new AbortController();
+      setTimeout(() => deadline.abort(new NetError('timeout', 'the caller gave up')), 150);
+      const request = client(allowLoopback).request({ method: 'GET', url: `http://127.0.0.1:${app.port}/hang`, timeoutMs: 10_000, signal: deadline.signal });
+      const failure = await request.then(() => null, (err: unknown) => err);
+      expect(failure).to.be.instanceOf(NetError).and.to.include({ code: 'timeout', message: 'the caller gave up' });
+      expect(Date.now() - started).to.be.below(2_000);
+      await expectCode(client(allowLoopback).request({ method: 'GET', url: `http://127.0.0.1:${app.port}/json`, signal: deadline.signal }), 'timeout');
+    });
+
     it('honours a per-request size cap', async () => {
       const net = client(allowLoopback);
       expect((await net.request({ method: 'GET', url: `http://127.0.0.1:${app.port}/medium` })).body.length).to.equal(5_000);

@@ -42,8 +42,27 @@ export async function startFixture(handler: Handler, host = '127.0.0.1'): Promis
   };
 }
 
-/** A working MCP server (Streamable HTTP, JSON answers) with two tools. */
-export function mcpHandler(options: { requireAuth?: string; protocolVersion?: string } = {}): Handler {
+export interface McpFixtureOptions {
+  requireAuth?: string;
+  protocolVersion?: string;
+  /** The tools/list answer's tools, instead of the two default ones. */
+  tools?: unknown[];
+  /** Answers initialize with a JSON-RPC error carrying this message. */
+  initializeError?: string;
+  /** The tools/call result, instead of the echo. */
+  callResult?: unknown;
+  /** Holds every answer this long. */
+  delayMs?: number;
+}
+
+/** A working MCP server (Streamable HTTP, JSON answers) with two tools, or as the options make it. */
+export function mcpHandler(options: McpFixtureOptions = {}): Handler {
+  const answer = mcpAnswer(options);
+  if (!options.delayMs) return answer;
+  return (req, res, body) => void setTimeout(() => answer(req, res, body), options.delayMs).unref();
+}
+
+function mcpAnswer(options: McpFixtureOptions): Handler {
   return (req, res, body) => {
     if (options.requireAuth && req.headers.authorization !== options.requireAuth) {
       res.writeHead(401, { 'www-authenticate': 'Bearer realm="fixture"', 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
@@ -58,15 +77,20 @@ export function mcpHandler(options: { requireAuth?: string; protocolVersion?: st
     };
     switch (message.method) {
       case 'initialize':
+        if (options.initializeError !== undefined) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return void res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: options.initializeError } }));
+        }
         return reply({ protocolVersion: options.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'fixture', version: '0.0.1' }, instructions: 'A loopback fixture.' });
       case 'tools/list':
         return reply({
-          tools: [
+          tools: options.tools ?? [
             { name: 'echo', description: 'Echoes its text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, annotations: { readOnlyHint: true } },
             { name: 'live_only', description: 'Only the live endpoint lists this tool.', inputSchema: { type: 'object', properties: {} } },
           ],
         });
       case 'tools/call':
+        if (options.callResult !== undefined) return reply(options.callResult);
         return reply({ content: [{ type: 'text', text: `echo: ${String(message.params?.arguments?.text ?? '')}` }], isError: false });
       default:
         res.writeHead(200, { 'content-type': 'application/json' });

@@ -44,6 +44,8 @@ export interface HarnessOptions {
   readonly allowedHosts?: readonly string[];
   readonly netAllowPrivate?: readonly string[];
   readonly proxyRateLimit?: number;
+  /** PROXY_DEADLINE, in seconds. */
+  readonly proxyDeadline?: number;
   /** Overrides for the guarded network client (e.g. short timeouts, an injected resolver). */
   readonly net?: Partial<NetClientOptions>;
   readonly assessmentLimit?: number;
@@ -77,9 +79,9 @@ export function contractFetch(baseUrl: string): (input: Request | string | URL, 
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = options.database ?? (await freshDatabase());
-  const { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, assessmentLimit, assessmentDailyCap } = options;
+  const { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap } = options;
   const service = await createService(
-    testServiceConfig(database.url, { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, assessmentLimit, assessmentDailyCap }),
+    testServiceConfig(database.url, { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap }),
     silentLogger,
     {
       net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),

@@ -15,6 +15,7 @@ export function testServiceConfig(databaseUrl: string, overrides: ConfigOverride
     mcpAllowedOrigins: ['http://localhost:5173'],
     netAllowPrivate: [],
     proxyRateLimit: 0,
+    proxyDeadline: 20,
     assessmentLimit: 0,
     assessmentDailyCap: 0,
     rdapBootstrapUrl: 'http://127.0.0.1:9/rdap.json',

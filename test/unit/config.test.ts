@@ -5,7 +5,7 @@ describe('configuration', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).to.deep.equal({
       port: 3000, host: '127.0.0.1', publicUrl: null, allowedHosts: [], databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
-      discoveryRateLimit: 120, trustProxyHops: 0, mcpAllowedOrigins: [], monitorInterval: 0, netAllowPrivate: [], proxyRateLimit: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
+      discoveryRateLimit: 120, trustProxyHops: 0, mcpAllowedOrigins: [], monitorInterval: 0, netAllowPrivate: [], proxyRateLimit: 20, proxyDeadline: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
       rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', logLevel: 'info',
     });
   });
@@ -15,6 +15,8 @@ describe('configuration', () => {
     expect(config).to.include({ port: 8080, host: '0.0.0.0', demoCatalog: 'off', discoveryRateLimit: 0, trustProxyHops: 2, logLevel: 'debug' });
     expect(config.mcpAllowedOrigins).to.deep.equal(['https://a.example.com', 'http://localhost:5173']);
     expect(Object.isFrozen(config)).to.equal(true);
+    expect(loadConfig({ PROXY_DEADLINE: '5' }).proxyDeadline).to.equal(5);
+    expect(() => loadConfig({ PROXY_DEADLINE: '0' })).to.throw(/PROXY_DEADLINE/);
   });
 
   it('reports every bad variable at once', () => {

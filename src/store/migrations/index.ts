@@ -18,6 +18,7 @@ import * as searchSnapshots from './012-search-snapshots.js';
 import * as sourcesByServer from './013-sources-by-server.js';
 import * as registryCatalogMeta from './014-registry-catalog-meta.js';
 import * as searchText from './015-search-text.js';
+import * as checkCuts from './016-check-cuts.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -35,6 +36,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '013-sources-by-server': sourcesByServer,
   '014-registry-catalog-meta': registryCatalogMeta,
   '015-search-text': searchText,
+  '016-check-cuts': checkCuts,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */

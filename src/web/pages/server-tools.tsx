@@ -1,6 +1,13 @@
 /** The tools of a server page: each tool's description, annotations and input schema as a table of arguments. */
 import type { Tool, ToolSummary } from '../../types.js';
-import { prettyJson } from '../components.js';
+import { REMOTE_CAPS, cutNoteOf } from '../../remote/caps.js';
+import { boundedJson } from '../bounded-json.js';
+
+/** Arguments listed in a tool's table; the rest are in its schema. */
+const ARGUMENTS_SHOWN = 100;
+/** Characters of one tool's schema shown, and of all of a page's schemas together: a page stays small whatever the catalog holds. */
+const SCHEMA_CHARS = 16 * 1024;
+const PAGE_SCHEMA_CHARS = 256 * 1024;
 
 interface Argument {
   readonly name: string;
@@ -29,6 +36,13 @@ const HINTS: ReadonlyArray<readonly [keyof Tool['annotations'], string, string]>
 ];
 
 export function ToolsSection({ tools, details }: { readonly tools: readonly ToolSummary[]; readonly details: ReadonlyMap<string, Tool> }) {
+  let room = PAGE_SCHEMA_CHARS;
+  const schemaOf = (tool: Tool): { text: string; cut: boolean } | null => {
+    if (room <= 0) return null;
+    const shown = boundedJson(tool.inputSchema, { depth: REMOTE_CAPS.depth, chars: Math.min(SCHEMA_CHARS, room) });
+    room -= shown.text.length;
+    return shown;
+  };
   return (
     <section id="tools" aria-labelledby="tools-title" class="panel">
       <h2 id="tools-title">Tools <span class="count">{tools.length}</span></h2>
@@ -36,6 +50,8 @@ export function ToolsSection({ tools, details }: { readonly tools: readonly Tool
       {tools.map((summary) => {
         const tool = details.get(summary.id);
         const args = tool ? argumentsOf(tool.inputSchema) : [];
+        const cutNote = tool ? cutNoteOf(tool.inputSchema) : null;
+        const schema = tool ? schemaOf(tool) : null;
         return (
           <article class="tool" id={`tool-${summary.name}`} aria-labelledby={`tool-title-${summary.name}`}>
             <h3 id={`tool-title-${summary.name}`}>
@@ -50,7 +66,9 @@ export function ToolsSection({ tools, details }: { readonly tools: readonly Tool
                     <li class={`tag ${tone}`}>{label}</li>
                   ))}
                 </ul>
-                {args.length === 0 ? (
+                {cutNote !== null ? (
+                  <p class="muted">Its arguments are not shown: {cutNote}</p>
+                ) : args.length === 0 ? (
                   <p class="muted">Takes no arguments.</p>
                 ) : (
                   <table class="args">
@@ -59,7 +77,7 @@ export function ToolsSection({ tools, details }: { readonly tools: readonly Tool
                       <tr><th scope="col">Argument</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr>
                     </thead>
                     <tbody>
-                      {args.map((arg) => (
+                      {args.slice(0, ARGUMENTS_SHOWN).map((arg) => (
                         <tr>
                           <td><code>{arg.name}</code></td>
                           <td>{arg.type}</td>
@@ -70,10 +88,15 @@ export function ToolsSection({ tools, details }: { readonly tools: readonly Tool
                     </tbody>
                   </table>
                 )}
-                <details>
-                  <summary>Input schema (JSON)</summary>
-                  <pre class="code" tabIndex={0}>{prettyJson(tool.inputSchema)}</pre>
-                </details>
+                {args.length > ARGUMENTS_SHOWN ? <p class="muted">And {args.length - ARGUMENTS_SHOWN} more arguments, in its input schema.</p> : null}
+                {schema === null ? (
+                  <p class="muted">Input schema: not shown on this page (it shows {PAGE_SCHEMA_CHARS / 1024} KiB of schemas at most); <a href={`/api/v1/tools/${encodeURIComponent(summary.id)}`}>see it in the API</a>.</p>
+                ) : (
+                  <details>
+                    <summary>Input schema (JSON{schema.cut ? ', cut to fit this page' : ''})</summary>
+                    <pre class="code" tabIndex={0}>{schema.text}</pre>
+                  </details>
+                )}
               </>
             ) : null}
           </article>
