@@ -134,32 +134,47 @@ export class TextIndex {
       groups.push(phrases);
     }
     if (groups.length > 32) return null;
-    const { score, mask, seen, touched, matched } = this;
+    const { score: sums, mask, seen, touched, matched } = this;
     const docs = this.size;
     this.serial += 1;
     const query = this.serial;
     let found = 0;
-    for (const [i, phrases] of groups.entries()) {
+    /** Adds a phrase's part of bm25 to its `hits` documents (their frequencies in `freq`), and word `i`'s bit. */
+    const add = (i: number, hits: number): void => {
       const bit = 2 ** i;
-      for (const phrase of phrases) {
-        const hits = this.phraseHits(phrase.term, phrase.prefix);
-        let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
-        if (idf <= 0.0) idf = 1e-6;
-        for (let h = 0; h < hits; h += 1) {
-          const doc = touched[h] as number;
-          const f = this.freq[doc] as number;
-          const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
-          if (seen[doc] !== query) {
-            seen[doc] = query;
-            score[doc] = 0.0 + part;
-            mask[doc] = bit;
-            matched[found++] = doc;
-          } else {
-            score[doc] = (score[doc] as number) + part;
-            mask[doc] = ((mask[doc] as number) | bit) >>> 0;
-          }
+      let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
+      if (idf <= 0.0) idf = 1e-6;
+      for (let h = 0; h < hits; h += 1) {
+        const doc = touched[h] as number;
+        const f = this.freq[doc] as number;
+        const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
+        if (seen[doc] !== query) {
+          seen[doc] = query;
+          sums[doc] = 0.0 + part;
+          mask[doc] = bit;
+          matched[found++] = doc;
+        } else {
+          sums[doc] = (sums[doc] as number) + part;
+          mask[doc] = ((mask[doc] as number) | bit) >>> 0;
         }
       }
+    };
+    for (const [i, phrases] of groups.entries()) {
+      const [word, stem] = phrases;
+      if (word && stem?.prefix && word.prefix && word.term.startsWith(stem.term)) {
+        // The stem's words hold the word's (a range inside its range): one pass over them gives
+        // the word's phrase first, then, going on, the stem's.
+        this.serial += 1;
+        const [first, last] = this.rangeOf(word.term, true);
+        const [outerFirst, outerLast] = this.rangeOf(stem.term, true);
+        let hits = this.scan(first, last, this.serial, 0);
+        add(i, hits);
+        hits = this.scan(outerFirst, first, this.serial, hits);
+        add(i, this.scan(last, outerLast, this.serial, hits));
+        for (const phrase of phrases.slice(2)) add(i, this.phraseHits(phrase.term, phrase.prefix));
+        continue;
+      }
+      for (const phrase of phrases) add(i, this.phraseHits(phrase.term, phrase.prefix));
     }
     // The kept documents are packed into the front of `matched`.
     let kept = 0;
@@ -178,7 +193,7 @@ export class TextIndex {
     const positions = touched;
     for (let k = 0; k < kept; k += 1) {
       const doc = docsOut[k] as number;
-      scores[k] = score[doc] as number;
+      scores[k] = sums[doc] as number;
       masks[k] = mask[doc] as number;
       positions[doc] = k;
       stamp[doc] = serial;
@@ -187,18 +202,32 @@ export class TextIndex {
     return { docs: docsOut, scores, masks, full: 2 ** groups.length - 1, position };
   }
 
+  /** The vocabulary positions [first, last) of the words `term` matches: those it starts (`prefix`), or itself. */
+  private rangeOf(term: string, prefix: boolean): [number, number] {
+    const first = this.lowerBound(term);
+    let last = first;
+    if (!prefix) return [first, this.vocabulary[first] === term ? first + 1 : first];
+    while (last < this.vocabulary.length && (this.vocabulary[last] as string).startsWith(term)) last += 1;
+    return [first, last];
+  }
+
   /**
    * The documents holding a phrase (`term`, or with `prefix` every word it starts): their count,
    * the documents in `touched[0…count)`, each one's weighted frequency in `freq`.
    */
   private phraseHits(term: string, prefix: boolean): number {
-    const { freq, stamp, touched, postings } = this;
     this.serial += 1;
-    const serial = this.serial;
-    let hits = 0;
-    let t = this.lowerBound(term);
-    const last = prefix ? this.vocabulary.length : Math.min(t + 1, this.vocabulary.length);
-    for (; t < last && (prefix ? (this.vocabulary[t] as string).startsWith(term) : this.vocabulary[t] === term); t += 1) {
+    const [first, last] = this.rangeOf(term, prefix);
+    return this.scan(first, last, this.serial, 0);
+  }
+
+  /**
+   * Adds the postings of the words at vocabulary positions [first, last) to a phrase's hits (the
+   * phrase `serial`, `hits` documents so far): a phrase's words may be read in several ranges.
+   */
+  private scan(first: number, last: number, serial: number, hits: number): number {
+    const { freq, stamp, touched, postings } = this;
+    for (let t = first; t < last; t += 1) {
       const end = this.start[t + 1] as number;
       let doc = -1;
       for (let p = this.start[t] as number; p < end; ) {
