@@ -13,7 +13,8 @@ import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
 import { ingest, type IngestSummary } from './ingest/ingest-service.js';
 import { IngestError } from './ingest/upstream.js';
 import { createLogger, type Logger } from './logger.js';
-import { createStore } from './store/index.js';
+import { createStore, databaseFailure } from './store/index.js';
+import { exitCodeOf, stopOnSignals, type StopSignals } from './stop-signals.js';
 import { OFFICIAL_REGISTRY, SyncError, sync } from './ingest/sync.js';
 import { runMonitorPass, scheduleMonitor } from './monitor/monitor.js';
 import { NetError } from './net/index.js';
@@ -179,10 +180,12 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
   const inputs = files.map((file) => ({ file, path: file }));
   const store = createStore(config.databaseUrl);
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'ingest [{bar}] {percentage}% {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+  const stop = stopOnSignals();
   try {
     await store.migrate();
     bar?.start(1, 0);
     const summary = await ingest(store, inputs, {
+      signal: stop.signal,
       onProgress: (done, total) => {
         bar?.setTotal(total);
         bar?.update(done);
@@ -193,14 +196,35 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
     return 0;
   } catch (err) {
     bar?.stop();
-    if (err instanceof IngestError) {
-      console.error(`ingest failed, nothing was changed: ${err.message}`);
-      return 1;
-    }
-    throw err;
+    return ingestFailed(err, stop);
   } finally {
+    stop.release();
     await store.close();
   }
+}
+
+/**
+ * One sentence for a run that failed (ingest writes in one transaction, so nothing was changed)
+ * and the exit status; a failure that is neither the input's, the database's nor a stop is a
+ * fault of ours, reported with its stack.
+ */
+function ingestFailed(err: unknown, stop: StopSignals): number {
+  const stoppedBy = stop.stoppedBy(err);
+  if (stoppedBy !== null) {
+    console.error(`ingest stopped by ${stoppedBy}, nothing was changed`);
+    return exitCodeOf(stoppedBy);
+  }
+  if (err instanceof IngestError) {
+    console.error(`ingest failed, nothing was changed: ${err.message}`);
+    return 1;
+  }
+  const database = databaseFailure(err);
+  if (database !== null) {
+    console.error(`ingest failed, nothing was changed: ${database}`);
+    return 1;
+  }
+  console.error(`ingest failed, nothing was changed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return 1;
 }
 
 export function summaryLine(s: IngestSummary): string {

@@ -45,9 +45,40 @@ export function storable(key: string): boolean {
  */
 const QUIET_ACQUIRE = {
   warn: (message: string) => {
-    if (!message.startsWith('Acquire connection error')) console.warn(message);
+    // Likewise a connection lost while idle: the pool replaces it, and a query it failed says so.
+    if (!message.startsWith('Acquire connection error') && !message.startsWith('Connection Error')) console.warn(message);
   },
 };
+
+/** The driver's own words for each failed query, without the statement knex puts before them. */
+const queryFailures = new WeakMap<Error, string>();
+
+/**
+ * Keeps what `databaseFailure` needs: knex reports every failed query (a transaction's too), and
+ * prefixes the error's message with the statement (not the values: `compileSqlOnError: false`).
+ */
+function noteQueryFailures(db: Db): Db {
+  db.on('query-error', (err: unknown, query: { sql?: unknown }) => {
+    if (!(err instanceof Error)) return;
+    const prefix = typeof query.sql === 'string' ? `${query.sql} - ` : '';
+    queryFailures.set(err, prefix !== '' && err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message);
+  });
+  return db;
+}
+
+/**
+ * A failure of the database (a query it failed or refused, a lost or refused connection, no
+ * connection in time) in a few words for an operator, or null when `err` is none of those.
+ */
+export function databaseFailure(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  if (err.name === 'KnexTimeoutError') return 'no database connection could be had in time';
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  const fromDatabase = queryFailures.has(err) || code?.startsWith('SQLITE_') === true || 'syscall' in err;
+  if (!fromDatabase) return null;
+  const said = queryFailures.get(err) ?? err.message;
+  return `the database failed (${said}${code !== undefined && !said.includes(code) ? `, ${code}` : ''})`;
+}
 
 export interface OpenOptions {
   /** SQLite's page cache per connection, in MiB (default 64: ingest writes the catalog's indexes through it). */
@@ -70,18 +101,19 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
   if (POSTGRES_URL.test(databaseUrl)) {
     // A request waits for a connection 10 s at most (knex's default is 60): the read model
     // bounds its own queue of searches, so a longer wait means the database does not answer.
-    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, acquireConnectionTimeout: 10_000, log: QUIET_ACQUIRE });
+    return noteQueryFailures(knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, acquireConnectionTimeout: 10_000, log: QUIET_ACQUIRE, compileSqlOnError: false }));
   }
   const match = /^sqlite:(.+)$/.exec(databaseUrl);
   if (!match?.[1]) throw new Error('unsupported DATABASE_URL: use sqlite:<path> or postgres://…');
   const target = match[1];
   const filename = target === ':memory:' ? ':memory:' : resolve(target);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  return knexFactory({
+  return noteQueryFailures(knexFactory({
     client: SqliteClient,
     connection: { filename },
     useNullAsDefault: true,
     log: QUIET_ACQUIRE,
+    compileSqlOnError: false,
     pool: {
       min: 1,
       max: 1,
@@ -95,7 +127,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
         next(0);
       },
     },
-  });
+  }));
 }
 
 /**
@@ -107,7 +139,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
  */
 export function openSideConnection(databaseUrl: string): Db | null {
   if (!POSTGRES_URL.test(databaseUrl)) return null;
-  return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2_000, log: QUIET_ACQUIRE });
+  return noteQueryFailures(knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2_000, log: QUIET_ACQUIRE, compileSqlOnError: false }));
 }
 
 /**

@@ -160,6 +160,7 @@ export type { CatalogLookups } from './catalog-lookups.js';
 export type { CatalogSearchSource } from './search-source.js';
 export type { CatalogWriter, CatalogIndex, ServerWrite, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
+export { databaseFailure } from './db.js';
 export { serverRowsOf, type ServerRows } from './catalog-rows.js';
 export type { Assessment, AssessmentStatus, AssessmentStore, NewAssessment, Observation } from './assessment-store.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';

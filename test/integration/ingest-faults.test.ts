@@ -1,0 +1,147 @@
+/**
+ * `sextant ingest` as an operator runs it, as a child process, when things go wrong: a stop signal
+ * mid-run, an input that fails, two first runs at once on a fresh SQLite file, the database lost
+ * mid-run. Each time the run says so in one sentence, changes nothing, and leaves no spool in its
+ * TMPDIR (a folder of the test's own).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { createStore } from '../../src/store/index.js';
+import { freshDatabase, freshSqliteFile, TEST_DIALECT, withClient, type TestDatabase } from '../support/database.js';
+
+/** What a finished `sextant` run left. */
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A `sextant` child process (the launcher, src/main.ts, as the `sextant` command runs it). */
+function sextant(args: readonly string[], env: Record<string, string>): { readonly pid: number; kill(signal: NodeJS.Signals): void; readonly done: Promise<Run> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  return { pid: child.pid ?? 0, kill: (signal) => child.kill(signal), done };
+}
+
+/** Polls `probe` every 20 ms until it holds or `ms` pass; whether it held. */
+async function eventually(probe: () => boolean | Promise<boolean>, ms = 60_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await probe()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
+/** Ingest's spools under `tmp` (tsx, which runs the CLI from source here, keeps a cache there too). */
+function spools(tmp: string): string[] {
+  return readdirSync(tmp).filter((name) => name.startsWith('sextant-'));
+}
+
+/** The files of ingest's spools under `tmp`, with their sizes. */
+function spoolFiles(tmp: string): Array<{ path: string; bytes: number }> {
+  return spools(tmp)
+    .flatMap((dir) => (statSync(join(tmp, dir), { throwIfNoEntry: false })?.isDirectory() ? readdirSync(join(tmp, dir)).map((name) => join(tmp, dir, name)) : []))
+    .map((path) => ({ path, bytes: statSync(path, { throwIfNoEntry: false })?.size ?? 0 }));
+}
+
+/**
+ * An official-registry list document of `count` servers (names and repositories of their own,
+ * with descriptions long enough that the run takes a while).
+ */
+function officialDocument(prefix: string, count: number): string {
+  const padding = 'Forecasts, tides and almanac data for any harbour, with history. '.repeat(24);
+  const servers = Array.from({ length: count }, (_, i) => ({
+    server: {
+      name: `io.github.${prefix}/server-${i}`,
+      description: `${prefix} server ${i}. ${padding}`,
+      version: '1.0.0',
+      repository: { url: `https://github.com/${prefix}/server-${i}`, source: 'github' },
+    },
+  }));
+  return JSON.stringify({ servers, metadata: { count } });
+}
+
+async function serversIn(url: string): Promise<number> {
+  const store = createStore(url);
+  try {
+    return await store.catalog.countServers();
+  } finally {
+    await store.close();
+  }
+}
+
+describe('sextant ingest under faults (child processes)', function () {
+  this.timeout(120_000);
+  let work: string;
+  let inputs: string[];
+
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'sextant-faults-'));
+    // Two inputs past the size from which ingest reads on worker threads (read-inputs.ts).
+    inputs = ['harbour', 'almanac'].map((prefix) => {
+      const path = join(work, `${prefix}.json`);
+      writeFileSync(path, officialDocument(prefix, 6_000));
+      return path;
+    });
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  /** A TMPDIR of the test's own, for one run. */
+  const freshTmp = (): string => mkdtempSync(join(work, 'tmp-'));
+
+  for (const { signal, phase, exitCode } of [
+    { signal: 'SIGTERM', phase: 'read', exitCode: 143 },
+    { signal: 'SIGINT', phase: 'write', exitCode: 130 },
+  ] as const) {
+    it(`stops on ${signal} while it ${phase}s: exits ${exitCode}, says nothing was changed, changes nothing and leaves no spool`, async () => {
+      const tmp = freshTmp();
+      const database = freshSqliteFile();
+      const file = database.url.slice('sqlite:'.length);
+      try {
+        const run = sextant(['ingest', ...inputs], { TMPDIR: tmp, DATABASE_URL: database.url, DEMO_CATALOG: 'off' });
+        // Reading: the spool holds records. Writing: a first load writes with a rollback journal (src/store/first-load.ts).
+        const spooling = (): boolean => spoolFiles(tmp).some((f) => f.bytes > 0);
+        const midRun = phase === 'read' ? spooling : () => spooling() && existsSync(`${file}-journal`);
+        expect(await eventually(midRun), `the run reached its ${phase} phase`).to.equal(true);
+        const spooled = spoolFiles(tmp).reduce((sum, f) => sum + f.bytes, 0);
+        expect(spooled, 'bytes spooled when the signal was sent').to.be.greaterThan(0);
+        run.kill(signal);
+        const { code, stderr } = await run.done;
+        expect(code, stderr).to.equal(exitCode);
+        expect(stderr.trim()).to.equal(`ingest stopped by ${signal}, nothing was changed`);
+        expect(spools(tmp), 'left in TMPDIR').to.deep.equal([]);
+        expect(await serversIn(database.url)).to.equal(0);
+      } finally {
+        await database.drop();
+      }
+    });
+  }
+
+  it('leaves no spool after a run that ends normally or fails on its input', async () => {
+    const tmp = freshTmp();
+    const database = freshSqliteFile();
+    const broken = join(work, 'broken.json');
+    writeFileSync(broken, '{"servers": [{"server": {"name": "io.github.x/y", "description": "cut sh');
+    try {
+      const ok = await sextant(['ingest', 'test/fixtures/official-small.json'], { TMPDIR: tmp, DATABASE_URL: database.url }).done;
+      expect(ok.code, ok.stderr).to.equal(0);
+      expect(ok.stdout).to.match(/^ingested 4 records from official: 4 servers added/);
+      const failed = await sextant(['ingest', 'test/fixtures/docker-small.json', broken], { TMPDIR: tmp, DATABASE_URL: database.url }).done;
+      expect(failed.code).to.equal(1);
+      expect(failed.stderr.trim()).to.match(/^ingest failed, nothing was changed: \/\S*\/broken\.json: record document: not valid JSON/);
+      expect(spools(tmp), 'left in TMPDIR').to.deep.equal([]);
+      expect(await serversIn(database.url)).to.equal(4);
+    } finally {
+      await database.drop();
+    }
+  });
+});
