@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import knexFactory, { type Knex } from 'knex';
 import type { Database } from 'sqlite3';
 import type { Dialect } from './dialect.js';
+import { withMigrationLock } from './migration-lock.js';
 import { migrationSource } from './migrations/index.js';
 import { SqliteClient, type WriteStatement } from './sqlite-client.js';
 
@@ -96,6 +97,13 @@ export function sqlitePragmas(pageCacheMb = 64): string[] {
   ];
 }
 
+/** The SQLite file a `sqlite:` URL names (absolute), or null for `sqlite::memory:`; throws for any other URL. */
+export function sqliteFileOf(databaseUrl: string): string | null {
+  const target = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
+  if (!target) throw new Error('unsupported DATABASE_URL: use sqlite:<path> or postgres://…');
+  return target === ':memory:' ? null : resolve(target);
+}
+
 /** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
 export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db {
   if (POSTGRES_URL.test(databaseUrl)) {
@@ -103,11 +111,9 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
     // bounds its own queue of searches, so a longer wait means the database does not answer.
     return noteQueryFailures(knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, acquireConnectionTimeout: 10_000, log: QUIET_ACQUIRE, compileSqlOnError: false }));
   }
-  const match = /^sqlite:(.+)$/.exec(databaseUrl);
-  if (!match?.[1]) throw new Error('unsupported DATABASE_URL: use sqlite:<path> or postgres://…');
-  const target = match[1];
-  const filename = target === ':memory:' ? ':memory:' : resolve(target);
-  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  const file = sqliteFileOf(databaseUrl);
+  const filename = file ?? ':memory:';
+  if (file !== null) mkdirSync(dirname(file), { recursive: true });
   return noteQueryFailures(knexFactory({
     client: SqliteClient,
     connection: { filename },
@@ -168,27 +174,31 @@ async function selectRaw<T>(db: Db, sql: string, bindings: readonly (string | nu
   return rowsOf<T>(await db.raw(sql, [...bindings]));
 }
 
-/** How long `migrate` waits for another instance that holds the migration lock. */
+/** How long `migrate` waits for another process that migrates the same database. */
 const MIGRATION_LOCK_WAIT_MS = 60_000;
 
 /**
- * Applies every pending migration. Instances starting together on one PostgreSQL database
- * race for knex's migration lock: the losers wait for the winner, then find nothing pending.
+ * Applies every pending migration, under a lock (migration-lock.ts): processes that start
+ * together on one database migrate one after another, and the later ones find nothing pending.
+ * knex's own lock is kept as a second guard (a process of an older version takes only that one):
+ * a loser of that race waits for the winner.
  */
-export async function migrate(db: Db): Promise<void> {
+export async function migrate(db: Db, databaseUrl: string): Promise<void> {
   const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      await db.migrate.latest({ migrationSource });
-      return;
-    } catch (err) {
-      if (!isMigrationRace(err) || Date.now() > deadline) throw err;
-      await sleep(250);
+  await withMigrationLock(db, databaseUrl, MIGRATION_LOCK_WAIT_MS, async () => {
+    for (;;) {
+      try {
+        await db.migrate.latest({ migrationSource });
+        return;
+      } catch (err) {
+        if (!isMigrationRace(err) || Date.now() > deadline) throw err;
+        await sleep(250);
+      }
     }
-  }
+  });
 }
 
-/** Another instance holds the lock, or created knex's own tables a moment before this one. */
+/** Another instance holds knex's lock, or created knex's own tables a moment before this one. */
 function isMigrationRace(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = 'code' in err ? err.code : undefined;

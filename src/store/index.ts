@@ -126,7 +126,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
       return new RateLimiterPostgres({ ...spec, storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, insuranceLimiter: memory });
     },
     async migrate() {
-      await migrate(db);
+      await migrate(db, databaseUrl);
       await syncTaxonomy(db);
     },
     async answers() {

@@ -126,6 +126,35 @@ describe('sextant ingest under faults (child processes)', function () {
     });
   }
 
+  it('runs first ingests started together on one fresh SQLite file one after another: every one succeeds', async () => {
+    const database = freshSqliteFile();
+    try {
+      // Several, so that their migrations overlap whatever each one's start-up costs.
+      const runs = await Promise.all(Array.from({ length: 4 }, () => sextant(['ingest', 'test/fixtures/official-small.json'], { DATABASE_URL: database.url }).done));
+      for (const run of runs) expect(run.code, run.stderr).to.equal(0);
+      const added = runs.map((run) => /(\d+) servers added/.exec(run.stdout)?.[1]).sort();
+      expect(added, runs.map((run) => run.stdout).join('')).to.deep.equal(['0', '0', '0', '4']);
+      expect(await serversIn(database.url)).to.equal(4);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it(`migrates a fresh ${TEST_DIALECT === 'postgres' ? 'PostgreSQL schema' : 'SQLite file'} from four stores at once: they queue, and every one succeeds`, async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const database = await freshDatabase();
+      const stores = Array.from({ length: 4 }, () => createStore(database.url));
+      try {
+        const results = await Promise.allSettled(stores.map((store) => store.migrate()));
+        expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).to.deep.equal(['ok', 'ok', 'ok', 'ok']);
+        for (const store of stores) expect(await store.check()).to.deep.equal({ database: 'ok', migrations: 'ok' });
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
+        await database.drop();
+      }
+    }
+  });
+
   it('leaves no spool after a run that ends normally or fails on its input', async () => {
     const tmp = freshTmp();
     const database = freshSqliteFile();
