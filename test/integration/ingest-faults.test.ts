@@ -155,6 +155,33 @@ describe('sextant ingest under faults (child processes)', function () {
     }
   });
 
+  it(`says in one sentence that nothing was changed when PostgreSQL ends its connection mid-run${TEST_DIALECT === 'postgres' ? '' : ' (skipped: npm run test:pg runs it)'}`, async function () {
+    if (TEST_DIALECT !== 'postgres') this.skip();
+    const database: TestDatabase = await freshDatabase();
+    const tmp = freshTmp();
+    // Names the run's connections, so the test can end them as an administrator would (or a restart).
+    const application = `sextant-fault-${process.pid}`;
+    const url = `${database.url}${database.url.includes('?') ? '&' : '?'}application_name=${application}`;
+    try {
+      const first = await sextant(['ingest', 'test/fixtures/official-small.json'], { DATABASE_URL: url }).done;
+      expect(first.code, first.stderr).to.equal(0);
+      const run = sextant(['ingest', ...inputs], { TMPDIR: tmp, DATABASE_URL: url });
+      // The run's write transaction has begun: its backend holds a transaction id.
+      const writing = async (): Promise<boolean> =>
+        withClient(async (client) => (await client.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND backend_xid IS NOT NULL', [application])).rows.length > 0);
+      expect(await eventually(writing), 'the run began writing').to.equal(true);
+      await withClient((client) => client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [application]));
+      const { code, stderr } = await run.done;
+      expect(code).to.equal(1);
+      expect(stderr.trim().split('\n'), stderr).to.have.length(1);
+      expect(stderr.trim()).to.match(/^ingest failed, nothing was changed: the database failed \(.+\)$/);
+      expect(await serversIn(database.url)).to.equal(4);
+      expect(spools(tmp), 'left in TMPDIR').to.deep.equal([]);
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('leaves no spool after a run that ends normally or fails on its input', async () => {
     const tmp = freshTmp();
     const database = freshSqliteFile();
