@@ -553,7 +553,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Ready when the database answers and its migrations are applied.
+         * @description Ready when the database answers, its migrations are applied and the database file passed the integrity check made once at start (SQLite's `PRAGMA quick_check`). Otherwise 503, with `reason` saying what failed.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1445,7 +1445,14 @@ export interface components {
                 database: "ok" | "error";
                 /** @enum {string} */
                 migrations: "ok" | "pending" | "error";
+                /**
+                 * @description The database file's integrity, checked once when the service starts (SQLite's `PRAGMA quick_check`): `ok`; `corrupt`, damaged pages or indexes (not ready: restore the file from a backup); `error`, the check itself failed (not ready); `unchecked` on PostgreSQL, which checks its own pages.
+                 * @enum {string}
+                 */
+                integrity: "ok" | "corrupt" | "error" | "unchecked";
             };
+            /** @description When not ready, what failed and what to do, in a sentence or two. */
+            reason?: string;
             /** @description Servers in the catalog, when the database answers. */
             servers?: number;
             /**

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { createStore } from '../../src/store/index.js';
+import { officialDocument } from '../support/generated-catalog.js';
 import { freshDatabase, freshSqliteFile, TEST_DIALECT, withClient, type TestDatabase } from '../support/database.js';
 
 /** What a finished `sextant` run left. */
@@ -51,23 +52,6 @@ function spoolFiles(tmp: string): Array<{ path: string; bytes: number }> {
   return spools(tmp)
     .flatMap((dir) => (statSync(join(tmp, dir), { throwIfNoEntry: false })?.isDirectory() ? readdirSync(join(tmp, dir)).map((name) => join(tmp, dir, name)) : []))
     .map((path) => ({ path, bytes: statSync(path, { throwIfNoEntry: false })?.size ?? 0 }));
-}
-
-/**
- * An official-registry list document of `count` servers (names and repositories of their own,
- * with descriptions long enough that the run takes a while).
- */
-function officialDocument(prefix: string, count: number): string {
-  const padding = 'Forecasts, tides and almanac data for any harbour, with history. '.repeat(24);
-  const servers = Array.from({ length: count }, (_, i) => ({
-    server: {
-      name: `io.github.${prefix}/server-${i}`,
-      description: `${prefix} server ${i}. ${padding}`,
-      version: '1.0.0',
-      repository: { url: `https://github.com/${prefix}/server-${i}`, source: 'github' },
-    },
-  }));
-  return JSON.stringify({ servers, metadata: { count } });
 }
 
 async function serversIn(url: string): Promise<number> {
