@@ -234,8 +234,10 @@ export function summaryLine(s: IngestSummary): string {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    const database = databaseFailure(err);
     if (err instanceof ConfigError) console.error(err.message);
-    // A system error (the database refused, a file is missing) is the operator's to fix: no stack.
+    // The database's failures and system errors (a file is missing) are the operator's to fix: no stack.
+    else if (database !== null) console.error(`sextant: ${database}`);
     else if (err instanceof Error && 'code' in err && typeof err.code === 'string') console.error(`sextant: ${err.message} (${err.code})`);
     else console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
     process.exit(1);

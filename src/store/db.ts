@@ -67,6 +67,11 @@ function noteQueryFailures(db: Db): Db {
   return db;
 }
 
+/** What the driver said of a failed query (without the statement knex puts before it), else the error's message. */
+export function driverMessage(err: Error): string {
+  return queryFailures.get(err) ?? err.message;
+}
+
 /**
  * A failure of the database (a query it failed or refused, a lost or refused connection, no
  * connection in time) in a few words for an operator, or null when `err` is none of those.
@@ -77,7 +82,8 @@ export function databaseFailure(err: unknown): string | null {
   const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
   const fromDatabase = queryFailures.has(err) || code?.startsWith('SQLITE_') === true || 'syscall' in err;
   if (!fromDatabase) return null;
-  const said = queryFailures.get(err) ?? err.message;
+  const said = driverMessage(err);
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return `the database file is damaged (${said}); restore it from a backup`;
   return `the database failed (${said}${code !== undefined && !said.includes(code) ? `, ${code}` : ''})`;
 }
 

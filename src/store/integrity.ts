@@ -6,7 +6,7 @@
  * 54 MB of the real catalog (5,315 servers). It runs on a connection of its own, so the store's
  * one connection serves meanwhile. PostgreSQL checks its own pages (data checksums): `unchecked`.
  */
-import { dialectOf, openDatabase, rowsOf, sqliteFileOf, type Db } from './db.js';
+import { dialectOf, driverMessage, openDatabase, rowsOf, sqliteFileOf, type Db } from './db.js';
 
 export interface Integrity {
   readonly state: 'ok' | 'corrupt' | 'error' | 'unchecked';
@@ -31,7 +31,7 @@ export async function checkIntegrity(db: Db, databaseUrl: string): Promise<Integ
     return { state: problems.length === 0 ? 'ok' : 'corrupt', problems };
   } catch (err) {
     const code = err instanceof Error && 'code' in err ? String(err.code) : '';
-    return { state: DAMAGED.has(code) ? 'corrupt' : 'error', problems: [err instanceof Error ? err.message : String(err)] };
+    return { state: DAMAGED.has(code) ? 'corrupt' : 'error', problems: [err instanceof Error ? driverMessage(err) : String(err)] };
   } finally {
     await own?.destroy();
   }

@@ -1,9 +1,12 @@
 /**
  * A SQLite file with damaged pages in the middle: the service starts on it, but /readyz says 503
  * with the reason, and the log says the file is damaged, where it used to report ready while
- * lookups that touched the damaged pages answered 500.
+ * lookups that touched the damaged pages answered 500. A file damaged where the start reads is a
+ * start error in one sentence.
  */
-import { copyFileSync, mkdtempSync, openSync, closeSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFileSync, mkdtempSync, openSync, closeSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -66,7 +69,7 @@ describe('a SQLite database file with damaged pages', function () {
     const ready = await h!.request('/readyz');
     expect(ready.status).to.equal(503);
     expect(ready.body).to.deep.include({ status: 'not_ready', checks: { database: 'ok', migrations: 'ok', integrity: 'corrupt' } });
-    expect(ready.body.reason).to.match(/^The database file is damaged: the integrity check at start found (a problem|\d+ problems)\. Restore it from a backup/);
+    expect(ready.body.reason).to.match(/^The database file is damaged: the integrity check at start found (a problem|\d+ problems) \(the service's log says which\)\. Restore it from a backup\.$/);
   });
 
   it('is named in the log at start, with what the check found', async () => {
@@ -74,5 +77,19 @@ describe('a SQLite database file with damaged pages', function () {
     expect(line, JSON.stringify(logs)).to.not.equal(undefined);
     expect(line?.level).to.equal(50);
     expect(line?.problems).to.be.an('array').that.is.not.empty;
+  });
+
+  it('stops a start on a file that is no database with one sentence saying so', async () => {
+    const file = join(dir, 'not-a-database.sqlite');
+    writeFileSync(file, Buffer.alloc(8192, 0x5a));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+      env: { ...process.env, DATABASE_URL: `sqlite:${file}`, PORT: '0', DEMO_CATALOG: 'off', MONITOR_INTERVAL: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = await once(child, 'exit');
+    expect(code).to.equal(1);
+    expect(stderr.trim()).to.equal('sextant: the database file is damaged (SQLITE_NOTADB: file is not a database); restore it from a backup');
   });
 });

@@ -26,7 +26,7 @@ export function metaHandlers(document: OpenApiDocument, store: Store, read: Pick
 function notReadyReason(checks: Checks, problems: number): string | null {
   if (checks.database !== 'ok') return 'The database does not answer.';
   if (checks.integrity === 'corrupt') {
-    return `The database file is damaged: the integrity check at start found ${problems === 1 ? 'a problem' : `${problems} problems`}. Restore it from a backup; the service's log names them.`;
+    return `The database file is damaged: the integrity check at start found ${problems === 1 ? 'a problem' : `${problems} problems`} (the service's log says which). Restore it from a backup.`;
   }
   if (checks.integrity === 'error') return "The database file's integrity could not be checked at start; the service's log says why.";
   if (checks.migrations === 'pending') return 'Database migrations are pending: run `sextant migrate`, or restart the service, which applies them.';
