@@ -130,8 +130,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
       return new RateLimiterPostgres({ ...spec, storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, insuranceLimiter: memory });
     },
     async migrate() {
-      await migrate(db, databaseUrl);
-      await syncTaxonomy(db);
+      await migrate(db, databaseUrl, () => syncTaxonomy(db));
     },
     async answers() {
       try {
