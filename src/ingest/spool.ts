@@ -152,7 +152,7 @@ function removeLive(): void {
 /**
  * A run's spool: a folder of parts, read back source by source, each source's in input order.
  * A run removes it when it ends; should the process end first (process.exit on a second
- * signal, say), the process's exit removes it: it is about twice the input's size.
+ * signal, say), the process's exit removes it: it is larger than the input.
  */
 export class Spool {
   readonly dir: string;

@@ -1,7 +1,8 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { readContentGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
-import { dialectOf, migrate, migrationsPending, openDatabase, openSideConnection, type Db } from './db.js';
+import { dialectOf, openDatabase, openSideConnection, type Db } from './db.js';
+import { migrate, migrationsPending } from './migrate.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
