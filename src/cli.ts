@@ -133,10 +133,12 @@ async function monitorCommand(config: Config, logger: Logger, onlyOnce: boolean)
 async function syncUpstream(config: Config, logger: Logger, upstream: string | undefined): Promise<number> {
   const service = await createService(config, logger);
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'sync [{bar}] {value} records, page {page}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+  const stop = stopOnSignals();
   try {
     bar?.start(0, 0, { page: 0 });
     const summary = await sync(service.store, service.net, {
       ...(upstream ? { upstream } : {}),
+      signal: stop.signal,
       onPage: (pages, records) => {
         bar?.setTotal(records);
         bar?.update(records, { page: pages });
@@ -147,12 +149,9 @@ async function syncUpstream(config: Config, logger: Logger, upstream: string | u
     return 0;
   } catch (err) {
     bar?.stop();
-    if (err instanceof SyncError || err instanceof NetError || err instanceof IngestError) {
-      console.error(`sync failed, nothing was changed: ${err.message}`);
-      return 1;
-    }
-    throw err;
+    return runFailed('sync', err, stop);
   } finally {
+    stop.release();
     await service.close();
   }
 }
@@ -196,7 +195,7 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
     return 0;
   } catch (err) {
     bar?.stop();
-    return ingestFailed(err, stop);
+    return runFailed('ingest', err, stop);
   } finally {
     stop.release();
     await store.close();
@@ -204,26 +203,18 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
 }
 
 /**
- * One sentence for a run that failed (ingest writes in one transaction, so nothing was changed)
- * and the exit status; a failure that is neither the input's, the database's nor a stop is a
- * fault of ours, reported with its stack.
+ * One sentence for an ingest or sync that failed (each writes in one transaction, so nothing was
+ * changed) and the exit status; a failure that is neither the input's, the upstream's, the
+ * database's nor a stop is a fault of ours, reported with its stack.
  */
-function ingestFailed(err: unknown, stop: StopSignals): number {
+function runFailed(command: 'ingest' | 'sync', err: unknown, stop: StopSignals): number {
   const stoppedBy = stop.stoppedBy(err);
   if (stoppedBy !== null) {
-    console.error(`ingest stopped by ${stoppedBy}, nothing was changed`);
+    console.error(`${command} stopped by ${stoppedBy}, nothing was changed`);
     return exitCodeOf(stoppedBy);
   }
-  if (err instanceof IngestError) {
-    console.error(`ingest failed, nothing was changed: ${err.message}`);
-    return 1;
-  }
-  const database = databaseFailure(err);
-  if (database !== null) {
-    console.error(`ingest failed, nothing was changed: ${database}`);
-    return 1;
-  }
-  console.error(`ingest failed, nothing was changed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  const known = err instanceof IngestError || err instanceof SyncError || err instanceof NetError ? err.message : databaseFailure(err);
+  console.error(`${command} failed, nothing was changed: ${known ?? (err instanceof Error ? (err.stack ?? err.message) : String(err))}`);
   return 1;
 }
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { createStore } from '../../src/store/index.js';
+import { startFixture } from '../support/fixture-servers.js';
 import { officialDocument } from '../support/generated-catalog.js';
 import { freshDatabase, freshSqliteFile, TEST_DIALECT, withClient, type TestDatabase } from '../support/database.js';
 
@@ -109,6 +110,32 @@ describe('sextant ingest under faults (child processes)', function () {
       }
     });
   }
+
+  it('stops sync on SIGTERM between pages: exits 143, says nothing was changed, and leaves nothing in TMPDIR', async () => {
+    // An upstream on loopback whose pages come slowly and never end.
+    const entries = (JSON.parse(officialDocument('upstream', 50)) as { servers: unknown[] }).servers;
+    let pages = 0;
+    const upstream = await startFixture((req, res) => {
+      pages += 1;
+      const start = Number(new URL(req.url ?? '/', 'http://fixture').searchParams.get('cursor') ?? 0);
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ servers: entries, metadata: { count: entries.length, nextCursor: String(start + 1) } })), 100);
+    });
+    const tmp = freshTmp();
+    const database = freshSqliteFile();
+    try {
+      const run = sextant(['sync', '--upstream', upstream.url], { TMPDIR: tmp, DATABASE_URL: database.url, NET_ALLOW_PRIVATE: '127.0.0.1/32' });
+      expect(await eventually(() => pages >= 3 && spools(tmp).length > 0), 'pages pulled into a file in TMPDIR').to.equal(true);
+      run.kill('SIGTERM');
+      const { code, stderr } = await run.done;
+      expect(code, stderr).to.equal(143);
+      expect(stderr.trim()).to.equal('sync stopped by SIGTERM, nothing was changed');
+      expect(spools(tmp), 'left in TMPDIR').to.deep.equal([]);
+      expect(await serversIn(database.url)).to.equal(0);
+    } finally {
+      await upstream.close();
+      await database.drop();
+    }
+  });
 
   it('runs first ingests started together on one fresh SQLite file one after another: every one succeeds', async () => {
     const database = freshSqliteFile();
