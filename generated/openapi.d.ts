@@ -553,7 +553,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Ready when the database answers and its migrations are applied.
+         * @description Ready when the database answers, its migrations are applied and the database file passed the integrity check made once at start (SQLite's `PRAGMA quick_check`). Otherwise 503, with `reason` saying what failed.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1460,7 +1460,12 @@ export interface components {
             id: string;
             /** @description The domain in ASCII (punycode for IDNs). */
             domain: string;
+            /** @description The Unicode form of `domain`, as typed. It may imitate another domain (a homograph): to show the domain to a person, use `displayDomain`. */
             domainUnicode: string;
+            /** @description The domain as it is safe to show: its Unicode form when every label reads as what it is, else its ASCII form (`domain`, `xn--…`), when `domainWarning` says why. */
+            displayDomain: string;
+            /** @description Why the domain is shown in ASCII; null when its Unicode form is shown. */
+            domainWarning: components["schemas"]["DomainWarning"] | null;
             exposure: number | null;
             status: components["schemas"]["AssessmentStatus"];
             /** Format: date-time */
@@ -1471,6 +1476,16 @@ export interface components {
             observations: components["schemas"]["Observation"][];
             /** @description These are observations only; any decision is made by a credit professional. */
             notice: string;
+        };
+        /** @description A domain whose Unicode form may pass for another domain. Rules, per label: letters of one script (or Latin with the Chinese, Japanese or Korean scripts that are written together); and not a label in Cyrillic or Greek whose every letter looks like a Latin one (`аррӏе`), unless the top-level domain is in that script too. */
+        DomainWarning: {
+            /**
+             * @description `mixed_scripts`: a label mixes scripts (Latin and Cyrillic letters, say); `latin_lookalike`: a label's letters are all of another script and all look like Latin ones.
+             * @enum {string}
+             */
+            reason: "mixed_scripts" | "latin_lookalike";
+            /** @description The warning in plain words, naming the label and both forms of the domain. */
+            message: string;
         };
         Observation: {
             /** @description What was observed, e.g. `mx_records`, `tls_certificate`, `registration`. */
@@ -1501,7 +1516,14 @@ export interface components {
                 database: "ok" | "error";
                 /** @enum {string} */
                 migrations: "ok" | "pending" | "error";
+                /**
+                 * @description The database file's integrity, checked once when the service starts (SQLite's `PRAGMA quick_check`): `ok`; `corrupt`, damaged pages or indexes (not ready: restore the file from a backup); `error`, the check itself failed (not ready); `unchecked` on PostgreSQL, which checks its own pages.
+                 * @enum {string}
+                 */
+                integrity: "ok" | "corrupt" | "error" | "unchecked";
             };
+            /** @description When not ready, what failed and what to do, in a sentence or two. */
+            reason?: string;
             /** @description Servers in the catalog, when the database answers. */
             servers?: number;
             /**

@@ -13,7 +13,8 @@ import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
 import { ingest, type IngestSummary } from './ingest/ingest-service.js';
 import { IngestError } from './ingest/upstream.js';
 import { createLogger, type Logger } from './logger.js';
-import { createStore } from './store/index.js';
+import { createStore, databaseFailure } from './store/index.js';
+import { exitCodeOf, stopOnSignals, type StopSignals } from './stop-signals.js';
 import { OFFICIAL_REGISTRY, SyncError, sync } from './ingest/sync.js';
 import { runMonitorPass, scheduleMonitor } from './monitor/monitor.js';
 import { NetError } from './net/index.js';
@@ -132,10 +133,12 @@ async function monitorCommand(config: Config, logger: Logger, onlyOnce: boolean)
 async function syncUpstream(config: Config, logger: Logger, upstream: string | undefined): Promise<number> {
   const service = await createService(config, logger);
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'sync [{bar}] {value} records, page {page}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+  const stop = stopOnSignals();
   try {
     bar?.start(0, 0, { page: 0 });
     const summary = await sync(service.store, service.net, {
       ...(upstream ? { upstream } : {}),
+      signal: stop.signal,
       onPage: (pages, records) => {
         bar?.setTotal(records);
         bar?.update(records, { page: pages });
@@ -146,12 +149,9 @@ async function syncUpstream(config: Config, logger: Logger, upstream: string | u
     return 0;
   } catch (err) {
     bar?.stop();
-    if (err instanceof SyncError || err instanceof NetError || err instanceof IngestError) {
-      console.error(`sync failed, nothing was changed: ${err.message}`);
-      return 1;
-    }
-    throw err;
+    return runFailed('sync', err, stop);
   } finally {
+    stop.release();
     await service.close();
   }
 }
@@ -179,10 +179,12 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
   const inputs = files.map((file) => ({ file, path: file }));
   const store = createStore(config.databaseUrl);
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'ingest [{bar}] {percentage}% {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+  const stop = stopOnSignals();
   try {
     await store.migrate();
     bar?.start(1, 0);
     const summary = await ingest(store, inputs, {
+      signal: stop.signal,
       onProgress: (done, total) => {
         bar?.setTotal(total);
         bar?.update(done);
@@ -193,14 +195,27 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
     return 0;
   } catch (err) {
     bar?.stop();
-    if (err instanceof IngestError) {
-      console.error(`ingest failed, nothing was changed: ${err.message}`);
-      return 1;
-    }
-    throw err;
+    return runFailed('ingest', err, stop);
   } finally {
+    stop.release();
     await store.close();
   }
+}
+
+/**
+ * One sentence for an ingest or sync that failed (each writes in one transaction, so nothing was
+ * changed) and the exit status; a failure that is neither the input's, the upstream's, the
+ * database's nor a stop is a fault of ours, reported with its stack.
+ */
+function runFailed(command: 'ingest' | 'sync', err: unknown, stop: StopSignals): number {
+  const stoppedBy = stop.stoppedBy(err);
+  if (stoppedBy !== null) {
+    console.error(`${command} stopped by ${stoppedBy}, nothing was changed`);
+    return exitCodeOf(stoppedBy);
+  }
+  const known = err instanceof IngestError || err instanceof SyncError || err instanceof NetError ? err.message : databaseFailure(err);
+  console.error(`${command} failed, nothing was changed: ${known ?? (err instanceof Error ? (err.stack ?? err.message) : String(err))}`);
+  return 1;
 }
 
 export function summaryLine(s: IngestSummary): string {
@@ -210,8 +225,10 @@ export function summaryLine(s: IngestSummary): string {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    const database = databaseFailure(err);
     if (err instanceof ConfigError) console.error(err.message);
-    // A system error (the database refused, a file is missing) is the operator's to fix: no stack.
+    // The database's failures and system errors (a file is missing) are the operator's to fix: no stack.
+    else if (database !== null) console.error(`sextant: ${database}`);
     else if (err instanceof Error && 'code' in err && typeof err.code === 'string') console.error(`sextant: ${err.message} (${err.code})`);
     else console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
     process.exit(1);

@@ -60,6 +60,12 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
   let workers: Workers | null = null;
   try {
     await store.migrate();
+    // Checked once, at start: a damaged file is reported (and /readyz says 503), not served as
+    // healthy. Awaited, so its connection is closed before anything writes (a first load leaves
+    // WAL mode only while no other connection is open: src/store/first-load.ts).
+    const { state, problems } = await store.integrity();
+    if (state === 'corrupt') logger.error({ problems }, 'the database file is damaged (SQLite quick_check): not ready; restore it from a backup');
+    if (state === 'error') logger.error({ problems }, "the database file's integrity could not be checked: not ready");
     const document = loadContract();
     const version = document.info.version;
     const generation = followGeneration(store.contentGeneration);

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
 import type { Assessment, AssessmentStore, Observation, RateLimiterSpec } from '../store/index.js';
+import { displayOf } from './display-domain.js';
 import { checkBusinessDomain } from './domain.js';
 
 export const NOTICE =
@@ -58,7 +59,7 @@ export function createAssessmentService(deps: AssessmentServiceDeps): Assessment
   const get = async (id: string): Promise<Assessment> => {
     const found = await deps.store.find(id);
     if (!found) throw new AppError('not_found', `No assessment has the id "${id}".`);
-    return { ...found, notice: NOTICE };
+    return { ...found, ...displayOf(found.domain, found.domainUnicode), notice: NOTICE };
   };
 
   /** Takes one from the global cap, then one from the client's allowance (given back to the cap if that fails). */

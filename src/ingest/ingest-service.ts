@@ -37,6 +37,11 @@ export interface IngestOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Records placed, merged and written together (500 by default). */
   readonly batchSize?: number;
+  /**
+   * Stops the run before it commits: reading stops at once, writing before its next batch, and
+   * the run throws the signal's reason having changed nothing (the spool removed).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -68,13 +73,14 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
   const progress = options.onProgress ?? (() => undefined);
   const spool = new Spool();
   try {
-    const ambiguous = await readAll(inputs, spool, progress);
+    const ambiguous = await readAll(inputs, spool, progress, options.signal);
     const now = (options.now ?? (() => new Date()))().toISOString();
     const total = spool.records;
     const sources = spool.sources.sort((a, b) => byPrecedence({ source: a }, { source: b }));
     const batchSize = options.batchSize ?? RECORDS_PER_BATCH;
     const result = await store.withCatalogWriter(async (writer) => {
-      const written = await writeAll(writer, spool.read(sources), { ambiguous, now, total, progress, batchSize });
+      const written = await writeAll(writer, spool.read(sources), { ambiguous, now, total, progress, batchSize, signal: options.signal });
+      options.signal?.throwIfAborted();
       // Ingest adds and replaces servers, never removes them: those not added were there before.
       const hadServers = written.servers > written.added;
       if (hadServers && written.added + written.updated > 0 && written.servers <= INDEXED_FOR_READERS_MAX) {
@@ -91,7 +97,7 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
 }
 
 /** Reads every input into the spool; returns the merge keys ambiguous in this run (as hash52 values). */
-async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void): Promise<Hash52Set> {
+async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void, signal: AbortSignal | undefined): Promise<Hash52Set> {
   const owners = new KeyOwners();
   const ambiguous = new Hash52Set();
   let read = 0;
@@ -102,7 +108,7 @@ async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (
     }
     read += records;
     progress(read, 2 * read);
-  });
+  }, { signal });
   return ambiguous;
 }
 
@@ -112,6 +118,7 @@ interface RunContext {
   readonly total: number;
   readonly progress: (done: number, total: number) => void;
   readonly batchSize: number;
+  readonly signal: AbortSignal | undefined;
 }
 
 /** What the run did so far: servers counted once each (by hash52 of the id). */
@@ -145,6 +152,7 @@ async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, ru
   await writer.deferIndexes(async () => {
     let pending: PreparedBatch | null = null;
     for (const batch of batchesOf(run.batchSize, records)) {
+      run.signal?.throwIfAborted();
       const looked = await lookUp(afterPending(catalog, pending), batch, run);
       const writing: Promise<void> = pending === null ? Promise.resolve() : write(pending);
       // Both settle before a failure is thrown: the transaction must not roll back under a write.

@@ -52,10 +52,11 @@ export interface ShareRead {
 const HASHES_PER_MESSAGE = 1000;
 
 /**
- * Reads a share of the inputs in order into `dir`, stopping at the first that fails; hands on
- * the records' hashes a run at a time. Runs on the main thread and in read-worker.ts.
+ * Reads a share of the inputs in order into `dir`, stopping at the first that fails (or when
+ * `signal` aborts); hands on the records' hashes a run at a time. Runs on the main thread and in
+ * read-worker.ts (a worker is stopped instead).
  */
-export async function readShare(share: readonly PlacedInput[], dir: string, onHashes: (hashes: KeyHashes, records: number) => void): Promise<ShareRead> {
+export async function readShare(share: readonly PlacedInput[], dir: string, onHashes: (hashes: KeyHashes, records: number) => void, signal?: AbortSignal): Promise<ShareRead> {
   const parts: SpoolPart[] = [];
   let hashes: number[] = [];
   let records = 0;
@@ -69,6 +70,7 @@ export async function readShare(share: readonly PlacedInput[], dir: string, onHa
     const spool = new InputSpool(dir, index);
     try {
       for await (const record of streamRecords(input)) {
+        signal?.throwIfAborted();
         spool.append(record);
         pushHashes(hashes, record);
         records += 1;
@@ -108,6 +110,8 @@ export interface ReadOptions {
   readonly parallelFromBytes?: number;
   /** Threads to read on at most, the main one included. */
   readonly threads?: number;
+  /** Stops the read: the main thread at its next record, workers at once; the read throws the signal's reason. */
+  readonly signal?: AbortSignal;
 }
 
 /** Below this much text a worker's start (its own module graph) outweighs what it saves. */
@@ -119,13 +123,15 @@ const MAX_THREADS = 4;
  * hashes (in no particular order across threads). Throws the first failure in input order.
  */
 export async function readInputs(inputs: readonly IngestInput[], spool: Spool, onHashes: (hashes: KeyHashes, records: number) => void, options: ReadOptions = {}): Promise<void> {
+  const signal = options.signal;
+  signal?.throwIfAborted();
   const sizes = inputs.map(sizeOf);
   const bytes = sizes.reduce((sum, size) => sum + size, 0);
   const threads = inputs.length < 2 || bytes < (options.parallelFromBytes ?? PARALLEL_FROM_BYTES) ? 1 : Math.min(options.threads ?? availableParallelism(), MAX_THREADS, inputs.length);
   const shares = shareBySize(sizes, threads).map((share) => share.map((index) => ({ index, input: inputs[index] as IngestInput })));
   // The workers start first, then the main thread reads its own share.
-  const others = shares.slice(1).map((share) => readOnWorker(share, spool.dir, onHashes));
-  const own = await readShare(shares[0] ?? [], spool.dir, onHashes).catch((error: unknown) => ({ parts: [], failure: { index: -1, ingest: null, message: String(error) }, error }));
+  const others = shares.slice(1).map((share) => readOnWorker(share, spool.dir, onHashes, signal));
+  const own = await readShare(shares[0] ?? [], spool.dir, onHashes, signal).catch((error: unknown) => ({ parts: [], failure: { index: -1, ingest: null, message: String(error) }, error }));
   // Every thread is done with the spool's folder before the run goes on (or removes it).
   const settled = await Promise.allSettled(others);
   const reads: ShareRead[] = [own];
@@ -188,15 +194,21 @@ function startWorker(workerData: WorkerTask): Worker {
   return new Worker(boot, { eval: true, workerData });
 }
 
-function readOnWorker(share: readonly PlacedInput[], dir: string, onHashes: (hashes: KeyHashes, records: number) => void): Promise<ShareRead> {
+function readOnWorker(share: readonly PlacedInput[], dir: string, onHashes: (hashes: KeyHashes, records: number) => void, signal: AbortSignal | undefined): Promise<ShareRead> {
   return new Promise((resolve, reject) => {
     const worker = startWorker({ share, dir });
+    // Settled only once the thread has exited, so nothing writes into the spool after it.
+    const stop = (): void => void worker.terminate();
+    signal?.addEventListener('abort', stop, { once: true });
     worker.on('message', (message: WorkerMessage) => {
       if ('done' in message) resolve(message.done);
       else onHashes(message.hashes, message.records);
     });
     worker.once('error', reject);
     // Its last message is handled before its exit is: a worker that answered has settled this already.
-    worker.once('exit', (code) => reject(new Error(`an ingest read worker stopped (exit code ${code}) before it answered`)));
+    worker.once('exit', (code) => {
+      signal?.removeEventListener('abort', stop);
+      reject(signal?.aborted ? signal.reason : new Error(`an ingest read worker stopped (exit code ${code}) before it answered`));
+    });
   });
 }

@@ -141,13 +141,27 @@ function* readPart(part: SpoolPart): Generator<ReadRecord> {
   }
 }
 
-/** A run's spool: a folder of parts, read back source by source, each source's in input order. */
+/** Folders of spools not yet removed; whatever ends the process removes them (see `Spool`). */
+const live = new Set<string>();
+
+function removeLive(): void {
+  for (const dir of live) rmSync(dir, { recursive: true, force: true });
+  live.clear();
+}
+
+/**
+ * A run's spool: a folder of parts, read back source by source, each source's in input order.
+ * A run removes it when it ends; should the process end first (process.exit on a second
+ * signal, say), the process's exit removes it: it is larger than the input.
+ */
 export class Spool {
   readonly dir: string;
   private readonly parts: SpoolPart[] = [];
 
   constructor() {
     this.dir = mkdtempSync(join(tmpdir(), 'sextant-ingest-'));
+    if (live.size === 0) process.once('exit', removeLive);
+    live.add(this.dir);
   }
 
   /** Takes the parts an input was spooled into. */
@@ -172,6 +186,9 @@ export class Spool {
   }
 
   remove(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    // Retried: a read thread being stopped may still create a part while the folder goes.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 3 });
+    live.delete(this.dir);
+    if (live.size === 0) process.off('exit', removeLive);
   }
 }

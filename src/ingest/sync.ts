@@ -19,6 +19,8 @@ export interface SyncOptions {
   readonly now?: () => Date;
   readonly onPage?: (pages: number, records: number) => void;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Stops the run before its next page, or its ingest as `IngestOptions.signal` says; nothing is changed. */
+  readonly signal?: AbortSignal;
 }
 
 export interface SyncSummary extends IngestSummary {
@@ -56,6 +58,7 @@ export async function sync(store: Store, net: NetClient, options: SyncOptions = 
       url.searchParams.set('limit', String(options.pageSize ?? 100));
       if (cursor) url.searchParams.set('cursor', cursor);
       if (since) url.searchParams.set('updated_since', since);
+        options.signal?.throwIfAborted();
         const page = await fetchPage(net, url.toString());
         if (page.servers.length > 0) await out.write(`${entries > 0 ? ',' : ''}${page.servers.map((entry) => JSON.stringify(entry)).join(',')}`);
         entries += page.servers.length;
@@ -69,7 +72,7 @@ export async function sync(store: Store, net: NetClient, options: SyncOptions = 
     }
     const summary = entries === 0
       ? { records: 0, added: 0, updated: 0, unchanged: 0, servers: await store.catalog.countServers(), tools: 0, sources: [], seconds: 0 }
-      : await ingest(store, [{ file: `${upstream}/v0.1/servers`, path: file }], { now, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+      : await ingest(store, [{ file: `${upstream}/v0.1/servers`, path: file }], { now, signal: options.signal, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     await store.monitor.finishSync(run, now().toISOString(), 'complete', entries, null);
     return { ...summary, upstream, pages, since };
   } catch (err) {

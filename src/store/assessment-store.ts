@@ -7,6 +7,9 @@ export type Assessment = Schemas['Assessment'];
 export type AssessmentStatus = Schemas['AssessmentStatus'];
 export type Observation = Schemas['Observation'];
 
+/** An assessment as stored: without what the service derives (the notice, how the domain is shown). */
+export type StoredAssessment = Omit<Assessment, 'notice' | 'displayDomain' | 'domainWarning'>;
+
 export interface NewAssessment {
   readonly id: string;
   readonly domain: string;
@@ -18,8 +21,8 @@ export interface NewAssessment {
 export interface AssessmentStore {
   /** Stores a queued assessment and its job, in one transaction. */
   create(assessment: NewAssessment): Promise<void>;
-  /** The record without its notice (the service adds it). */
-  find(id: string): Promise<Omit<Assessment, 'notice'> | null>;
+  /** The record as stored (the service adds the notice and how the domain is shown). */
+  find(id: string): Promise<StoredAssessment | null>;
   /**
    * Claims the oldest job that is queued, or running with an expired lease (its instance died),
    * for `worker` until `leaseUntil`. Returns the assessment to work on, or null when there is none.

@@ -131,7 +131,8 @@ export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter)
     if (written.rows === 0) await moveContentGeneration(trx, -1);
     return result;
   }))).finally(() => ended(written.rows > 0));
-  if (written.servers >= ANALYZE_AFTER_SERVERS) await refreshStatistics(db);
+  // After the commit: statistics the planner lacks for a while are no reason to report the write as failed.
+  if (written.servers >= ANALYZE_AFTER_SERVERS) await refreshStatistics(db).catch(() => undefined);
   return result;
 }
 

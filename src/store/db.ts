@@ -4,11 +4,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import knexFactory, { type Knex } from 'knex';
 import type { Database } from 'sqlite3';
 import type { Dialect } from './dialect.js';
-import { migrationSource } from './migrations/index.js';
 import { SqliteClient, type WriteStatement } from './sqlite-client.js';
 
 export type Db = Knex;
@@ -45,9 +43,46 @@ export function storable(key: string): boolean {
  */
 const QUIET_ACQUIRE = {
   warn: (message: string) => {
-    if (!message.startsWith('Acquire connection error')) console.warn(message);
+    // Likewise a connection lost while idle: the pool replaces it, and a query it failed says so.
+    if (!message.startsWith('Acquire connection error') && !message.startsWith('Connection Error')) console.warn(message);
   },
 };
+
+/** The driver's own words for each failed query, without the statement knex puts before them. */
+const queryFailures = new WeakMap<Error, string>();
+
+/**
+ * Keeps what `databaseFailure` needs: knex reports every failed query (a transaction's too), and
+ * prefixes the error's message with the statement (not the values: `compileSqlOnError: false`).
+ */
+function noteQueryFailures(db: Db): Db {
+  db.on('query-error', (err: unknown, query: { sql?: unknown }) => {
+    if (!(err instanceof Error)) return;
+    const prefix = typeof query.sql === 'string' ? `${query.sql} - ` : '';
+    queryFailures.set(err, prefix !== '' && err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message);
+  });
+  return db;
+}
+
+/** What the driver said of a failed query (without the statement knex puts before it), else the error's message. */
+export function driverMessage(err: Error): string {
+  return queryFailures.get(err) ?? err.message;
+}
+
+/**
+ * A failure of the database (a query it failed or refused, a lost or refused connection, no
+ * connection in time) in a few words for an operator, or null when `err` is none of those.
+ */
+export function databaseFailure(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  if (err.name === 'KnexTimeoutError') return 'no database connection could be had in time';
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  const fromDatabase = queryFailures.has(err) || code?.startsWith('SQLITE_') === true || 'syscall' in err;
+  if (!fromDatabase) return null;
+  const said = driverMessage(err);
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return `the database file is damaged (${said}); restore it from a backup`;
+  return `the database failed (${said}${code !== undefined && !said.includes(code) ? `, ${code}` : ''})`;
+}
 
 export interface OpenOptions {
   /** SQLite's page cache per connection, in MiB (default 64: ingest writes the catalog's indexes through it). */
@@ -65,23 +100,29 @@ export function sqlitePragmas(pageCacheMb = 64): string[] {
   ];
 }
 
+/** The SQLite file a `sqlite:` URL names (absolute), or null for `sqlite::memory:`; throws for any other URL. */
+export function sqliteFileOf(databaseUrl: string): string | null {
+  const target = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
+  if (!target) throw new Error('unsupported DATABASE_URL: use sqlite:<path> or postgres://…');
+  return target === ':memory:' ? null : resolve(target);
+}
+
 /** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
 export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db {
   if (POSTGRES_URL.test(databaseUrl)) {
     // A request waits for a connection 10 s at most (knex's default is 60): the read model
     // bounds its own queue of searches, so a longer wait means the database does not answer.
-    return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, acquireConnectionTimeout: 10_000, log: QUIET_ACQUIRE });
+    return noteQueryFailures(knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, acquireConnectionTimeout: 10_000, log: QUIET_ACQUIRE, compileSqlOnError: false }));
   }
-  const match = /^sqlite:(.+)$/.exec(databaseUrl);
-  if (!match?.[1]) throw new Error('unsupported DATABASE_URL: use sqlite:<path> or postgres://…');
-  const target = match[1];
-  const filename = target === ':memory:' ? ':memory:' : resolve(target);
-  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  return knexFactory({
+  const file = sqliteFileOf(databaseUrl);
+  const filename = file ?? ':memory:';
+  if (file !== null) mkdirSync(dirname(file), { recursive: true });
+  return noteQueryFailures(knexFactory({
     client: SqliteClient,
     connection: { filename },
     useNullAsDefault: true,
     log: QUIET_ACQUIRE,
+    compileSqlOnError: false,
     pool: {
       min: 1,
       max: 1,
@@ -95,7 +136,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
         next(0);
       },
     },
-  });
+  }));
 }
 
 /**
@@ -107,7 +148,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
  */
 export function openSideConnection(databaseUrl: string): Db | null {
   if (!POSTGRES_URL.test(databaseUrl)) return null;
-  return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2_000, log: QUIET_ACQUIRE });
+  return noteQueryFailures(knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2_000, log: QUIET_ACQUIRE, compileSqlOnError: false }));
 }
 
 /**
@@ -134,38 +175,4 @@ export function selectPrepared<T>(db: Db, sql: string, bindings: readonly (strin
 
 async function selectRaw<T>(db: Db, sql: string, bindings: readonly (string | number)[]): Promise<T[]> {
   return rowsOf<T>(await db.raw(sql, [...bindings]));
-}
-
-/** How long `migrate` waits for another instance that holds the migration lock. */
-const MIGRATION_LOCK_WAIT_MS = 60_000;
-
-/**
- * Applies every pending migration. Instances starting together on one PostgreSQL database
- * race for knex's migration lock: the losers wait for the winner, then find nothing pending.
- */
-export async function migrate(db: Db): Promise<void> {
-  const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      await db.migrate.latest({ migrationSource });
-      return;
-    } catch (err) {
-      if (!isMigrationRace(err) || Date.now() > deadline) throw err;
-      await sleep(250);
-    }
-  }
-}
-
-/** Another instance holds the lock, or created knex's own tables a moment before this one. */
-function isMigrationRace(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = 'code' in err ? err.code : undefined;
-  // 23505: unique violation (pg_type of a table created concurrently); 42P07: relation exists.
-  return err.name === 'MigrationLocked' || code === '23505' || code === '42P07';
-}
-
-/** Whether migrations are all applied (for /readyz). */
-export async function migrationsPending(db: Db): Promise<boolean> {
-  const [, pending] = (await db.migrate.list({ migrationSource })) as [unknown[], unknown[]];
-  return pending.length > 0;
 }

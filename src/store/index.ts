@@ -1,11 +1,13 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { readContentGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
-import { dialectOf, migrate, migrationsPending, openDatabase, openSideConnection, type Db } from './db.js';
+import { dialectOf, openDatabase, openSideConnection, type Db } from './db.js';
+import { migrate, migrationsPending } from './migrate.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
 import { createRegistryVersions, type RegistryVersions } from './registry-versions.js';
+import { checkIntegrity, type Integrity } from './integrity.js';
 import { SCHEMA } from './migrations/index.js';
 import { createSearchSnapshots } from './search-snapshots.js';
 import { createSearchSource, type CatalogSearchSource } from './search-source.js';
@@ -47,6 +49,8 @@ export interface Store {
   rateLimiter(spec: RateLimiterSpec): RateLimiterAbstract;
   /** Whether the database answers a query now (on PostgreSQL, on the store's side connection, not behind the pool's queue). */
   answers(): Promise<boolean>;
+  /** The database file's integrity, checked once (the first call starts it; later ones share it). */
+  integrity(): Promise<Integrity>;
   /** Readiness: whether the database answers and no migration is pending. */
   check(): Promise<{ database: 'ok' | 'error'; migrations: 'ok' | 'pending' | 'error' }>;
   close(): Promise<void>;
@@ -105,6 +109,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
   // (A database in memory is one connection's alone: there the pool's is the only one.)
   const ownReader = dialect === 'sqlite' && databaseUrl !== 'sqlite::memory:';
   const snapshots = createSearchSnapshots(db, SCHEMA, ownReader ? () => openDatabase(databaseUrl, { pageCacheMb: 2 }) : undefined);
+  let integrity: Promise<Integrity> | null = null;
   const committedPart = (generation: string): string => generation.slice(generation.indexOf(':') + 1);
   const searchSource = createSearchSource(db, {
     find: (generation, fingerprint) => snapshots.find(committedPart(generation), fingerprint),
@@ -126,8 +131,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
       return new RateLimiterPostgres({ ...spec, storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, insuranceLimiter: memory });
     },
     async migrate() {
-      await migrate(db);
-      await syncTaxonomy(db);
+      await migrate(db, databaseUrl, () => syncTaxonomy(db));
     },
     async answers() {
       try {
@@ -137,6 +141,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
         return false;
       }
     },
+    integrity: () => (integrity ??= checkIntegrity(db, databaseUrl)),
     async check() {
       try {
         await db.raw('SELECT 1');
@@ -160,6 +165,8 @@ export type { CatalogLookups } from './catalog-lookups.js';
 export type { CatalogSearchSource } from './search-source.js';
 export type { CatalogWriter, CatalogIndex, ServerWrite, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
+export { databaseFailure } from './db.js';
+export type { Integrity } from './integrity.js';
 export { serverRowsOf, type ServerRows } from './catalog-rows.js';
 export type { Assessment, AssessmentStatus, AssessmentStore, NewAssessment, Observation } from './assessment-store.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';

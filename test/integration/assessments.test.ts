@@ -31,7 +31,8 @@ describe('assessments', function () {
     expect(body).to.include({ domain: 'example-bakery.co.uk', domainUnicode: 'example-bakery.co.uk', exposure: 25000 });
     expect(body.status).to.be.oneOf(['queued', 'running', 'complete']);
     expect(body.notice).to.match(/observations/).and.to.match(/credit professional/);
-    expect(Object.keys(body).sort()).to.deep.equal(['completedAt', 'createdAt', 'domain', 'domainUnicode', 'exposure', 'id', 'notice', 'observations', 'status']);
+    expect(body).to.include({ displayDomain: 'example-bakery.co.uk', domainWarning: null });
+    expect(Object.keys(body).sort()).to.deep.equal(['completedAt', 'createdAt', 'displayDomain', 'domain', 'domainUnicode', 'domainWarning', 'exposure', 'id', 'notice', 'observations', 'status']);
   });
 
   it('answers with the finished record under Prefer: wait', async () => {

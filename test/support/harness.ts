@@ -16,6 +16,7 @@ import { loadDemoCatalogIfEmpty } from '../../src/ingest/demo.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import type { IngestInput } from '../../src/ingest/detect.js';
 import type { NetClientOptions } from '../../src/net/index.js';
+import type { Logger } from '../../src/logger.js';
 import type { ProbeRunner, WorkerOptions } from '../../src/assessments/worker.js';
 import { contractViolations } from './contract.js';
 import { freshDatabase, type TestDatabase } from './database.js';
@@ -56,6 +57,8 @@ export interface HarnessOptions {
   readonly database?: TestDatabase;
   /** Worker settings (e.g. a short lease). */
   readonly workerOptions?: WorkerOptions;
+  /** The service's logger (default: silent). */
+  readonly logger?: Logger;
 }
 
 /** Fetch that fails loudly when a response breaks the contract. */
@@ -82,7 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap } = options;
   const service = await createService(
     testServiceConfig(database.url, { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap }),
-    silentLogger,
+    options.logger ?? silentLogger,
     {
       net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),

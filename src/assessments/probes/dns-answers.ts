@@ -2,7 +2,7 @@
  * What a failed DNS question about the domain's own records means (DESIGN.md "Outcomes are
  * observations, so they must be true"). NXDOMAIN and NODATA are the domain's authority saying
  * there is nothing: `not_found`. A resolver that could not be reached, refused, failed or was too
- * slow is `error` or `timeout`, naming the resolver. A resolver that denies the top-level domain
+ * slow is `error` or `timeout`, saying so of the configured resolver. A resolver that denies the top-level domain
  * too (as a resolver without upstream access does) is not relaying any authority: its NXDOMAIN is
  * an `error`.
  */
@@ -25,11 +25,11 @@ export function isNoSuchAnswer(err: unknown): boolean {
   return NO_SUCH_NAME.has(code) || NO_SUCH_RECORD.has(code);
 }
 
-/** 'the DNS resolver 192.0.2.53', as the evidence names it. */
-export function resolverName(ctx: ProbeContext): string {
-  const servers = ctx.dns.getServers?.() ?? [];
-  return servers.length === 0 ? 'the DNS resolver' : `the DNS resolver ${servers.join(', ')}`;
-}
+/**
+ * The resolver as the evidence names it: the service's own, so never by its address (the
+ * evidence is public, the resolver is the operator's infrastructure).
+ */
+const RESOLVER = 'the configured DNS resolver';
 
 function failedLookup(code: string | undefined, err: unknown, resolver: string): { outcome: 'error' | 'timeout'; detail: string } {
   if (code !== undefined && TIMEOUT_CODES.has(code)) return { outcome: 'timeout', detail: `${resolver} gave no answer in time (${code})` };
@@ -54,7 +54,7 @@ function failedLookup(code: string | undefined, err: unknown, resolver: string):
  */
 export async function dnsFailure(ctx: ProbeContext, shared: SharedLookups, name: string, err: unknown, asked: string): Promise<Observation> {
   const code = errorCode(err);
-  const resolver = resolverName(ctx);
+  const resolver = RESOLVER;
   if (isNoSuchName(err)) {
     const deniedTld = await shared.deniedTld();
     if (deniedTld !== null) {

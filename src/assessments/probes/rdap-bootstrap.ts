@@ -5,7 +5,10 @@
 import type { NetClient } from '../../net/index.js';
 import { arrayOf, isObject, parseJson, stringsOf } from './json.js';
 
-/** The bootstrap could not be read; `url` names it for the evidence, `cause` says why. */
+/** IANA's public bootstrap (RDAP_BOOTSTRAP_URL's default): the one bootstrap evidence names. */
+export const IANA_RDAP_BOOTSTRAP = 'https://data.iana.org/rdap/dns.json';
+
+/** The bootstrap could not be read; `url` is the one fetched, `cause` says why. */
 export class RdapBootstrapUnavailable extends Error {
   constructor(readonly url: string, options: { cause: unknown }) {
     super(`the RDAP bootstrap ${url} could not be read`, options);

@@ -5,7 +5,7 @@
 import { arrayOf, isObject, parseJson, stringAt, stringsOf, type JsonObject } from './json.js';
 import { NetError, type NetResponse } from '../../net/index.js';
 import { failure, hostOf, observe } from './observation.js';
-import { RdapBootstrapUnavailable } from './rdap-bootstrap.js';
+import { IANA_RDAP_BOOTSTRAP, RdapBootstrapUnavailable } from './rdap-bootstrap.js';
 import type { Observation, Probe, ProbeContext } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -76,10 +76,19 @@ function tldOf(domain: string): string {
 function bootstrapFailure(ctx: ProbeContext, tld: string, err: unknown): Observation {
   const asked = `Looked up the RDAP server for .${tld} in the IANA bootstrap`;
   if (!(err instanceof RdapBootstrapUnavailable)) return failure(ctx, 'rdap', 'registration', err, asked, 'the RDAP bootstrap');
-  const whom = `the RDAP bootstrap ${hostOf(err.url)}`;
-  if (err.cause instanceof NetError) return failure(ctx, 'rdap', 'registration', err.cause, `${asked} (${err.url})`, whom);
+  // IANA's is named; a copy the operator configured is the service's own infrastructure: said of,
+  // never named (nor are the words of its network errors, which may name its host).
+  const configured = err.url !== IANA_RDAP_BOOTSTRAP;
+  const whom = configured ? 'the configured RDAP bootstrap' : `the RDAP bootstrap ${hostOf(err.url)}`;
+  const where = configured ? asked : `${asked} (${err.url})`;
+  if (err.cause instanceof NetError) {
+    const failed = failure(ctx, 'rdap', 'registration', err.cause, where, whom);
+    if (!configured) return failed;
+    const said = failed.outcome === 'timeout' ? 'gave no answer in time' : 'could not be reached';
+    return observe(ctx, 'rdap', 'registration', failed.outcome, null, `${where}; ${whom} ${said}; the registry was not asked.`);
+  }
   const why = err.cause instanceof Error ? err.cause.message : String(err.cause);
-  return observe(ctx, 'rdap', 'registration', 'error', null, `${asked} (${err.url}); ${whom} gave no usable bootstrap document: ${why}; the registry was not asked.`);
+  return observe(ctx, 'rdap', 'registration', 'error', null, `${where}; ${whom} gave no usable bootstrap document: ${why}; the registry was not asked.`);
 }
 
 /**

@@ -20,8 +20,6 @@ export interface DnsLookup {
   resolveMx(hostname: string): Promise<Array<{ exchange: string; priority: number }>>;
   resolveTxt(hostname: string): Promise<string[][]>;
   resolveCaa(hostname: string): Promise<CaaRecord[]>;
-  /** The resolver's servers, named in the evidence of a failed lookup. */
-  getServers?(): string[];
 }
 
 /** Everything a probe run needs; the network is reached only through `net` and `inspectTls`. */

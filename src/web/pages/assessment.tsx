@@ -26,13 +26,18 @@ function valueText(value: unknown): string {
 
 export function AssessmentPage({ assets, assessment }: { readonly assets: AssetCatalog; readonly assessment: Assessment }) {
   const finished = assessment.status !== 'queued' && assessment.status !== 'running';
-  const name = assessment.domainUnicode || assessment.domain;
+  // A domain that may imitate another is named in ASCII only (displayDomain), the warning beside it.
+  const name = assessment.displayDomain;
   return (
     <Layout assets={assets} section="assess" title={`Web estate of ${name}`} description={`Observations of the web estate of ${name}. Observations only: not a score, rating or credit decision.`}>
       <h1>Web estate of {name}</h1>
+      {assessment.domainWarning === null ? null : (
+        <p class="notice notice-strong domain-warning" role="alert">Warning: {assessment.domainWarning.message}</p>
+      )}
       <p class="notice notice-strong" role="note">{assessment.notice}</p>
       <dl class="facts-list">
         <div><dt>Domain</dt><dd><code>{assessment.domain}</code></dd></div>
+        {assessment.domainWarning === null && assessment.domainUnicode !== assessment.domain ? <div><dt>In Unicode</dt><dd>{assessment.domainUnicode}</dd></div> : null}
         <div>
           <dt>Status</dt>
           <dd>
