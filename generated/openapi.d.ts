@@ -1510,6 +1510,36 @@ export interface components {
                 "text/html": string;
             };
         };
+        /** @description The client's page budget is used up (`PAGE_RATE_LIMIT` page requests a minute; static files do not count), or for the form its assessment quota; the page says when to try again. */
+        HtmlTooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description Too many page renderings or comparisons are waiting already (`service_unavailable`), or the catalog's database does not answer (`database_unavailable`); the page says to try again after `Retry-After` seconds. */
+        HtmlUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
         /** @description The request is malformed; `errors` names each offending parameter. */
         BadRequest: {
             headers: {
@@ -1595,7 +1625,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The catalog's database does not answer (`database_unavailable`), and this answer was not held from before the outage; ask again after `Retry-After` seconds. */
+        /** @description The catalog's database does not answer (`database_unavailable`), and this answer was not held from before the outage; or too many computations of this kind are waiting already (`service_unavailable`). Ask again after `Retry-After` seconds. */
         DatabaseUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1671,7 +1701,7 @@ export interface components {
         "Referrer-Policy": string;
         /** @description Identifier of this request; also in every problem body as `requestId`. */
         "X-Request-Id": string;
-        /** @description The quota of this route set: `"discovery";q=<requests>;w=<seconds>`. */
+        /** @description The quota of this route set: `"discovery";q=<requests>;w=<seconds>` (`"pages"` on the pages, `"proxy"` on the proxy, `"assessment"` on assessments). */
         "RateLimit-Policy": string;
         /** @description What is left of the quota: `"discovery";r=<remaining>;t=<seconds until reset>`. */
         RateLimit: string;
@@ -2911,6 +2941,8 @@ export interface operations {
             200: components["responses"]["HtmlPage"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -2942,6 +2974,8 @@ export interface operations {
             400: components["responses"]["HtmlError"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -2962,6 +2996,8 @@ export interface operations {
             403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -2987,6 +3023,8 @@ export interface operations {
             400: components["responses"]["HtmlError"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3007,6 +3045,8 @@ export interface operations {
             403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3022,6 +3062,8 @@ export interface operations {
             200: components["responses"]["HtmlPage"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3054,7 +3096,8 @@ export interface operations {
             400: components["responses"]["HtmlError"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
-            429: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3074,6 +3117,8 @@ export interface operations {
             403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3089,6 +3134,8 @@ export interface operations {
             200: components["responses"]["HtmlPage"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };

@@ -19,7 +19,7 @@ import { createStore, type Store } from './store/index.js';
 
 export type ServiceConfig = Pick<
   Config,
-  'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
+  'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
 >;
 
 export interface Service {

@@ -1,12 +1,13 @@
 /**
- * Per-client rate limit of the discovery routes (DESIGN.md "Errors, limits, headers"), with
- * the IETF `RateLimit-Policy` / `RateLimit` headers and `Retry-After` on 429.
+ * Per-client rate limit of a surface (the discovery routes, the pages, the proxy: DESIGN.md
+ * "Errors, limits, headers"), with the IETF `RateLimit-Policy` / `RateLimit` headers and
+ * `Retry-After` on 429.
  */
 import type Koa from 'koa';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimiterSpec } from '../store/index.js';
 import { AppError } from '../errors.js';
-import { clientAddress } from './client-address.js';
+
 
 const WINDOW_SECONDS = 60;
 
@@ -15,7 +16,8 @@ export interface RateLimitOptions {
   readonly policy: string;
   /** Requests per minute per client; 0 turns the limit off. */
   readonly perMinute: number;
-  readonly trustProxyHops: number;
+  /** Who a request counts against (client-address.ts). */
+  readonly clientOf: (ctx: Koa.Context) => string;
   /** Which requests count: the discovery routes. */
   readonly applies: (path: string) => boolean;
   /** Makes the limiter: the store's, so instances on one database share the counts. */
@@ -31,11 +33,11 @@ export function rateLimit(options: RateLimitOptions): Koa.Middleware {
     if (!options.applies(ctx.path)) return next();
     let result: RateLimiterRes;
     try {
-      result = await limiter.consume(clientAddress(ctx, options.trustProxyHops));
+      result = await limiter.consume(options.clientOf(ctx));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new AppError('rate_limited', `Rate limit of ${options.perMinute} ${name} requests a minute reached; retry in ${seconds} s.`, [], {
+      throw new AppError('rate_limited', `The ${name} rate limit of ${options.perMinute} requests a minute is reached; retry in ${seconds} s.`, [], {
         'Retry-After': String(seconds),
         'RateLimit-Policy': policy,
         RateLimit: `"${name}";r=0;t=${seconds}`,

@@ -20,6 +20,7 @@ const TITLES: Partial<Record<AppError['code'], string>> = {
   rate_limited: 'Too many requests',
   internal_error: 'Something went wrong',
   database_unavailable: 'The catalog is unavailable',
+  service_unavailable: 'Busy',
 };
 
 export function webEdge(pages: WebPages, logger: Logger): Koa.Middleware<{ requestId: string }> {
@@ -29,6 +30,8 @@ export function webEdge(pages: WebPages, logger: Logger): Koa.Middleware<{ reque
     try {
       await next();
     } catch (err) {
+      // Nobody is there to read a page (a flood's closed connections): none is made.
+      if (ctx.req.socket.destroyed) return;
       const error = err instanceof AppError ? err : new AppError('internal_error', 'Something went wrong on our side. Quote the request id if you report it.');
       if (!(err instanceof AppError)) logger.error({ err, requestId: ctx.state.requestId }, 'page failed');
       const status = ERROR_TABLE[error.code].status;
