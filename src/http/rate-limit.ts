@@ -4,8 +4,8 @@
  * `Retry-After` on 429.
  */
 import type Koa from 'koa';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimiterSpec } from '../store/index.js';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { Limiter, RateLimiterSpec } from '../store/index.js';
 import { AppError } from '../errors.js';
 
 
@@ -21,7 +21,7 @@ export interface RateLimitOptions {
   /** Which requests count: the discovery routes. */
   readonly applies: (path: string) => boolean;
   /** Makes the limiter: the store's, so instances on one database share the counts. */
-  readonly limiter: (spec: RateLimiterSpec) => RateLimiterAbstract;
+  readonly limiter: (spec: RateLimiterSpec) => Limiter;
 }
 
 export function rateLimit(options: RateLimitOptions): Koa.Middleware {

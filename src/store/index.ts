@@ -1,5 +1,5 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
-import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
 import { readContentGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
 import { dialectOf, migrate, migrationsPending, openDatabase, openSideConnection, type Db } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
@@ -9,6 +9,7 @@ import { createRegistryVersions, type RegistryVersions } from './registry-versio
 import { SCHEMA } from './migrations/index.js';
 import { createSearchSnapshots } from './search-snapshots.js';
 import { createSearchSource, type CatalogSearchSource } from './search-source.js';
+import { databaseLimiter, type Limiter } from './rate-limits.js';
 
 export interface RateLimiterSpec {
   /** Names the policy's counters (several policies share one table). */
@@ -16,6 +17,12 @@ export interface RateLimiterSpec {
   readonly points: number;
   /** Window, in seconds. */
   readonly duration: number;
+  /**
+   * Counts that must outlive a restart (the assessment quotas): in the database on SQLite too.
+   * Elsewhere SQLite counts in memory: a write per request on its one connection would queue
+   * every read behind it, and a per-minute count lost in a restart costs a minute's allowance.
+   */
+  readonly durable?: boolean;
 }
 
 /** The catalog's lookups (searches go through the engines of src/search). */
@@ -41,10 +48,10 @@ export interface Store {
   contentGeneration(fresh?: boolean): Promise<string>;
   /**
    * A rate limiter whose counters live where every instance sees them: in the database on
-   * PostgreSQL (with this process's memory as insurance if the database fails), in this process's
-   * memory on SQLite (one instance).
+   * PostgreSQL (with this process's memory as insurance if the database fails); on SQLite in the
+   * database when `durable`, else in this process's memory (one instance).
    */
-  rateLimiter(spec: RateLimiterSpec): RateLimiterAbstract;
+  rateLimiter(spec: RateLimiterSpec): Limiter;
   /** Whether the database answers a query now (on PostgreSQL, on the store's side connection, not behind the pool's queue). */
   answers(): Promise<boolean>;
   /** Readiness: whether the database answers and no migration is pending. */
@@ -120,10 +127,10 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     withCatalogWriter: (work) => withCatalogWriter(db, work, (wrote) => {
       if (wrote) writes += 1;
     }),
-    rateLimiter(spec) {
+    rateLimiter({ durable, ...spec }) {
       const memory = new RateLimiterMemory({ ...spec });
-      if (dialect !== 'postgres') return memory;
-      return new RateLimiterPostgres({ ...spec, storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, insuranceLimiter: memory });
+      if (dialect === 'postgres') return new RateLimiterPostgres({ ...spec, storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, insuranceLimiter: memory });
+      return durable ? databaseLimiter(db, spec, memory) : memory;
     },
     async migrate() {
       await migrate(db);
@@ -157,6 +164,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
 }
 
 export type { CatalogLookups } from './catalog-lookups.js';
+export type { Limiter } from './rate-limits.js';
 export type { CatalogSearchSource } from './search-source.js';
 export type { CatalogWriter, CatalogIndex, ServerWrite, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';

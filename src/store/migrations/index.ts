@@ -17,6 +17,7 @@ import * as registryVersions from './011-registry-versions.js';
 import * as searchSnapshots from './012-search-snapshots.js';
 import * as sourcesByServer from './013-sources-by-server.js';
 import * as registryCatalogMeta from './014-registry-catalog-meta.js';
+import * as sqliteRateLimits from './015-sqlite-rate-limits.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -33,6 +34,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '012-search-snapshots': searchSnapshots,
   '013-sources-by-server': sourcesByServer,
   '014-registry-catalog-meta': registryCatalogMeta,
+  '015-sqlite-rate-limits': sqliteRateLimits,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
