@@ -692,7 +692,10 @@ export interface paths {
          * Start an assessment from the form
          * @description Queues an assessment as `POST /api/v1/assessments` does and redirects to its page
          *     (`303`, `/assessments/{id}`). An invalid domain or exposure shows the form again with
-         *     the reason (400); over the public limit, a 429 page says when to try again.
+         *     the reason (400); over the public limit, a 429 page says when to try again. The form is
+         *     same-origin: a POST a browser marks as sent from another site (`Origin` not this
+         *     service's, or `Sec-Fetch-Site` other than `same-origin`/`none`) is a 403 page and
+         *     nothing is done; a POST with neither header (a program, not a browser) is served.
          */
         post: operations["submitAssessPage"];
         delete?: never;
@@ -1538,6 +1541,17 @@ export interface components {
             };
             content: {
                 "text/html": string;
+            };
+        };
+        /** @description A form sent from another site (`origin_not_allowed`, a 403 page, nothing done), or a `Host` this deployment does not answer to (`host_not_allowed`, a problem). */
+        FormForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request is malformed; `errors` names each offending parameter. */
@@ -3094,7 +3108,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["HtmlError"];
-            403: components["responses"]["HostNotAllowed"];
+            403: components["responses"]["FormForbidden"];
             405: components["responses"]["HtmlError"];
             429: components["responses"]["HtmlTooManyRequests"];
             503: components["responses"]["HtmlUnavailable"];

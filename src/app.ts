@@ -25,6 +25,7 @@ import type { ReadModel } from './read/read-model.js';
 import type { Store } from './store/index.js';
 import { loadAssets } from './web/assets.js';
 import { webEdge } from './web/edge.js';
+import { sameOriginForms } from './web/same-origin.js';
 import { isPagePath } from './web/security.js';
 import { createWebPages } from './web/web-pages.js';
 
@@ -93,6 +94,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   });
   app.use(corsReads());
   app.use(webEdge(pages, deps.logger));
+  app.use(sameOriginForms(deps.config.publicUrl));
   const limiter = deps.store.rateLimiter;
   app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, clientOf, applies: (path) => DISCOVERY.test(path), limiter }));
   app.use(rateLimit({ policy: 'pages', perMinute: deps.config.pageRateLimit, clientOf, applies: (path) => isPagePath(path) && !ASSETS.test(path), limiter }));

@@ -21,6 +21,7 @@ const TITLES: Partial<Record<AppError['code'], string>> = {
   internal_error: 'Something went wrong',
   database_unavailable: 'The catalog is unavailable',
   service_unavailable: 'Busy',
+  origin_not_allowed: 'Sent from another site',
 };
 
 export function webEdge(pages: WebPages, logger: Logger): Koa.Middleware<{ requestId: string }> {
