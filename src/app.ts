@@ -16,6 +16,7 @@ import { corsReads } from './http/cors.js';
 import { createDispatcher } from './http/openapi.js';
 import { sendProblem } from './http/problem.js';
 import { clientKeys } from './http/client-address.js';
+import { oneRequestPerConnection } from './http/pipelining.js';
 import { rateLimit } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
 import { createMcpServer } from './mcp/server.js';
@@ -70,6 +71,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   app.proxy = deps.config.trustProxyHops > 0;
   app.silent = true;
 
+  app.use(oneRequestPerConnection());
   app.use(async (ctx, next) => {
     const inbound = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID.test(inbound) ? inbound : randomUUID();

@@ -92,9 +92,14 @@ export interface ReadModelDeps {
   readonly renders?: Gate;
 }
 
-/** How long trust and status answers serve the reads that follow (ms), and how many are held. */
+/**
+ * How long trust, status and compare answers serve the reads that follow (ms), how many are
+ * held, and their bytes together (a comparison of ten large servers is 36 KB of JSON, about 8 KB
+ * held compressed).
+ */
 const RECENT_MS = 30_000;
 const RECENT_MAX = 10_000;
+const RECENT_BYTES = 32 * 2 ** 20;
 
 /**
  * Comparisons: each reads up to ten whole servers and their trust (50-80 ms of CPU for ten
@@ -147,7 +152,9 @@ export function createReadModel({
     }, signal);
   };
   const fresh = async <T>(compute: () => Promise<T>): Promise<Answer<T>> => Answer.of(await guarded(compute));
-  const recentAnswers = recentMs > 0 ? new LRUCache<string, Answer<unknown>>({ max: RECENT_MAX, ttl: recentMs }) : null;
+  const recentAnswers = recentMs > 0
+    ? new LRUCache<string, Answer<unknown>>({ max: RECENT_MAX, maxSize: RECENT_BYTES, sizeCalculation: (answer, key) => answer.bytes + key.length, ttl: recentMs })
+    : null;
   /** `compute`'s answer (computed `through` these flights), or the one made under `key` less than `recentMs` ago (reads of monitor checks and the clock). */
   const recent = async <T>(key: string, compute: () => Promise<T>, through = flights, signal?: AbortSignal): Promise<Answer<T>> => {
     if (!recentAnswers) return fresh(compute);
@@ -156,7 +163,7 @@ export function createReadModel({
     // Kept under a key only this function sets, for a compute of the same T.
     if (hit) return hit as Answer<T>;
     return through.run(`recent\n${key}`, async () => {
-      const answer = await fresh(compute);
+      const answer = (await fresh(compute)).forKeeping();
       recentAnswers.set(key, answer);
       return answer;
     }, signal);

@@ -13,8 +13,8 @@ export interface FloodOptions {
   readonly port: number;
   /** The service's process, whose memory is sampled. */
   readonly pid: number;
-  /** The flood's request target (`/compare?ids=…`), or one per socket. */
-  readonly path: string | ((socket: number) => string);
+  /** The flood's request targets (`/compare?ids=…`): the `request`th of socket `socket`. */
+  readonly path: (socket: number, request: number) => string;
   readonly sockets: number;
   readonly perSocket: number;
   readonly durationMs: number;
@@ -46,12 +46,12 @@ export async function flood(options: FloodOptions): Promise<FloodReport> {
     rssPeak = Math.max(rssPeak, rssMb(options.pid));
   }, 100);
   const floodStatuses: Record<string, number> = {};
-  const sockets = await Promise.all(Array.from({ length: options.sockets }, (_, i) => floodSocket(options, typeof options.path === 'string' ? options.path : options.path(i), floodStatuses)));
+  const sockets = await Promise.all(Array.from({ length: options.sockets }, (_, i) => floodSocket(options, i, floodStatuses)));
   const searched = await searchUntil(options, Date.now() + options.durationMs);
   clearInterval(sampler);
   rssPeak = Math.max(rssPeak, rssMb(options.pid));
   for (const socket of sockets) socket.resume();
-  await new Promise((resolve) => setTimeout(resolve, options.drainMs ?? 2000));
+  await new Promise((resolve) => setTimeout(resolve, options.drainMs ?? 1500));
   for (const socket of sockets) socket.destroy();
   const sorted = [...searched.times].sort((a, b) => a - b);
   const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -68,7 +68,7 @@ export async function flood(options: FloodOptions): Promise<FloodReport> {
 }
 
 /** One flooding connection: every request written at once, nothing read until it is resumed; the statuses of the answers it then reads are counted. */
-async function floodSocket(options: FloodOptions, path: string, statuses: Record<string, number>): Promise<Socket> {
+async function floodSocket(options: FloodOptions, index: number, statuses: Record<string, number>): Promise<Socket> {
   const socket = connect({ host: '127.0.0.1', port: options.port });
   socket.pause();
   socket.on('error', () => undefined);
@@ -76,8 +76,8 @@ async function floodSocket(options: FloodOptions, path: string, statuses: Record
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  const one = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\nAccept: text/html\r\n\r\n`;
-  socket.write(one.repeat(options.perSocket));
+  const one = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\nAccept: text/html\r\n\r\n`;
+  socket.write(Array.from({ length: options.perSocket }, (_, request) => one(options.path(index, request))).join(''));
   let buffered = Buffer.alloc(0);
   socket.on('data', (chunk: Buffer) => {
     buffered = Buffer.concat([buffered, chunk]);
