@@ -7,6 +7,7 @@
  * one that does not read gets no more work done than fits its socket's buffers.
  */
 import type { Socket } from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Koa from 'koa';
 
 export function oneRequestPerConnection(): Koa.Middleware {
@@ -19,7 +20,13 @@ export function oneRequestPerConnection(): Koa.Middleware {
       ctx.res.once('finish', resolve);
       ctx.res.once('close', resolve);
     }));
-    if (before) await before;
+    if (before) {
+      await before;
+      // A turn of the event loop first: an answer written at once (a kept page) would otherwise
+      // start the next request in the same breath, and a connection's whole pipeline would run
+      // before any other client is read (measured: 1,280 kept pages held the loop for 200 ms).
+      await nextTurn();
+    }
     return next();
   };
 }

