@@ -65,7 +65,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const generation = followGeneration(store.contentGeneration);
     const registry = createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
     const subregistry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation });
-    const read = createReadModel({ registry, subregistry, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers });
+    const read = createReadModel({ registry, subregistry, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version });
     const probe = options.probe ?? defaultProbe(client, config);
     if (options.workers) workers = startWorkers(store.assessments, probe, logger, options.workerOptions);

@@ -19,7 +19,7 @@ import { scrubValue } from '../catalog/secrets.js';
 import type { JsonText } from '../json.js';
 import { createAnswerCache, type AnswerCache } from './answer-cache.js';
 import { createFlights, type Flights } from './flights.js';
-import { createGate, type Gate, type GateOptions } from './gate.js';
+import { busy, createGate, type Gate, type GateOptions } from './gate.js';
 import { withLinks } from './links.js';
 import { createRenditions, type Renditions } from './renditions.js';
 
@@ -72,6 +72,8 @@ export interface ReadModelDeps {
   readonly generation: () => Promise<string | null>;
   /** Whether the database answers now: asked after a read failed, to tell an outage from a fault. */
   readonly databaseAnswers?: () => Promise<boolean>;
+  /** Whether a failure means the database is busy (a connection not had in time): 503 `service_unavailable`, not a fault. */
+  readonly databaseBusy?: (err: unknown) => boolean;
   readonly cache?: AnswerCache;
   /**
    * How long a trust or status answer serves the reads that follow it (ms; 0: each read computes
@@ -120,18 +122,22 @@ function databaseUnavailable(): AppError {
 }
 
 export function createReadModel({
-  registry, subregistry, generation, databaseAnswers = async () => true, cache = createAnswerCache(), flights = createFlights(),
+  registry, subregistry, generation, databaseAnswers = async () => true, databaseBusy = () => false, cache = createAnswerCache(), flights = createFlights(),
   comparisons = createFlights(createGate(COMPARISONS)), renders = createGate(RENDERS), recentMs = RECENT_MS, checksRecorded = () => 0,
 }: ReadModelDeps): ReadModel {
   /** The last generation read: while the database does not answer, answers kept at it are served. */
   let known: string | null = null;
-  /** `compute`'s value; a failure while the database does not answer becomes `database_unavailable`. */
+  /**
+   * `compute`'s value; a failure while the database does not answer becomes `database_unavailable`,
+   * and a connection not had in time while it answers `service_unavailable` (both 503, Retry-After).
+   */
   const guarded = async <R>(compute: () => Promise<R>): Promise<R> => {
     try {
       return await compute();
     } catch (err) {
-      if (err instanceof AppError || (await databaseAnswers())) throw err;
-      throw databaseUnavailable();
+      if (err instanceof AppError) throw err;
+      if (!(await databaseAnswers())) throw databaseUnavailable();
+      throw databaseBusy(err) ? busy('database reads') : err;
     }
   };
   /**

@@ -164,6 +164,14 @@ function isMigrationRace(err: unknown): boolean {
   return err.name === 'MigrationLocked' || code === '23505' || code === '42P07';
 }
 
+/**
+ * Whether `err` is a wait for one of the pool's connections that ran out of time: the database
+ * is busy, not broken (the read model answers 503 with `Retry-After`, not 500).
+ */
+export function isPoolTimeout(err: unknown): boolean {
+  return err instanceof knexFactory.KnexTimeoutError;
+}
+
 /** Whether migrations are all applied (for /readyz). */
 export async function migrationsPending(db: Db): Promise<boolean> {
   const [, pending] = (await db.migrate.list({ migrationSource })) as [unknown[], unknown[]];

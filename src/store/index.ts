@@ -1,7 +1,7 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
 import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
 import { readContentGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
-import { dialectOf, migrate, migrationsPending, openDatabase, openSideConnection, type Db } from './db.js';
+import { dialectOf, isPoolTimeout, migrate, migrationsPending, openDatabase, openSideConnection, type Db } from './db.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
@@ -54,6 +54,8 @@ export interface Store {
   rateLimiter(spec: RateLimiterSpec): Limiter;
   /** Whether the database answers a query now (on PostgreSQL, on the store's side connection, not behind the pool's queue). */
   answers(): Promise<boolean>;
+  /** Whether a failure is a wait for a connection that ran out of time (the database is busy). */
+  busy(err: unknown): boolean;
   /** Readiness: whether the database answers and no migration is pending. */
   check(): Promise<{ database: 'ok' | 'error'; migrations: 'ok' | 'pending' | 'error' }>;
   close(): Promise<void>;
@@ -136,6 +138,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
       await migrate(db);
       await syncTaxonomy(db);
     },
+    busy: isPoolTimeout,
     async answers() {
       try {
         await generationDb.raw('SELECT 1');

@@ -10,6 +10,8 @@ import { createAnswerCache } from '../../src/read/answer-cache.js';
 import { AppError } from '../../src/errors.js';
 import { createFlights } from '../../src/read/flights.js';
 import { createGate } from '../../src/read/gate.js';
+import { isPoolTimeout } from '../../src/store/db.js';
+import knex from 'knex';
 import { createReadModel } from '../../src/read/read-model.js';
 import type { RegistryService } from '../../src/registry/registry-service.js';
 
@@ -121,6 +123,15 @@ describe('read model', () => {
     }
     down = false;
     expect((await read.searchServers({ q: 'gitlab' })).value, 'back by itself').to.deep.include({ call: 'searchServers' });
+  });
+
+  it('says service_unavailable with Retry-After when a read waited too long for a database connection (busy, not broken)', async () => {
+    const timedOut = new knex.KnexTimeoutError('Knex: Timeout acquiring a connection. The pool is probably full.');
+    const registry = new Proxy({} as RegistryService, { get: () => async () => { throw timedOut; } });
+    const read = createReadModel({ registry, generation: async () => 'g1', databaseAnswers: async () => true, databaseBusy: isPoolTimeout });
+    const err = await read.searchServers({ q: 'x' }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(AppError).and.to.deep.include({ code: 'service_unavailable', headers: { 'Retry-After': '1' } });
+    expect(isPoolTimeout(new Error('Knex: Timeout acquiring a connection')), 'only knex\'s own error, not its text').to.equal(false);
   });
 
   it('lets a failure pass as it is while the database answers (a fault, not an outage)', async () => {
