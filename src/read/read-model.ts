@@ -94,19 +94,12 @@ export interface ReadModelDeps {
   readonly renders?: Gate;
 }
 
-/**
- * How long trust, status and compare answers serve the reads that follow (ms), how many are
- * held, and their bytes together (a comparison of ten large servers is 36 KB of JSON, about 8 KB
- * held compressed).
- */
+/** How long trust, status and compare answers serve the reads that follow (ms), how many are held, and their bytes together. */
 const RECENT_MS = 30_000;
 const RECENT_MAX = 10_000;
 const RECENT_BYTES = 32 * 2 ** 20;
 
-/**
- * Comparisons: each reads up to ten whole servers and their trust (50-80 ms of CPU for ten
- * large ones), so two at once, one per core, and few waiting.
- */
+/** Comparisons: each reads up to ten whole servers and their trust, so two at once, one per core, and few waiting. */
 const COMPARISONS: GateOptions = { concurrency: 2, queued: 64, what: 'comparisons' };
 /** Page renderings that are not kept yet: a few at once (each holds its reads while it renders), few waiting. */
 const RENDERS: GateOptions = { concurrency: 4, queued: 64, what: 'page renderings' };

@@ -1,6 +1,5 @@
 /**
- * One client floods a page while another searches (issue: "Hold under abuse and faults"), on the
- * real catalog from ../shared/data, the service in a process of its own so its memory is its
+ * One client floods a page while another searches, on the real catalog from ../shared/data, the service in a process of its own so its memory is its
  * own: 64 sockets each pipeline 20 requests of /compare?ids=<the 10 servers with the most tools>
  * and never read, for a bounded window, with the page rate limit off (a private deployment's
  * setting: the computation's own bounds must hold without it). Then a shorter, harsher flood
@@ -82,8 +81,7 @@ describe(`a page flood from one client${available ? '' : ' (skipped: ../shared/d
     expectNoServerError(oneUrl);
   });
 
-  // A generous bound: each comparison costs 15-90 ms of CPU on a machine shared with other work
-  // (before the gates, this flood held searches for 7 s).
+  // A generous bound: every request here costs a comparison's CPU, on a machine shared with other work.
   it('holds when every request is a comparison of its own: searches p99 under a second, no server error', () => {
     expect(everyRequestItsOwn.searchP99Ms).to.be.below(1000);
     expect(everyRequestItsOwn.searchStatuses).to.deep.equal({ 200: everyRequestItsOwn.searches });

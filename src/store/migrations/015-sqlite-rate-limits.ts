@@ -1,6 +1,6 @@
 /**
- * The assessment quotas' counters on SQLite too (`rate_limits`, as PostgreSQL has had since
- * 005): held in memory, a restart gave every client a fresh allowance and reset the daily cap.
+ * The assessment quotas' counters on SQLite too, so that a restart keeps what each client has
+ * spent and the day's count (PostgreSQL's `rate_limits` table is 005's).
  */
 import type { Knex } from 'knex';
 import { dialectOf } from '../dialect.js';
