@@ -8,7 +8,6 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Limiter, RateLimiterSpec } from '../store/index.js';
 import { AppError } from '../errors.js';
 
-
 const WINDOW_SECONDS = 60;
 
 export interface RateLimitOptions {
@@ -18,7 +17,7 @@ export interface RateLimitOptions {
   readonly perMinute: number;
   /** Who a request counts against (client-address.ts). */
   readonly clientOf: (ctx: Koa.Context) => string;
-  /** Which requests count: the discovery routes. */
+  /** Which requests count, by path. */
   readonly applies: (path: string) => boolean;
   /** Makes the limiter: the store's, so instances on one database share the counts. */
   readonly limiter: (spec: RateLimiterSpec) => Limiter;
