@@ -7,12 +7,18 @@
  * one that does not read gets no more work done than fits its socket's buffers.
  */
 import type { Socket } from 'node:net';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Koa from 'koa';
+
+/**
+ * Pipelined requests resumed in one turn of the event loop at most: the rest wait for the next
+ * turn, so other clients' requests are read in between, however many connections pipeline.
+ */
+const RESUMED_PER_TURN = 4;
 
 export function oneRequestPerConnection(): Koa.Middleware {
   /** Per connection, when the answer to its latest request has been written out (or the connection closed). */
   const answered = new WeakMap<Socket, Promise<void>>();
+  const resume = turns(RESUMED_PER_TURN);
   return async (ctx, next) => {
     const socket = ctx.req.socket;
     const before = answered.get(socket);
@@ -22,11 +28,29 @@ export function oneRequestPerConnection(): Koa.Middleware {
     }));
     if (before) {
       await before;
-      // A turn of the event loop first: an answer written at once (a kept page) would otherwise
-      // start the next request in the same breath, and a connection's whole pipeline would run
-      // before any other client is read.
-      await nextTurn();
+      // Not at once: an answer written at once (a kept page) would start the next request in
+      // the same breath, and every connection's pipeline would run before another client is read.
+      await resume();
     }
     return next();
   };
+}
+
+/** Resolves the waiting in order, `perTurn` in each turn of the event loop. */
+function turns(perTurn: number): () => Promise<void> {
+  const waiting: Array<() => void> = [];
+  let scheduled = false;
+  const turn = (): void => {
+    for (let i = 0; i < perTurn; i += 1) waiting.shift()?.();
+    scheduled = waiting.length > 0;
+    if (scheduled) setImmediate(turn);
+  };
+  return () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(turn);
+      }
+    });
 }
