@@ -692,7 +692,10 @@ export interface paths {
          * Start an assessment from the form
          * @description Queues an assessment as `POST /api/v1/assessments` does and redirects to its page
          *     (`303`, `/assessments/{id}`). An invalid domain or exposure shows the form again with
-         *     the reason (400); over the public limit, a 429 page says when to try again.
+         *     the reason (400); over the public limit, a 429 page says when to try again. The form is
+         *     same-origin: a POST a browser marks as sent from another site (`Origin` not this
+         *     service's, or `Sec-Fetch-Site` other than `same-origin`/`none`) is a 403 page and
+         *     nothing is done; a POST with neither header (a program, not a browser) is served.
          */
         post: operations["submitAssessPage"];
         delete?: never;
@@ -1588,6 +1591,47 @@ export interface components {
                 "text/html": string;
             };
         };
+        /** @description The client's page budget is used up (`PAGE_RATE_LIMIT` page requests a minute; static files do not count), or for the form its assessment quota; the page says when to try again. */
+        HtmlTooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description Too many page renderings or comparisons are waiting already (`service_unavailable`), or the catalog's database does not answer (`database_unavailable`); the page says to try again after `Retry-After` seconds. */
+        HtmlUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description A form sent from another site (`origin_not_allowed`, a 403 page, nothing done), or a `Host` this deployment does not answer to (`host_not_allowed`, a problem). */
+        FormForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request is malformed; `errors` names each offending parameter. */
         BadRequest: {
             headers: {
@@ -1673,7 +1717,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The catalog's database does not answer (`database_unavailable`), and this answer was not held from before the outage; ask again after `Retry-After` seconds. */
+        /** @description The catalog's database does not answer (`database_unavailable`), and this answer was not held from before the outage; or too many computations of this kind are waiting already (`service_unavailable`). Ask again after `Retry-After` seconds. */
         DatabaseUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1756,7 +1800,7 @@ export interface components {
         "Referrer-Policy": string;
         /** @description Identifier of this request; also in every problem body as `requestId`. */
         "X-Request-Id": string;
-        /** @description The quota of this route set: `"discovery";q=<requests>;w=<seconds>`. */
+        /** @description The quota of this route set: `"discovery";q=<requests>;w=<seconds>` (`"pages"` on the pages, `"proxy"` on the proxy, `"assessment"` on assessments). */
         "RateLimit-Policy": string;
         /** @description What is left of the quota: `"discovery";r=<remaining>;t=<seconds until reset>`. */
         RateLimit: string;
@@ -3043,6 +3087,8 @@ export interface operations {
             200: components["responses"]["HtmlPage"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3081,6 +3127,8 @@ export interface operations {
             400: components["responses"]["HtmlError"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3101,6 +3149,8 @@ export interface operations {
             403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3133,6 +3183,8 @@ export interface operations {
             400: components["responses"]["HtmlError"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3153,6 +3205,8 @@ export interface operations {
             403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3168,6 +3222,8 @@ export interface operations {
             200: components["responses"]["HtmlPage"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3198,9 +3254,10 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["HtmlError"];
-            403: components["responses"]["HostNotAllowed"];
+            403: components["responses"]["FormForbidden"];
             405: components["responses"]["HtmlError"];
-            429: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3220,6 +3277,8 @@ export interface operations {
             403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };
@@ -3235,6 +3294,8 @@ export interface operations {
             200: components["responses"]["HtmlPage"];
             403: components["responses"]["HostNotAllowed"];
             405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
             default: components["responses"]["HtmlError"];
         };
     };

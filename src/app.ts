@@ -1,6 +1,7 @@
 /**
  * The Koa app: request id, one error middleware that turns everything into problem+json,
- * the discovery rate limit, JSON bodies, and openapi-backend dispatch to the handlers.
+ * the rate limits of the discovery routes, the pages and the proxy, JSON bodies, and
+ * openapi-backend dispatch to the handlers.
  */
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
@@ -14,6 +15,8 @@ import { createHostCheck } from './host-check.js';
 import { corsReads } from './http/cors.js';
 import { createDispatcher } from './http/openapi.js';
 import { sendProblem } from './http/problem.js';
+import { clientKeys } from './http/client-address.js';
+import { oneRequestPerConnection } from './http/pipelining.js';
 import { rateLimit } from './http/rate-limit.js';
 import type { Logger } from './logger.js';
 import { createMcpServer } from './mcp/server.js';
@@ -23,10 +26,12 @@ import type { ReadModel } from './read/read-model.js';
 import type { Store } from './store/index.js';
 import { loadAssets } from './web/assets.js';
 import { webEdge } from './web/edge.js';
+import { sameOriginForms } from './web/same-origin.js';
+import { isPagePath } from './web/security.js';
 import { createWebPages } from './web/web-pages.js';
 
 export interface AppDeps {
-  readonly config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts' | 'discoveryRateLimit' | 'trustProxyHops' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
+  readonly config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts' | 'discoveryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
   readonly store: Store;
   readonly read: ReadModel;
   readonly proxy: ProxyService;
@@ -44,6 +49,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const DISCOVERY = /^\/(api(?!\/v1\/assessments)(\/|$)|v0\.1\/|mcp\/?$)/;
 /** The proxy, which opens outbound connections: a tighter limit on top of discovery's. */
 const PROXY = /^\/api\/v1\/proxy\//;
+/** The pages' static files, which the page limit does not count (a page loads several). */
+const ASSETS = /^\/assets\//;
 /** Where the body stays raw text: JSON-RPC answers a parse error itself. */
 const RAW_BODY = /^\/mcp\/?$/;
 /** Where the body is an HTML form (the assessment form's POST). */
@@ -58,11 +65,13 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const hostAllowed = createHostCheck(deps.config);
   const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets: loadAssets() });
   const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, pages });
-  const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], trustProxyHops: deps.config.trustProxyHops });
+  const clientOf = clientKeys({ trustProxyHops: deps.config.trustProxyHops, ipv6Prefix: deps.config.rateLimitIpv6Prefix });
+  const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], clientOf });
   const app = new Koa<State>();
   app.proxy = deps.config.trustProxyHops > 0;
   app.silent = true;
 
+  app.use(oneRequestPerConnection());
   app.use(async (ctx, next) => {
     const inbound = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID.test(inbound) ? inbound : randomUUID();
@@ -87,10 +96,11 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   });
   app.use(corsReads());
   app.use(webEdge(pages, deps.logger));
-  const { trustProxyHops } = deps.config;
+  app.use(sameOriginForms(deps.config.publicUrl));
   const limiter = deps.store.rateLimiter;
-  app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, trustProxyHops, applies: (path) => DISCOVERY.test(path), limiter }));
-  app.use(rateLimit({ policy: 'proxy', perMinute: deps.config.proxyRateLimit, trustProxyHops, applies: (path) => PROXY.test(path), limiter }));
+  app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, clientOf, applies: (path) => DISCOVERY.test(path), limiter }));
+  app.use(rateLimit({ policy: 'pages', perMinute: deps.config.pageRateLimit, clientOf, applies: (path) => isPagePath(path) && !ASSETS.test(path), limiter }));
+  app.use(rateLimit({ policy: 'proxy', perMinute: deps.config.proxyRateLimit, clientOf, applies: (path) => PROXY.test(path), limiter }));
   app.use(async (ctx, next) => {
     if (ctx.method === 'POST' && RAW_BODY.test(ctx.path)) {
       try {

@@ -20,8 +20,12 @@ export interface Config {
   readonly demoCatalog: 'auto' | 'off';
   /** Discovery requests per minute per client; 0 turns the limit off. */
   readonly discoveryRateLimit: number;
+  /** Page requests per minute per client (static files aside); 0 turns the limit off. */
+  readonly pageRateLimit: number;
   /** How many reverse proxies in front of us may set `X-Forwarded-For`. */
   readonly trustProxyHops: number;
+  /** Every limit counts an IPv6 client by its network of this prefix length (IPv4 by its address). */
+  readonly rateLimitIpv6Prefix: number;
   /** Browser origins allowed to call /mcp (`*` for any); requests without Origin are always allowed. */
   readonly mcpAllowedOrigins: readonly string[];
   /** Seconds between monitor passes in `serve`; 0 turns the monitor off. */
@@ -113,7 +117,9 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     demoCatalog: oneOf('DEMO_CATALOG', 'auto', ['auto', 'off'] as const),
     discoveryRateLimit: integer('DISCOVERY_RATE_LIMIT', 120, 0, 1_000_000),
+    pageRateLimit: integer('PAGE_RATE_LIMIT', 120, 0, 1_000_000),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
+    rateLimitIpv6Prefix: integer('RATE_LIMIT_IPV6_PREFIX', 64, 16, 128),
     mcpAllowedOrigins: Object.freeze(origins),
     monitorInterval: integer('MONITOR_INTERVAL', 0, 0, 604_800),
     netAllowPrivate: Object.freeze(allowPrivate),

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
-import type { Assessment, AssessmentStore, Observation, RateLimiterSpec } from '../store/index.js';
+import type { Assessment, AssessmentStore, Limiter, Observation, RateLimiterSpec } from '../store/index.js';
 import { displayOf } from './display-domain.js';
 import { checkBusinessDomain } from './domain.js';
 
@@ -41,7 +41,7 @@ export interface AssessmentServiceDeps {
   readonly store: AssessmentStore;
   readonly limits: AssessmentLimits;
   /** Makes the limiters: the store's, so instances on one database share the counts. */
-  readonly rateLimiter: (spec: RateLimiterSpec) => RateLimiterAbstract;
+  readonly rateLimiter: (spec: RateLimiterSpec) => Limiter;
   /** Called after an assessment is queued, so a worker picks it up at once. */
   readonly onQueued?: () => void;
   readonly now?: () => Date;
@@ -53,8 +53,8 @@ const TERMINAL = new Set(['complete', 'partial', 'failed']);
 
 export function createAssessmentService(deps: AssessmentServiceDeps): AssessmentService {
   const now = deps.now ?? (() => new Date());
-  const perClient = deps.limits.perClientPerHour > 0 ? deps.rateLimiter({ keyPrefix: 'assessments', points: deps.limits.perClientPerHour, duration: HOUR }) : null;
-  const daily = deps.limits.dailyCap > 0 ? deps.rateLimiter({ keyPrefix: 'assessments-daily', points: deps.limits.dailyCap, duration: DAY }) : null;
+  const perClient = deps.limits.perClientPerHour > 0 ? deps.rateLimiter({ keyPrefix: 'assessments', points: deps.limits.perClientPerHour, duration: HOUR, durable: true }) : null;
+  const daily = deps.limits.dailyCap > 0 ? deps.rateLimiter({ keyPrefix: 'assessments-daily', points: deps.limits.dailyCap, duration: DAY, durable: true }) : null;
 
   const get = async (id: string): Promise<Assessment> => {
     const found = await deps.store.find(id);

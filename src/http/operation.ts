@@ -54,8 +54,10 @@ export interface HandlerInput<O extends OperationId> {
   readonly body: BodyOf<O>;
   /** Request headers, lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The caller's address (the socket's, or per TRUST_PROXY_HOPS). */
+  /** Who the caller counts as in limits: its address (per TRUST_PROXY_HOPS), an IPv6 one by its prefix (client-address.ts). */
   readonly client: string;
+  /** Aborts when the request's connection closes: work not started for it need not start. */
+  readonly signal: AbortSignal;
 }
 
 export type OperationHandler<O extends OperationId> = (input: HandlerInput<O>) => Promise<Reply<O>>;

@@ -1,12 +1,12 @@
 /**
- * Per-client rate limit of the discovery routes (DESIGN.md "Errors, limits, headers"), with
- * the IETF `RateLimit-Policy` / `RateLimit` headers and `Retry-After` on 429.
+ * Per-client rate limit of a surface (the discovery routes, the pages, the proxy: DESIGN.md
+ * "Errors, limits, headers"), with the IETF `RateLimit-Policy` / `RateLimit` headers and
+ * `Retry-After` on 429.
  */
 import type Koa from 'koa';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimiterSpec } from '../store/index.js';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { Limiter, RateLimiterSpec } from '../store/index.js';
 import { AppError } from '../errors.js';
-import { clientAddress } from './client-address.js';
 
 const WINDOW_SECONDS = 60;
 
@@ -15,11 +15,12 @@ export interface RateLimitOptions {
   readonly policy: string;
   /** Requests per minute per client; 0 turns the limit off. */
   readonly perMinute: number;
-  readonly trustProxyHops: number;
-  /** Which requests count: the discovery routes. */
+  /** Who a request counts against (client-address.ts). */
+  readonly clientOf: (ctx: Koa.Context) => string;
+  /** Which requests count, by path. */
   readonly applies: (path: string) => boolean;
   /** Makes the limiter: the store's, so instances on one database share the counts. */
-  readonly limiter: (spec: RateLimiterSpec) => RateLimiterAbstract;
+  readonly limiter: (spec: RateLimiterSpec) => Limiter;
 }
 
 export function rateLimit(options: RateLimitOptions): Koa.Middleware {
@@ -31,11 +32,11 @@ export function rateLimit(options: RateLimitOptions): Koa.Middleware {
     if (!options.applies(ctx.path)) return next();
     let result: RateLimiterRes;
     try {
-      result = await limiter.consume(clientAddress(ctx, options.trustProxyHops));
+      result = await limiter.consume(options.clientOf(ctx));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new AppError('rate_limited', `Rate limit of ${options.perMinute} ${name} requests a minute reached; retry in ${seconds} s.`, [], {
+      throw new AppError('rate_limited', `The ${name} rate limit of ${options.perMinute} requests a minute is reached; retry in ${seconds} s.`, [], {
         'Retry-After': String(seconds),
         'RateLimit-Policy': policy,
         RateLimit: `"${name}";r=0;t=${seconds}`,

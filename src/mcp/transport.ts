@@ -9,6 +9,7 @@ import { scrubValue } from '../catalog/secrets.js';
 import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';
 import { AnsweredCall, type McpServer } from './server.js';
 import { exactIdText, needsExactId } from './exact-id.js';
+import { isOwnOrigin } from '../origin.js';
 
 type RpcErrorResponse = components['schemas']['JsonRpcErrorResponse'];
 type RpcResponse = components['schemas']['JsonRpcResponse'];
@@ -27,26 +28,13 @@ export interface McpTransportOptions {
   readonly publicOrigin: string | null;
 }
 
-/** `value` as a browser serializes an origin (lower case, no default port), or null. */
-function asOrigin(value: string): string | null {
-  try {
-    const origin = new URL(value).origin;
-    return origin === 'null' ? null : origin;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Whether a browser `Origin` may call /mcp: the service's own origin (`PUBLIC_URL`, or the
  * request's Host, which the app has already checked), or one `MCP_ALLOWED_ORIGINS` lists.
  */
 function originAllowed(options: McpTransportOptions, origin: string, host: string | undefined): boolean {
   if (options.allowedOrigins.includes('*') || options.allowedOrigins.includes(origin)) return true;
-  const given = asOrigin(origin);
-  if (given === null) return false;
-  if (given === options.publicOrigin) return true;
-  return host !== undefined && given === asOrigin(`http://${host}`);
+  return isOwnOrigin(origin, host, options.publicOrigin);
 }
 
 /** A POST /mcp read as far as the transport's rules go: an answer already, or the message to dispatch. */

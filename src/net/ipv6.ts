@@ -22,7 +22,7 @@ export function normalizeIpv6(address: string): string | null {
 }
 
 /** The eight 16-bit groups of a canonical IPv6 address (output of `normalizeIpv6`). */
-function hextets(canonical: string): number[] {
+export function hextets(canonical: string): number[] {
   const [head = '', tail] = canonical.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');

@@ -7,6 +7,7 @@
  * renditions are `Answer.rendition`. Bounded: the most recently used only, and a budget of bytes.
  */
 import { LRUCache } from 'lru-cache';
+import type { Flights } from './flights.js';
 
 /** Renditions kept per set, and the bytes they may hold together. */
 const MAX_RENDITIONS = 5_000;
@@ -24,39 +25,35 @@ export interface RenditionDeps<R> {
   /** How long a rendition serves (ms): null, while its stamp holds; 0, not at all (each is made afresh). */
   readonly ttlMs: number | null;
   readonly stamp: () => Promise<Stamp>;
+  /** How a rendition not kept is made: identical requests meanwhile share it, under a bound on renderings at once. */
+  readonly flights: Flights;
 }
 
 export interface Renditions<R> {
-  /** The rendition kept under `key` at the current stamp, or `render`'s, kept if the stamp held while it was made. */
-  of(key: string, render: () => Promise<R>): Promise<R>;
+  /** The rendition kept under `key` at the current stamp, or `render`'s, kept if the stamp held while it was made; `signal`: the caller has gone. */
+  of(key: string, render: (callersGone?: AbortSignal) => Promise<R>, signal?: AbortSignal): Promise<R>;
 }
 
-export function createRenditions<R extends object>({ bytesOf, ttlMs, stamp }: RenditionDeps<R>): Renditions<R> {
+export function createRenditions<R extends object>({ bytesOf, ttlMs, stamp, flights }: RenditionDeps<R>): Renditions<R> {
   const kept = new LRUCache<string, R>({
     max: MAX_RENDITIONS,
     maxSize: MAX_BYTES,
     sizeCalculation: (rendition, key) => bytesOf(rendition) + key.length,
     ...(ttlMs ? { ttl: ttlMs } : {}),
   });
-  /** Renditions being made: identical requests meanwhile wait for the same one. */
-  const making = new Map<string, Promise<R>>();
   return {
-    async of(key, render) {
+    async of(key, render, signal) {
       if (ttlMs === 0) return render();
       const { now, last } = await stamp();
       const at = now ?? last;
       const stamped = `${at}\n${key}`;
       const hit = at === null ? undefined : kept.get(stamped);
       if (hit !== undefined) return hit;
-      const running = making.get(stamped);
-      if (running) return running;
-      const made = (async () => {
-        const rendition = await render();
+      return flights.run(stamped, async (callersGone) => {
+        const rendition = await render(callersGone);
         if (now !== null && (await stamp()).now === now) kept.set(stamped, rendition);
         return rendition;
-      })().finally(() => making.delete(stamped));
-      making.set(stamped, made);
-      return made;
+      }, signal);
     },
   };
 }

@@ -176,3 +176,11 @@ export function selectPrepared<T>(db: Db, sql: string, bindings: readonly (strin
 async function selectRaw<T>(db: Db, sql: string, bindings: readonly (string | number)[]): Promise<T[]> {
   return rowsOf<T>(await db.raw(sql, [...bindings]));
 }
+
+/**
+ * Whether `err` is a wait for one of the pool's connections that ran out of time: the database
+ * is busy, not broken (the read model answers 503 with `Retry-After`, not 500).
+ */
+export function isPoolTimeout(err: unknown): boolean {
+  return err instanceof knexFactory.KnexTimeoutError;
+}

@@ -1,7 +1,7 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
-import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
 import { readContentGeneration, syncTaxonomy, withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
-import { dialectOf, openDatabase, openSideConnection, type Db } from './db.js';
+import { dialectOf, isPoolTimeout, openDatabase, openSideConnection, type Db } from './db.js';
 import { migrate, migrationsPending } from './migrate.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
@@ -11,6 +11,7 @@ import { checkIntegrity, type Integrity } from './integrity.js';
 import { SCHEMA } from './migrations/index.js';
 import { createSearchSnapshots } from './search-snapshots.js';
 import { createSearchSource, type CatalogSearchSource } from './search-source.js';
+import { databaseLimiter, type Limiter } from './rate-limits.js';
 
 export interface RateLimiterSpec {
   /** Names the policy's counters (several policies share one table). */
@@ -18,6 +19,12 @@ export interface RateLimiterSpec {
   readonly points: number;
   /** Window, in seconds. */
   readonly duration: number;
+  /**
+   * Counts that must outlive a restart (the assessment quotas): in the database on SQLite too.
+   * Elsewhere SQLite counts in memory: a write per request on its one connection would queue
+   * every read behind it, and a per-minute count lost in a restart costs a minute's allowance.
+   */
+  readonly durable?: boolean;
 }
 
 /** The catalog's lookups (searches go through the engines of src/search). */
@@ -43,14 +50,16 @@ export interface Store {
   contentGeneration(fresh?: boolean): Promise<string>;
   /**
    * A rate limiter whose counters live where every instance sees them: in the database on
-   * PostgreSQL (with this process's memory as insurance if the database fails), in this process's
-   * memory on SQLite (one instance).
+   * PostgreSQL (with this process's memory as insurance if the database fails); on SQLite in the
+   * database when `durable`, else in this process's memory (one instance).
    */
-  rateLimiter(spec: RateLimiterSpec): RateLimiterAbstract;
+  rateLimiter(spec: RateLimiterSpec): Limiter;
   /** Whether the database answers a query now (on PostgreSQL, on the store's side connection, not behind the pool's queue). */
   answers(): Promise<boolean>;
   /** The database file's integrity, checked once (the first call starts it; later ones share it). */
   integrity(): Promise<Integrity>;
+  /** Whether a failure is a wait for a connection that ran out of time (the database is busy). */
+  busy(err: unknown): boolean;
   /** Readiness: whether the database answers and no migration is pending. */
   check(): Promise<{ database: 'ok' | 'error'; migrations: 'ok' | 'pending' | 'error' }>;
   close(): Promise<void>;
@@ -125,14 +134,15 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     withCatalogWriter: (work) => withCatalogWriter(db, work, (wrote) => {
       if (wrote) writes += 1;
     }),
-    rateLimiter(spec) {
+    rateLimiter({ durable, ...spec }) {
       const memory = new RateLimiterMemory({ ...spec });
-      if (dialect !== 'postgres') return memory;
-      return new RateLimiterPostgres({ ...spec, storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, insuranceLimiter: memory });
+      if (dialect === 'postgres') return new RateLimiterPostgres({ ...spec, storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, insuranceLimiter: memory });
+      return durable ? databaseLimiter(db, spec, memory) : memory;
     },
     async migrate() {
       await migrate(db, databaseUrl, () => syncTaxonomy(db));
     },
+    busy: isPoolTimeout,
     async answers() {
       try {
         await generationDb.raw('SELECT 1');
@@ -162,6 +172,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
 }
 
 export type { CatalogLookups } from './catalog-lookups.js';
+export type { Limiter } from './rate-limits.js';
 export type { CatalogSearchSource } from './search-source.js';
 export type { CatalogWriter, CatalogIndex, ServerWrite, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';

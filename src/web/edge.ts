@@ -20,6 +20,8 @@ const TITLES: Partial<Record<AppError['code'], string>> = {
   rate_limited: 'Too many requests',
   internal_error: 'Something went wrong',
   database_unavailable: 'The catalog is unavailable',
+  service_unavailable: 'Busy',
+  origin_not_allowed: 'Sent from another site',
 };
 
 export function webEdge(pages: WebPages, logger: Logger): Koa.Middleware<{ requestId: string }> {
@@ -31,6 +33,8 @@ export function webEdge(pages: WebPages, logger: Logger): Koa.Middleware<{ reque
     } catch (err) {
       const error = err instanceof AppError ? err : new AppError('internal_error', 'Something went wrong on our side. Quote the request id if you report it.');
       if (!(err instanceof AppError)) logger.error({ err, requestId: ctx.state.requestId }, 'page failed');
+      // Nobody is there to read a page (a flood's closed connections): none is made.
+      if (ctx.req.socket.destroyed) return;
       const status = ERROR_TABLE[error.code].status;
       const detail = error.code === 'route_not_found' ? `There is no page at ${ctx.path}.` : error.detail;
       const page = pages.error({ status, title: TITLES[error.code] ?? ERROR_TABLE[error.code].title, detail, requestId: ctx.state.requestId, errors: error.errors });

@@ -50,12 +50,13 @@ export interface AssessForm {
 
 export type AssessOutcome = { readonly kind: 'page'; readonly page: PageReply } | { readonly kind: 'queued'; readonly location: string };
 
+/** `signal`, where a page takes one: its reader has gone, so a rendering not started for it need not start. */
 export interface WebPages {
-  home(): Promise<PageReply>;
-  servers(input: ServersPageInput): Promise<PageReply>;
-  tools(input: ToolsPageInput): Promise<PageReply>;
-  server(id: string): Promise<PageReply>;
-  compare(ids: readonly string[]): Promise<PageReply>;
+  home(signal?: AbortSignal): Promise<PageReply>;
+  servers(input: ServersPageInput, signal?: AbortSignal): Promise<PageReply>;
+  tools(input: ToolsPageInput, signal?: AbortSignal): Promise<PageReply>;
+  server(id: string, signal?: AbortSignal): Promise<PageReply>;
+  compare(ids: readonly string[], signal?: AbortSignal): Promise<PageReply>;
   assessForm(): PageReply;
   submitAssessment(form: AssessForm, client: string): Promise<AssessOutcome>;
   assessment(id: string): Promise<PageReply>;
@@ -94,7 +95,7 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
   const titled = async (ids: readonly string[]) => titledOf(await Promise.all(ids.map(serverAnswer)));
 
   return {
-    async home() {
+    async home(signal) {
       return ok(await pages.of('home', async () => {
         const [servers, tools, categories] = await Promise.all([
           read.searchServers({ sort: 'newest', limit: 6, offset: 0 }),
@@ -102,31 +103,31 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
           read.listCategories(),
         ]);
         return renderPage(<HomePage assets={assets} data={{ servers: servers.value, toolTotal: tools.value.total, categories: categories.value }} />);
-      }));
+      }, signal));
     },
 
-    async servers(input) {
+    async servers(input, signal) {
       const compare = [...new Set(input.compare ?? [])];
       const key = `servers\n${JSON.stringify([input.q, input.category, input.sort, input.offset ?? 0, compare])}`;
-      return ok(await pages.of(key, async () => {
+      return ok(await pages.of(key, async (gone) => {
         const [page, categories, chosen] = await Promise.all([
-          read.searchServers({ q: input.q, category: input.category, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }),
+          read.searchServers({ q: input.q, category: input.category, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone),
           read.listCategories(),
           Promise.all(compare.map(serverAnswer)),
         ]);
         return renderPage(<ServersPage assets={assets} data={{ page: page.value, categories: categories.value, chosen: titledOf(chosen) }} />);
-      }));
+      }, signal));
     },
 
-    async tools(input) {
+    async tools(input, signal) {
       const key = `tools\n${JSON.stringify([input.q, input.authentication, input.sort, input.offset ?? 0])}`;
-      return ok(await pages.of(key, async () => {
-        const page = await read.searchTools({ q: input.q, authentication: input.authentication, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 });
+      return ok(await pages.of(key, async (gone) => {
+        const page = await read.searchTools({ q: input.q, authentication: input.authentication, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone);
         return renderPage(<ToolsPage assets={assets} page={page.value} />);
-      }));
+      }, signal));
     },
 
-    async server(id) {
+    async server(id, signal) {
       return ok(await serverPages.of(`server\n${id}`, async () => {
         const [view, categories] = await Promise.all([
           read.getServerView(id).catch((err: unknown) => {
@@ -137,16 +138,19 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
         const { server, tools, install, trust, status } = view;
         const details = new Map<string, Tool>(tools.slice(0, TOOL_DETAILS).map((tool) => [tool.id, tool]));
         return renderPage(<ServerPageView assets={assets} data={{ server, tools: details, install, trust, status, categories: categories.value }} />);
-      }));
+      }, signal));
     },
 
-    async compare(given) {
+    async compare(given, signal) {
       const ids = [...new Set(given.flatMap((value) => value.split(',')).map((id) => id.trim()).filter(Boolean))];
       if (ids.length > 10) throw new AppError('validation_failed', `Compare at most 10 servers at a time; ${ids.length} were given.`, [{ location: 'query.ids', message: 'must name 2 to 10 servers' }]);
       if (ids.length < 2) return ok(renderPage(<ComparePage assets={assets} data={{ kind: 'choose', chosen: await titled(ids) }} />));
-      const [comparison, categories] = await Promise.all([read.compareServers(ids), read.listCategories()]);
-      const categoryNames = new Map(categories.value.items.map((c) => [c.slug, c.name]));
-      return ok(renderPage(<ComparePage assets={assets} data={{ kind: 'comparison', comparison: comparison.value, categoryNames }} />));
+      // Kept like a server page: it shows status and trust.
+      return ok(await serverPages.of(`compare\n${JSON.stringify(ids)}`, async (gone) => {
+        const [comparison, categories] = await Promise.all([read.compareServers(ids, gone), read.listCategories()]);
+        const categoryNames = new Map(categories.value.items.map((c) => [c.slug, c.name]));
+        return renderPage(<ComparePage assets={assets} data={{ kind: 'comparison', comparison: comparison.value, categoryNames }} />);
+      }, signal));
     },
 
     assessForm: () => ok(renderPage(<AssessPage assets={assets} data={{ notice: NOTICE }} />)),

@@ -135,6 +135,31 @@ describe('assessment public limit', function () {
       await h.close();
     }
   });
+
+  it('keeps what a client spent, and the daily cap, across a restart on the same database', async () => {
+    const database = await freshDatabase();
+    const limits = { demo: false, database, assessmentLimit: 2, assessmentDailyCap: 3, trustProxyHops: 1 } as const;
+    const first = await startHarness(limits);
+    try {
+      expect((await create(first, { domain: 'one-firm.com' }, { 'x-forwarded-for': '198.51.100.1' })).status).to.equal(201);
+      expect((await create(first, { domain: 'two-firm.com' }, { 'x-forwarded-for': '198.51.100.1' })).status).to.equal(201);
+    } finally {
+      await first.close();
+    }
+    const second = await startHarness(limits);
+    try {
+      const spent = await create(second, { domain: 'three-firm.com' }, { 'x-forwarded-for': '198.51.100.1' });
+      expect(spent.status, 'the client spent its allowance before the restart').to.equal(429);
+      expect(Number(spent.headers.get('retry-after'))).to.be.within(3500, 3600);
+      expect((await create(second, { domain: 'four-firm.com' }, { 'x-forwarded-for': '198.51.100.2' })).status, 'another client has its own').to.equal(201);
+      const capped = await create(second, { domain: 'five-firm.com' }, { 'x-forwarded-for': '198.51.100.3' });
+      expect(capped.status, 'the day\'s cap counts assessments made before the restart').to.equal(429);
+      expect(capped.body.detail).to.match(/day/);
+    } finally {
+      await second.close();
+      await database.drop();
+    }
+  });
 });
 
 describe('assessment persistence', function () {

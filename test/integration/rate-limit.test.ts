@@ -1,4 +1,4 @@
-/** The per-client discovery rate limit, its headers, and the trusted-proxy client address. */
+/** The per-client rate limits of the discovery routes and the pages, their headers, and the trusted-proxy client address. */
 import { expect } from 'chai';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -50,6 +50,32 @@ describe('discovery rate limit', () => {
       expect((await as('198.51.100.1')).status).to.equal(429);
       expect((await as('198.51.100.2')).status).to.equal(200);
       expect((await as('10.0.0.1, 198.51.100.2')).status, 'only the hop the proxy appended counts').to.equal(429);
+    });
+  });
+
+  describe('of the pages, a budget of their own', () => {
+    let h: Harness;
+    before(async () => {
+      h = await startHarness({ pageRateLimit: 2, discoveryRateLimit: 100 });
+    });
+    after(async () => h.close());
+
+    it('counts pages (not their static files), then answers a 429 page with Retry-After and the page headers, while the API keeps its own budget', async () => {
+      const home = await h.request('/');
+      expect(home.status).to.equal(200);
+      expect(home.headers.get('ratelimit-policy')).to.equal('"pages";q=2;w=60');
+      const stylesheet = /href="(\/assets\/app-[^"]+\.css)"/.exec(String(home.body))?.[1];
+      expect(stylesheet, 'the home page links its stylesheet').to.be.a('string');
+      for (let i = 0; i < 3; i += 1) expect((await h.request(stylesheet!)).status, 'a static file is not counted').to.equal(200);
+      expect((await h.request('/servers?q=weather')).status).to.equal(200);
+      const limited = await h.request('/compare?ids=a,b');
+      expect(limited.status).to.equal(429);
+      expect(limited.headers.get('content-type')).to.match(/^text\/html/);
+      expect(limited.headers.get('content-security-policy')).to.include("default-src 'none'");
+      expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60);
+      expect(limited.headers.get('ratelimit')).to.match(/^"pages";r=0;t=\d+$/);
+      expect(String(limited.body)).to.include('Too many requests').and.to.include('The pages rate limit of 2 requests a minute is reached');
+      expect((await h.request('/api/v1/categories')).status, 'the API has its own budget').to.equal(200);
     });
   });
 });

@@ -4,67 +4,13 @@
  * whose instance is killed mid-job is finished by the other, and a catalog write through one
  * reaches the other's in-memory search index. Runs under `npm run test:pg`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { createStore, type Store } from '../../src/store/index.js';
 import { freshDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
 import { catalog, mcpHandler, startFixture, type Fixture } from '../support/fixture-servers.js';
 import { startHarness } from '../support/harness.js';
-
-interface Instance {
-  readonly base: string;
-  readonly process: ChildProcess;
-  /** Resolves with the first message `match` accepts (messages seen before count too). */
-  next(match: (message: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
-  stop(): Promise<void>;
-}
-
-async function startInstance(database: TestDatabase, env: Record<string, string> = {}): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/instance.ts'], {
-    env: { ...process.env, DATABASE_URL: database.url, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const seen: Array<Record<string, unknown>> = [];
-  const waiters = new Set<() => void>();
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    try {
-      seen.push(JSON.parse(line) as Record<string, unknown>);
-    } catch {
-      return;
-    }
-    for (const wake of [...waiters]) wake();
-  });
-  const next: Instance['next'] = (match, timeoutMs = 20_000) =>
-    new Promise((resolve, reject) => {
-      const check = (): void => {
-        const found = seen.find(match);
-        if (!found) return;
-        waiters.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`instance ${child.pid} did not report in ${timeoutMs} ms; saw ${JSON.stringify(seen)}`));
-      }, timeoutMs);
-      waiters.add(check);
-      check();
-    });
-  const { port } = await next((m) => typeof m.port === 'number');
-  return {
-    base: `http://127.0.0.1:${String(port)}`,
-    process: child,
-    next,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+import { startInstance, type Instance } from '../support/instance-process.js';
 
 describe(`two instances on one PostgreSQL database${TEST_DIALECT === 'postgres' ? '' : ' (skipped: the suite runs on SQLite; npm run test:pg runs these)'}`, function () {
   this.timeout(60_000);

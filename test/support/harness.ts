@@ -38,7 +38,9 @@ export interface HarnessOptions {
   readonly demo?: boolean;
   readonly inputs?: readonly IngestInput[];
   readonly discoveryRateLimit?: number;
+  readonly pageRateLimit?: number;
   readonly trustProxyHops?: number;
+  readonly rateLimitIpv6Prefix?: number;
   readonly mcpAllowedOrigins?: readonly string[];
   /** PUBLIC_URL and ALLOWED_HOSTS: the hosts the app answers to beside loopback ones. */
   readonly publicUrl?: string;
@@ -82,9 +84,9 @@ export function contractFetch(baseUrl: string): (input: Request | string | URL, 
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = options.database ?? (await freshDatabase());
-  const { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap } = options;
+  const { discoveryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap } = options;
   const service = await createService(
-    testServiceConfig(database.url, { discoveryRateLimit, trustProxyHops, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap }),
+    testServiceConfig(database.url, { discoveryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap }),
     options.logger ?? silentLogger,
     {
       net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),

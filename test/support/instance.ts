@@ -36,7 +36,7 @@ const log = pino({ level: 'info' }, {
   },
 });
 const service = await createService(
-  testServiceConfig(env.DATABASE_URL ?? '', { discoveryRateLimit: Number(env.DISCOVERY_RATE_LIMIT ?? 0), netAllowPrivate: ['127.0.0.1/32'] }),
+  testServiceConfig(env.DATABASE_URL ?? '', { discoveryRateLimit: Number(env.DISCOVERY_RATE_LIMIT ?? 0), pageRateLimit: Number(env.PAGE_RATE_LIMIT ?? 0), netAllowPrivate: ['127.0.0.1/32'] }),
   log,
   { workers: probe !== undefined, ...(probe ? { probe } : {}), workerOptions: { leaseMs: Number(env.LEASE_MS ?? 120_000), pollMs: 100 } },
 );

@@ -5,14 +5,14 @@ describe('configuration', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).to.deep.equal({
       port: 3000, host: '127.0.0.1', publicUrl: null, allowedHosts: [], databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
-      discoveryRateLimit: 120, trustProxyHops: 0, mcpAllowedOrigins: [], monitorInterval: 0, netAllowPrivate: [], proxyRateLimit: 20, proxyDeadline: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
+      discoveryRateLimit: 120, pageRateLimit: 120, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], monitorInterval: 0, netAllowPrivate: [], proxyRateLimit: 20, proxyDeadline: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
       rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', logLevel: 'info',
     });
   });
 
   it('reads every variable', () => {
-    const config = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: 'sqlite:/tmp/x.sqlite', DEMO_CATALOG: 'off', DISCOVERY_RATE_LIMIT: '0', TRUST_PROXY_HOPS: '2', LOG_LEVEL: 'debug', MCP_ALLOWED_ORIGINS: 'https://a.example.com, http://localhost:5173' });
-    expect(config).to.include({ port: 8080, host: '0.0.0.0', demoCatalog: 'off', discoveryRateLimit: 0, trustProxyHops: 2, logLevel: 'debug' });
+    const config = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: 'sqlite:/tmp/x.sqlite', DEMO_CATALOG: 'off', DISCOVERY_RATE_LIMIT: '0', PAGE_RATE_LIMIT: '0', RATE_LIMIT_IPV6_PREFIX: '56', TRUST_PROXY_HOPS: '2', LOG_LEVEL: 'debug', MCP_ALLOWED_ORIGINS: 'https://a.example.com, http://localhost:5173' });
+    expect(config).to.include({ port: 8080, host: '0.0.0.0', demoCatalog: 'off', discoveryRateLimit: 0, pageRateLimit: 0, rateLimitIpv6Prefix: 56, trustProxyHops: 2, logLevel: 'debug' });
     expect(config.mcpAllowedOrigins).to.deep.equal(['https://a.example.com', 'http://localhost:5173']);
     expect(Object.isFrozen(config)).to.equal(true);
     expect(loadConfig({ PROXY_DEADLINE: '5' }).proxyDeadline).to.equal(5);
@@ -22,13 +22,13 @@ describe('configuration', () => {
   it('reports every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5', MCP_ALLOWED_ORIGINS: 'https://ok.example.com,javascript:alert(1)', NET_ALLOW_PRIVATE: '127.0.0.1/32,not-a-cidr', MONITOR_INTERVAL: 'soon', PUBLIC_URL: 'ftp://x', ALLOWED_HOSTS: 'ok.example.com,bad/host' });
+      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5', MCP_ALLOWED_ORIGINS: 'https://ok.example.com,javascript:alert(1)', NET_ALLOW_PRIVATE: '127.0.0.1/32,not-a-cidr', MONITOR_INTERVAL: 'soon', PUBLIC_URL: 'ftp://x', ALLOWED_HOSTS: 'ok.example.com,bad/host', PAGE_RATE_LIMIT: 'lots', RATE_LIMIT_IPV6_PREFIX: '129' });
     } catch (err) {
       error = err;
     }
     expect(error).to.be.instanceOf(ConfigError);
     const problems = (error as ConfigError).problems.map((p) => p.split(' ')[0]);
-    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS', 'NET_ALLOW_PRIVATE', 'MONITOR_INTERVAL', 'PUBLIC_URL', 'ALLOWED_HOSTS']);
+    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS', 'NET_ALLOW_PRIVATE', 'MONITOR_INTERVAL', 'PUBLIC_URL', 'ALLOWED_HOSTS', 'PAGE_RATE_LIMIT', 'RATE_LIMIT_IPV6_PREFIX']);
   });
 
   it('reads PUBLIC_URL as an origin and ALLOWED_HOSTS as a list', () => {

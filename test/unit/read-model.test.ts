@@ -9,6 +9,9 @@ import { Answer } from '../../src/read/answer.js';
 import { createAnswerCache } from '../../src/read/answer-cache.js';
 import { AppError } from '../../src/errors.js';
 import { createFlights } from '../../src/read/flights.js';
+import { createGate } from '../../src/read/gate.js';
+import { isPoolTimeout } from '../../src/store/db.js';
+import knex from 'knex';
 import { createReadModel } from '../../src/read/read-model.js';
 import type { RegistryService } from '../../src/registry/registry-service.js';
 
@@ -86,7 +89,7 @@ describe('read model', () => {
         return { args };
       },
     });
-    const read = createReadModel({ registry, generation: async () => 'g1', flights: createFlights({ concurrency: 3, queued: 100 }) });
+    const read = createReadModel({ registry, generation: async () => 'g1', flights: createFlights(createGate({ concurrency: 3, queued: 100, what: 'reads' })) });
     const pages = await Promise.all(Array.from({ length: 30 }, (_, i) => read.searchServers({ q: `word${i}`, limit: 3 })));
     expect(pages.map((p) => (p.value as unknown as { args: Array<{ q: string }> }).args[0]?.q)).to.deep.equal(Array.from({ length: 30 }, (_, i) => `word${i}`));
     expect(most).to.equal(3);
@@ -94,7 +97,7 @@ describe('read model', () => {
 
   it('refuses a miss beyond the queue with 503 service_unavailable and Retry-After', async () => {
     const registry = new Proxy({} as RegistryService, { get: () => () => new Promise(() => undefined) });
-    const read = createReadModel({ registry, generation: async () => 'g1', flights: createFlights({ concurrency: 1, queued: 1 }) });
+    const read = createReadModel({ registry, generation: async () => 'g1', flights: createFlights(createGate({ concurrency: 1, queued: 1, what: 'reads' })) });
     void read.searchServers({ q: 'a' });
     void read.searchServers({ q: 'b' });
     const refused = await read.searchServers({ q: 'c' }).catch((err: unknown) => err);
@@ -122,6 +125,15 @@ describe('read model', () => {
     expect((await read.searchServers({ q: 'gitlab' })).value, 'back by itself').to.deep.include({ call: 'searchServers' });
   });
 
+  it('says service_unavailable with Retry-After when a read waited too long for a database connection (busy, not broken)', async () => {
+    const timedOut = new knex.KnexTimeoutError('Knex: Timeout acquiring a connection. The pool is probably full.');
+    const registry = new Proxy({} as RegistryService, { get: () => async () => { throw timedOut; } });
+    const read = createReadModel({ registry, generation: async () => 'g1', databaseAnswers: async () => true, databaseBusy: isPoolTimeout });
+    const err = await read.searchServers({ q: 'x' }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(AppError).and.to.deep.include({ code: 'service_unavailable', headers: { 'Retry-After': '1' } });
+    expect(isPoolTimeout(new Error('Knex: Timeout acquiring a connection')), 'only knex\'s own error, not its text').to.equal(false);
+  });
+
   it('lets a failure pass as it is while the database answers (a fault, not an outage)', async () => {
     const registry = new Proxy({} as RegistryService, { get: () => async () => { throw new Error('bug'); } });
     const read = createReadModel({ registry, generation: async () => 'g1', databaseAnswers: async () => true });
@@ -129,7 +141,7 @@ describe('read model', () => {
     expect(err).to.be.instanceOf(Error).and.not.to.be.instanceOf(AppError);
   });
 
-  it('keeps trust and status for a moment only, and never a comparison: they read monitor checks and the clock', async () => {
+  it('keeps trust, status and comparisons for a moment only: they read monitor checks and the clock', async () => {
     const { registry, calls } = countingRegistry();
     const read = createReadModel({ registry, generation: async () => 'g1', recentMs: 200 });
     for (let i = 0; i < 2; i += 1) {
@@ -137,11 +149,14 @@ describe('read model', () => {
       await read.getStatus('a');
       await read.compareServers(['a', 'b']);
     }
-    expect([calls.get('trustOf'), calls.get('statusOf'), calls.get('compareServers')], 'a burst shares one trust and one status').to.deep.equal([1, 1, 2]);
+    expect([calls.get('trustOf'), calls.get('statusOf'), calls.get('compareServers')], 'a burst shares one trust, one status, one comparison').to.deep.equal([1, 1, 1]);
+    await read.compareServers(['b', 'a']);
+    expect(calls.get('compareServers'), 'servers in another order are another comparison').to.equal(2);
     await new Promise((resolve) => setTimeout(resolve, 250));
     await read.getTrust('a');
     await read.getStatus('a');
-    expect([calls.get('trustOf'), calls.get('statusOf')], 'made again once the moment has passed').to.deep.equal([2, 2]);
+    await read.compareServers(['a', 'b']);
+    expect([calls.get('trustOf'), calls.get('statusOf'), calls.get('compareServers')], 'made again once the moment has passed').to.deep.equal([2, 2, 3]);
     const never = countingRegistry();
     const each = createReadModel({ registry: never.registry, generation: async () => 'g1', recentMs: 0 });
     await each.getStatus('a');

@@ -5,12 +5,13 @@
  * with a serving time of 0.
  */
 import { expect } from 'chai';
+import { createFlights } from '../../src/read/flights.js';
 import { createRenditions, type Stamp } from '../../src/read/renditions.js';
 
 function harness(ttlMs: number | null = null) {
   let stamp: Stamp = { now: 'g1', last: 'g1' };
   let made = 0;
-  const renditions = createRenditions<{ text: string }>({ bytesOf: (r) => r.text.length, ttlMs, stamp: async () => stamp });
+  const renditions = createRenditions<{ text: string }>({ bytesOf: (r) => r.text.length, ttlMs, stamp: async () => stamp, flights: createFlights() });
   const render = (text: string) => async () => {
     made += 1;
     return { text: `${text} #${made}` };

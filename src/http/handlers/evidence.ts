@@ -7,6 +7,6 @@ export function evidenceHandlers(read: ReadModel): Pick<HandlerMap, 'getInstall'
     getStatus: async ({ path }) => ({ status: 200, answer: await read.getStatus(path.id) }),
     getInstall: async ({ path, query }) => ({ status: 200, answer: await read.getInstall(path.id, query.client) }),
     getTrust: async ({ path }) => ({ status: 200, answer: await read.getTrust(path.id) }),
-    compareServers: async ({ query }) => ({ status: 200, answer: await read.compareServers(query.ids) }),
+    compareServers: async ({ query, signal }) => ({ status: 200, answer: await read.compareServers(query.ids, signal) }),
   };
 }

@@ -9,11 +9,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export function pageHandlers(pages: WebPages): Pick<HandlerMap, PageOperations> {
   return {
-    getHomePage: async () => ok(await pages.home()),
-    getServersPage: async ({ query }) => ok(await pages.servers(query)),
-    getServerPage: async ({ path }) => ok(await pages.server(path.id)),
-    getToolsPage: async ({ query }) => ok(await pages.tools(query)),
-    getComparePage: async ({ query }) => ok(await pages.compare(query.ids ?? [])),
+    getHomePage: async ({ signal }) => ok(await pages.home(signal)),
+    getServersPage: async ({ query, signal }) => ok(await pages.servers(query, signal)),
+    getServerPage: async ({ path, signal }) => ok(await pages.server(path.id, signal)),
+    getToolsPage: async ({ query, signal }) => ok(await pages.tools(query, signal)),
+    getComparePage: async ({ query, signal }) => ok(await pages.compare(query.ids ?? [], signal)),
     getAssessPage: async () => ok(pages.assessForm()),
     submitAssessPage: async ({ body, client }) => {
       const outcome = await pages.submitAssessment(body, client);

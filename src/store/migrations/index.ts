@@ -19,6 +19,7 @@ import * as sourcesByServer from './013-sources-by-server.js';
 import * as registryCatalogMeta from './014-registry-catalog-meta.js';
 import * as searchText from './015-search-text.js';
 import * as checkCuts from './016-check-cuts.js';
+import * as sqliteRateLimits from './017-sqlite-rate-limits.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -37,6 +38,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '014-registry-catalog-meta': registryCatalogMeta,
   '015-search-text': searchText,
   '016-check-cuts': checkCuts,
+  '017-sqlite-rate-limits': sqliteRateLimits,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
