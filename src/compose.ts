@@ -70,7 +70,10 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const version = document.info.version;
     const generation = followGeneration(store.contentGeneration);
     const registry = createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
-    const rank = async (text: string) => (await registry.searchServers({ q: text, limit: RANKED_HEAD })).items;
+    // The registry list's order ranks by the SQL engine alone: the same at any moment of a catalog
+    // generation and on every instance, so a cursor goes on in the order it started in.
+    const sqlRanking = createRegistryService({ catalog: store.catalog, search: searchThrough(engines.slice(-1), generation), monitor: store.monitor });
+    const rank = async (text: string) => (await sqlRanking.searchServers({ q: text, limit: RANKED_HEAD })).items;
     const subregistry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
     const read = createReadModel({ registry, subregistry, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version, deadlineMs: config.proxyDeadline * 1000 });

@@ -95,20 +95,20 @@ function maskOf(dialect: SqlDialect, index: FtsTable, words: readonly WordMatch[
 }
 
 /**
- * The rows matching a search with words, as a subquery `m` of (seq, matched_mask, relevance,
- * tier): the tier only for rows holding every word, compared by `tierOf` to the row (alias
- * `alias` of `table`).
+ * The rows matching a search with words: a WITH clause `f` of (seq, matched_mask, relevance)
+ * read from the index, and a subquery `m` adding the tier, only for rows holding every word,
+ * compared by `tier` to the row (alias `alias` of `table`).
  */
-function matchedRows(dialect: SqlDialect, index: FtsTable, words: readonly WordMatch[], filter: Query | null, tier: Query): Query {
+function matchedRows(dialect: SqlDialect, index: FtsTable, words: readonly WordMatch[], filter: Query | null, tier: Query): { readonly with: Query; readonly rows: Query } {
   const { table, alias } = ROWS[index];
   const mask = maskOf(dialect, index, words);
   const expression = dialect.expression(words);
   const full = 2 ** words.length - 1;
-  const inner = `SELECT ${index}.rowid AS seq, ${mask.sql} AS matched_mask, ${dialect.rank(index)} AS relevance FROM ${index}${filter ? ` ${filter.sql}` : ''} WHERE ${dialect.where(index)}`;
+  // Materialized, so the index drives: a planner that inlined it might start from the table.
+  const inner = `WITH f AS MATERIALIZED (SELECT ${index}.rowid AS seq, ${mask.sql} AS matched_mask, ${dialect.rank(index)} AS relevance FROM ${index}${filter ? ` ${filter.sql}` : ''} WHERE ${dialect.where(index)})`;
   const bindings: SqlBinding[] = [...mask.bindings, ...(dialect.rankBindsExpression ? [expression] : []), ...(filter?.bindings ?? []), expression];
-  const sql = `(SELECT f.seq, f.matched_mask, f.relevance, CASE WHEN f.matched_mask = ${full} THEN ${tier.sql} ELSE ${NAME_TIERS.none} END AS tier FROM (${inner}) f ${dialect.join} ${table} ${alias} ON ${alias}.seq = f.seq) m`;
-  // The tier's bindings come first: it is in the select list, before the subquery.
-  return { sql, bindings: [...tier.bindings, ...bindings] };
+  const rows = `(SELECT f.seq, f.matched_mask, f.relevance, CASE WHEN f.matched_mask = ${full} THEN ${tier.sql} ELSE ${NAME_TIERS.none} END AS tier FROM f ${dialect.join} ${table} ${alias} ON ${alias}.seq = f.seq) m`;
+  return { with: { sql: inner, bindings }, rows: { sql: rows, bindings: [...tier.bindings] } };
 }
 
 /** The count of the rows matching a search with words. */
@@ -146,8 +146,8 @@ export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: st
     // more sources list, then by the shorter display name), then rows holding every word, the database's rank, id.
     const tierRules = `CASE WHEN m.tier < ${none} THEN -s.source_count ELSE 0 END, CASE WHEN m.tier < ${none} THEN length(s.sort_name) ELSE 0 END, `;
     const order = wordOrder(dialect, words, tierRules, search.sort === 'relevance' ? null : dialect.serverOrder[search.sort]);
-    const sql = `SELECT ${select}, m.matched_mask FROM ${rows.sql} ${dialect.join} servers s ON s.seq = m.seq ${order}${search.sort === 'relevance' ? 's.id' : ''} LIMIT ? OFFSET ?`;
-    return { sql, bindings: [...rows.bindings, search.limit, search.offset] };
+    const sql = `${rows.with.sql} SELECT ${select}, m.matched_mask FROM ${rows.rows.sql} ${dialect.join} servers s ON s.seq = m.seq ${order}${search.sort === 'relevance' ? 's.id' : ''} LIMIT ? OFFSET ?`;
+    return { sql, bindings: [...rows.with.bindings, ...rows.rows.bindings, search.limit, search.offset] };
   }
   let sql = `SELECT ${select} FROM servers s`;
   if (search.category !== null) {
@@ -182,8 +182,8 @@ export function toolQuery(dialect: SqlDialect, search: ToolQuery, select: string
     const tier: Query = { sql: `CASE WHEN t.sort_name = ? THEN ${exact} WHEN substr(t.sort_name, 1, ?) = ? THEN ${prefix} ELSE ${none} END`, bindings: [name, name.length, name] };
     const rows = matchedRows(dialect, 'tools_fts', words, authentication, tier);
     const order = wordOrder(dialect, words, '', search.sort === 'relevance' ? null : TOOL_ORDER[search.sort]);
-    const sql = `SELECT ${select}, m.matched_mask FROM ${rows.sql} ${dialect.join} tools t ON t.seq = m.seq ${dialect.join} servers s ON s.id = t.server_id ${order}${search.sort === 'relevance' ? 't.id' : ''} LIMIT ? OFFSET ?`;
-    return { sql, bindings: [...rows.bindings, search.limit, search.offset] };
+    const sql = `${rows.with.sql} SELECT ${select}, m.matched_mask FROM ${rows.rows.sql} ${dialect.join} tools t ON t.seq = m.seq ${dialect.join} servers s ON s.id = t.server_id ${order}${search.sort === 'relevance' ? 't.id' : ''} LIMIT ? OFFSET ?`;
+    return { sql, bindings: [...rows.with.bindings, ...rows.rows.bindings, search.limit, search.offset] };
   }
   const bindings: SqlBinding[] = [];
   let sql = `SELECT ${select} FROM tools t JOIN servers s ON s.id = t.server_id`;
