@@ -1762,9 +1762,9 @@ export interface components {
          * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
          *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
          *     out, and a word that no record holds is matched by its typos or left out. Results that
-         *     hold every word come first, then those that hold only some, ranked by how much of the
-         *     query they cover (rarer words count more). Each result's `matchedTerms` says which
-         *     words it holds; the page's `terms` lists the words searched.
+         *     hold every word come first, then those that hold only some, by relevance (bm25: a
+         *     rarer word counts more). Each result's `matchedTerms` says which words it holds; the
+         *     page's `terms` lists the words searched.
          */
         Query: string;
         /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
@@ -1922,9 +1922,9 @@ export interface operations {
                  * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
                  *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
                  *     out, and a word that no record holds is matched by its typos or left out. Results that
-                 *     hold every word come first, then those that hold only some, ranked by how much of the
-                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
-                 *     words it holds; the page's `terms` lists the words searched.
+                 *     hold every word come first, then those that hold only some, by relevance (bm25: a
+                 *     rarer word counts more). Each result's `matchedTerms` says which words it holds; the
+                 *     page's `terms` lists the words searched.
                  */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
@@ -1974,9 +1974,9 @@ export interface operations {
                  * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
                  *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
                  *     out, and a word that no record holds is matched by its typos or left out. Results that
-                 *     hold every word come first, then those that hold only some, ranked by how much of the
-                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
-                 *     words it holds; the page's `terms` lists the words searched.
+                 *     hold every word come first, then those that hold only some, by relevance (bm25: a
+                 *     rarer word counts more). Each result's `matchedTerms` says which words it holds; the
+                 *     page's `terms` lists the words searched.
                  */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
@@ -2012,9 +2012,9 @@ export interface operations {
                  * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
                  *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
                  *     out, and a word that no record holds is matched by its typos or left out. Results that
-                 *     hold every word come first, then those that hold only some, ranked by how much of the
-                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
-                 *     words it holds; the page's `terms` lists the words searched.
+                 *     hold every word come first, then those that hold only some, by relevance (bm25: a
+                 *     rarer word counts more). Each result's `matchedTerms` says which words it holds; the
+                 *     page's `terms` lists the words searched.
                  */
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
@@ -2060,9 +2060,9 @@ export interface operations {
                  * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
                  *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
                  *     out, and a word that no record holds is matched by its typos or left out. Results that
-                 *     hold every word come first, then those that hold only some, ranked by how much of the
-                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
-                 *     words it holds; the page's `terms` lists the words searched.
+                 *     hold every word come first, then those that hold only some, by relevance (bm25: a
+                 *     rarer word counts more). Each result's `matchedTerms` says which words it holds; the
+                 *     page's `terms` lists the words searched.
                  */
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
@@ -2463,9 +2463,9 @@ export interface operations {
                  * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
                  *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
                  *     out, and a word that no record holds is matched by its typos or left out. Results that
-                 *     hold every word come first, then those that hold only some, ranked by how much of the
-                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
-                 *     words it holds; the page's `terms` lists the words searched.
+                 *     hold every word come first, then those that hold only some, by relevance (bm25: a
+                 *     rarer word counts more). Each result's `matchedTerms` says which words it holds; the
+                 *     page's `terms` lists the words searched.
                  */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
@@ -2511,9 +2511,9 @@ export interface operations {
                  * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
                  *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
                  *     out, and a word that no record holds is matched by its typos or left out. Results that
-                 *     hold every word come first, then those that hold only some, ranked by how much of the
-                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
-                 *     words it holds; the page's `terms` lists the words searched.
+                 *     hold every word come first, then those that hold only some, by relevance (bm25: a
+                 *     rarer word counts more). Each result's `matchedTerms` says which words it holds; the
+                 *     page's `terms` lists the words searched.
                  */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
@@ -3099,9 +3099,9 @@ export interface operations {
                  * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
                  *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
                  *     out, and a word that no record holds is matched by its typos or left out. Results that
-                 *     hold every word come first, then those that hold only some, ranked by how much of the
-                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
-                 *     words it holds; the page's `terms` lists the words searched.
+                 *     hold every word come first, then those that hold only some, by relevance (bm25: a
+                 *     rarer word counts more). Each result's `matchedTerms` says which words it holds; the
+                 *     page's `terms` lists the words searched.
                  */
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
@@ -3161,9 +3161,9 @@ export interface operations {
                  * @description Search text: keywords, a question or a whole task in plain words. Each word is matched
                  *     as a prefix, with its stem (`calendars` finds `calendar`); English stop words are left
                  *     out, and a word that no record holds is matched by its typos or left out. Results that
-                 *     hold every word come first, then those that hold only some, ranked by how much of the
-                 *     query they cover (rarer words count more). Each result's `matchedTerms` says which
-                 *     words it holds; the page's `terms` lists the words searched.
+                 *     hold every word come first, then those that hold only some, by relevance (bm25: a
+                 *     rarer word counts more). Each result's `matchedTerms` says which words it holds; the
+                 *     page's `terms` lists the words searched.
                  */
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */

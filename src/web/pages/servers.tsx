@@ -62,7 +62,7 @@ export function ServersPage({ assets, data }: { readonly assets: AssetCatalog; r
       </p>
       <MatchNote terms={page.terms} items={page.items} noun="server" />
       {page.items.length === 0 ? (
-        <p class="empty">No server matches. Try fewer or shorter words, or <a href="/servers">browse them all</a>.</p>
+        <p class="empty">No server holds any of these words. Try other words, or <a href="/servers">browse them all</a>.</p>
       ) : (
         <form action="/compare" method="get" class="compare-form">
           {chosen.length > 0 ? (

@@ -50,7 +50,7 @@ export function ToolsPage({ assets, page }: { readonly assets: AssetCatalog; rea
       <p class="result-count" role="status">{plural(page.total, 'tool')}</p>
       <MatchNote terms={page.terms} items={page.items} noun="tool" />
       {page.items.length === 0 ? (
-        <p class="empty">No tool matches. Try fewer or shorter words.</p>
+        <p class="empty">No tool holds any of these words. Try other words.</p>
       ) : (
         <>
         <h2 class="visually-hidden">Results</h2>
