@@ -225,14 +225,13 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   };
 }
 
-/** An indexed page with the words it was searched by (null: a name-prefix search, which matched the whole text). */
+/** An indexed page with the words it was searched by (a name-prefix search, without masks, matched them all). */
 interface FoundPage extends IndexedPage {
   readonly words: readonly string[];
-  readonly byName: boolean;
 }
 
 function found(terms: readonly string[], words: readonly WordMatch[] | null, page: IndexedPage | null): FoundPage | null {
-  return page === null ? null : { ...page, words: words === null ? terms : words.map((w) => w.word), byName: words === null };
+  return page === null ? null : { ...page, words: words === null ? terms : words.map((w) => w.word) };
 }
 
 /** The rows of the page the match steps found; null where the index declined. */
@@ -250,7 +249,7 @@ async function rowsOfPage<Row extends { seq: number }, T>(sql: SqlRunner, page: 
   for (const [k, seq] of page.seqs.entries()) {
     const row = bySeq.get(seq);
     if (!row) return null;
-    items.push({ ...map(row), matchedTerms: matchedTermsOf(page.words, page.byName ? null : (page.masks?.[k] ?? 0)) });
+    items.push({ ...map(row), matchedTerms: matchedTermsOf(page.words, page.masks?.[k] ?? null) });
   }
   return { items, total: page.total, terms: page.words };
 }
