@@ -1,11 +1,12 @@
 /**
  * The match steps of ranking.ts (MATCH_STEPS), in order, for any engine: a name-prefix search
  * when the query reads as a namespace or a name, then the words by the matching strategy
- * (MATCHING_STRATEGY): each word with its stem, a word no indexed word starts with by its typos
- * or not at all. An engine that cannot answer a step (null) declines the whole search.
+ * (MATCHING_STRATEGY): each word with its stem and synonyms, a word no indexed word starts with
+ * (nor its stem or a synonym) by its typos or not at all. An engine that cannot answer a step
+ * (null) declines the whole search.
  */
 import { editsAllowed, typosOf, type WordMatch } from './typos.js';
-import { stemOf } from './words.js';
+import { stemOf, synonymsOf } from './words.js';
 
 /** What an engine runs for each step; results carry the number of all their matches. */
 export interface MatchStepRunner<P extends { readonly total: number }> {
@@ -28,18 +29,31 @@ export async function inSteps<P extends { readonly total: number }>(terms: reado
   return words === null ? null : run.byWords(words);
 }
 
-/** The words the search keeps, each with its stem, or with its typos when no indexed word starts with it. */
+/**
+ * The words the search keeps: each with its stem and the synonyms an indexed word starts with,
+ * or with its typos when no indexed word starts with it, its stem or a synonym.
+ */
 async function wordMatches(terms: readonly string[], run: Pick<MatchStepRunner<never>, 'holds' | 'vocabulary'>): Promise<WordMatch[] | null> {
-  const forms = terms.map((word) => ({ word, stem: stemOf(word) }));
+  const forms = terms.map((word) => {
+    const stem = stemOf(word);
+    return { word, stem, synonyms: synonymsOf(word, stem) };
+  });
   // A word's stem is a prefix of it: whatever starts with the word starts with the stem.
-  const held = await run.holds(forms.map(({ word, stem }) => stem ?? word));
-  if (held === null) return null;
-  const absent = forms.filter((_, i) => !held[i] && editsAllowed(forms[i]?.word ?? '') > 0);
+  const asked = forms.flatMap(({ word, stem, synonyms }) => [stem ?? word, ...synonyms]);
+  const answers = await run.holds(asked);
+  if (answers === null) return null;
+  let at = 0;
+  const held = forms.map(({ synonyms }) => {
+    const [self, ...others] = answers.slice(at, (at += 1 + synonyms.length));
+    return { self: self === true, synonyms: synonyms.filter((_, i) => others[i]) };
+  });
+  const absent = forms.filter((form, i) => !held[i]?.self && held[i]?.synonyms.length === 0 && editsAllowed(form.word) > 0);
   const vocabulary = absent.length > 0 ? [...(await run.vocabulary())] : [];
   const words: WordMatch[] = [];
   forms.forEach(({ word, stem }, i) => {
-    if (held[i]) {
-      words.push({ word, stem, typos: [] });
+    const { self, synonyms } = held[i] ?? { self: false, synonyms: [] };
+    if (self || synonyms.length > 0) {
+      words.push({ word, stem: self ? stem : null, synonyms, typos: [] });
       return;
     }
     const typos = editsAllowed(word) > 0 ? typosOf(vocabulary, word) : [];

@@ -21,7 +21,8 @@ export interface RankingRule {
 export const MATCHING_STRATEGY: readonly RankingRule[] = [
   { name: 'meaningful words', rule: 'the query\'s words less STOP_WORDS (all of them when nothing else is left), the first MAX_TERMS distinct ones (query.ts)' },
   { name: 'word forms', rule: 'each word matches as a prefix, and so does its stem (STEM_RULES): a word and its stem are one query word' },
-  { name: 'absent words', rule: 'a word that no indexed word starts with is matched by its typos (TYPOS); with none it is left out of the search, never zeroing the answer' },
+  { name: 'synonyms', rule: 'a word (or its stem) listed in SYNONYMS also matches the words it stands for, as prefixes: a record holding one of them holds the query word' },
+  { name: 'absent words', rule: 'a word that no indexed word starts with, nor its stem or a synonym, is matched by its typos (TYPOS); with none it is left out of the search, never zeroing the answer' },
   { name: 'some words', rule: 'a document matches when it holds at least one query word; those that hold every one (MATCH_RULE) come first, by the ranking rules; the others follow by bm25, which sums what each word held gives, rarer words giving more (its idf)' },
 ];
 
@@ -40,13 +41,99 @@ export const MAX_TERMS = 32;
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   ('a an the and or but nor if then else so than too very just also only not no yes ' +
     'of to in on at by for with from into onto about over under as via per ' +
-    'is are was were be been being am do does did doing done have has had having ' +
+    'is are was were be been being am do does did doing have has had having ' +
     'i me my mine myself we us our ours you your yours he him his she her it its they them their ' +
     'this that these those there here what which who whom whose when where why how ' +
     'can could would should will shall may might must ' +
     'want wants wanted need needs like please help let lets able way something anything some any all each every ' +
     'using use').split(' '),
 );
+
+/**
+ * Synonyms, one way: a query word (or its stem) → the words records use for the same thing,
+ * each matched as a prefix beside the word (`remember` finds memory tools, `open a ticket` finds
+ * `create_issue`, `天气` finds weather servers). Written from how people ask against how MCP
+ * servers and tools name things: the verbs tools are named after, the nouns of common jobs, and
+ * a few words of other languages for the commonest jobs. A word keeps at most MAX_SYNONYMS; a
+ * synonym its word or stem already starts with is not added.
+ */
+export const SYNONYMS: Readonly<Record<string, readonly string[]>> = synonymsOf([
+  // The verbs tools are named after.
+  ['open make new add raise', 'create'],
+  ['show view display see retrieve read', 'get list'],
+  ['find lookup look locate discover', 'search'],
+  ['remove erase drop discard', 'delete'],
+  ['edit change modify rename', 'update'],
+  ['mark finish finished tick', 'complete done'],
+  ['text sms', 'sms message'],
+  ['remember remembers recall memorize forget', 'memor'],
+  ['calculate compute evaluate arithmetic solve', 'calculat math'],
+  ['algebra integral equation equations', 'math calculat'],
+  ['scan scanned receipt handwriting handwritten', 'ocr'],
+  ['summarize summarise tldr', 'summar'],
+  ['translate translation', 'translat'],
+  ['watch stream', 'watch stream'],
+  ['trim cut shorten clip', 'trim cut'],
+  ['merge combine concatenate join', 'merge combine'],
+  ['deploy ship release', 'deploy'],
+  ['recommend suggest similar', 'recommend similar'],
+  ['invite schedule', 'event meeting'],
+  // The nouns of common jobs.
+  ['bug defect ticket', 'issue ticket bug'],
+  ['pr', 'pull'],
+  ['repo', 'repositor'],
+  ['db', 'database'],
+  ['pg', 'postgres'],
+  ['k8s', 'kubernetes'],
+  ['folder directory dir', 'folder director'],
+  ['spreadsheet sheet excel', 'spreadsheet sheet excel'],
+  ['picture photo pic screenshot', 'image photo'],
+  ['song songs music playlist', 'music song track'],
+  ['mail inbox', 'email mail'],
+  ['email', 'mail'],
+  ['appointment agenda meeting', 'calendar event meeting'],
+  ['directions route driving commute', 'direction route'],
+  ['address geocode coordinates latitude longitude', 'geocod location'],
+  ['vulnerability vulnerabilities cve exploit', 'vulnerab cve security'],
+  ['malware virus phishing', 'malware threat'],
+  ['error errors exception crash', 'error exception'],
+  ['crypto bitcoin btc ethereum eth', 'crypto bitcoin token'],
+  ['stock stocks shares ticker', 'stock quote market'],
+  ['todo todos chore', 'task todo'],
+  ['note notes memo', 'note'],
+  ['chat dm', 'message chat'],
+  ['customer customers lead leads', 'contact customer crm'],
+  ['payment payments pay refund charge', 'payment charge refund'],
+  // Other languages, for the commonest jobs.
+  ['correo courriel 邮件', 'email mail'],
+  ['enviar envoyer senden 发送 送信', 'send'],
+  ['tiempo clima météo meteo wetter 天气 天気', 'weather forecast'],
+  ['buscar rechercher recherche suche suchen internetsuche 搜索 検索', 'search'],
+  ['noticias nouvelles actualités nachrichten 新闻 ニュ', 'news'],
+  ['traducir traduire übersetzen 翻译 翻訳', 'translat'],
+  ['imagen imagenes bild bilder 图片 图像 画像', 'image'],
+  ['generar générer generieren 生成', 'generat'],
+  ['股票 行情 株価 acciones aktie aktien', 'stock quote'],
+  ['documento dokument 文档 文書', 'document'],
+  ['archivo fichier datei 文件', 'file'],
+  ['precio prix preis 价格 価格', 'price'],
+  ['kommentieren commenter comentar 评论', 'comment'],
+  ['火车 高铁 列车 电车', 'train'],
+  ['地图 地図 mapa carte karte', 'map'],
+  ['餐厅 restaurante', 'restaurant'],
+]);
+
+/** Synonyms a query word keeps at most. */
+export const MAX_SYNONYMS = 4;
+
+/** The table of SYNONYMS from its rows: each word of a row's first list → the second list's words. */
+function synonymsOf(rows: readonly (readonly [string, string])[]): Record<string, readonly string[]> {
+  const table: Record<string, string[]> = {};
+  for (const [words, stands] of rows) {
+    for (const word of words.split(' ')) table[word] = [...new Set([...(table[word] ?? []), ...stands.split(' ')])];
+  }
+  return table;
+}
 
 /**
  * Stemming, the same on every engine: a query word's stem is matched as a prefix beside the word

@@ -7,13 +7,15 @@ import { TYPOS } from './ranking.js';
 
 /**
  * A query word as the matching strategy matches it (ranking.ts: MATCHING_STRATEGY): as a prefix,
- * its stem as a prefix, or (a word no indexed word starts with) the indexed words it is a typo of.
+ * its stem and synonyms as prefixes, or (a word no indexed word starts with) the indexed words it is a typo of.
  */
 export interface WordMatch {
   /** Matched as a prefix, as every word is. */
   readonly word: string;
   /** Matched as a prefix too (words.ts: stemOf); null for none. */
   readonly stem: string | null;
+  /** Matched as prefixes too (words.ts: synonymsOf); absent for none. */
+  readonly synonyms?: readonly string[];
   /** Whole indexed words within the word's allowed edits, closest first, then in code-unit order. */
   readonly typos: readonly string[];
 }
@@ -25,8 +27,13 @@ export interface Alternative {
 }
 
 /** A word's alternatives in the order every engine writes them (its phrases, in bm25's order). */
-export function alternativesOf({ word, stem, typos }: WordMatch): Alternative[] {
-  return [{ term: word, prefix: true }, ...(stem === null ? [] : [{ term: stem, prefix: true }]), ...typos.map((term) => ({ term, prefix: false }))];
+export function alternativesOf({ word, stem, synonyms = [], typos }: WordMatch): Alternative[] {
+  return [
+    { term: word, prefix: true },
+    ...(stem === null ? [] : [{ term: stem, prefix: true }]),
+    ...synonyms.map((term) => ({ term, prefix: true })),
+    ...typos.map((term) => ({ term, prefix: false })),
+  ];
 }
 
 const TYPO_WORD = /^[a-z0-9]+$/;

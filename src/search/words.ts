@@ -2,7 +2,7 @@
  * A query's words as the matching strategy takes them (ranking.ts: MATCHING_STRATEGY): stop
  * words, stems, and text in scripts written without spaces.
  */
-import { MIN_STEMMED, STEM_RULES, STOP_WORDS } from './ranking.js';
+import { MAX_SYNONYMS, MIN_STEMMED, STEM_RULES, STOP_WORDS, SYNONYMS } from './ranking.js';
 
 const STEMMABLE = /^[a-z]+$/;
 
@@ -20,6 +20,17 @@ export function stemOf(word: string): string | null {
     return stem === word ? null : stem;
   }
   return null;
+}
+
+/**
+ * The words `word` also stands for (ranking.ts: SYNONYMS), looked up by the word, then by its
+ * stem; none that the word or its stem already starts with or is the start of.
+ */
+export function synonymsOf(word: string, stem: string | null): string[] {
+  const listed = Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : stem !== null && Object.hasOwn(SYNONYMS, stem) ? SYNONYMS[stem] : undefined;
+  const forms = stem === null ? [word] : [word, stem];
+  const overlaps = (synonym: string): boolean => forms.some((form) => form.startsWith(synonym) || synonym.startsWith(form));
+  return (listed ?? []).filter((synonym) => !overlaps(synonym)).slice(0, MAX_SYNONYMS);
 }
 
 /** Whether a word is an English stop word (STOP_WORDS). */

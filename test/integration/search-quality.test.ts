@@ -101,6 +101,16 @@ describe('search quality on the demo catalog', function () {
     }
   });
 
+  it('matches a word by its synonyms: "remember what I told you" finds the memory server, saying it holds "remember"', async () => {
+    const { body } = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('remember what I told you')}`);
+    expect(body.terms).to.include('remember');
+    const memory = body.items.find((item: ServerItem & { matchedTerms: string[] }) => item.name === 'io.github.modelcontextprotocol/server-memory');
+    expect(memory, 'the memory server').to.not.equal(undefined);
+    expect(memory.matchedTerms).to.include('remember');
+    const plain = await h.request(`/api/v1/servers/search?q=${encodeURIComponent('memory')}`);
+    expect(plain.body.items[0].name).to.equal('io.github.modelcontextprotocol/server-memory');
+  });
+
   it('takes q up to 1,000 characters on REST, the older route, MCP and the pages, and refuses longer with a clear 400', async () => {
     const task = 'Find a tool that takes a screenshot of a web page in a headless browser. '.padEnd(1000, ' then save it');
     expect(task.length).to.equal(1000);

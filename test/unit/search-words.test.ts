@@ -1,13 +1,13 @@
 /**
- * The matching strategy's word rules (ranking.ts: STEM_RULES, STOP_WORDS, MAX_TERMS), each on
+ * The matching strategy's word rules (ranking.ts: STEM_RULES, STOP_WORDS, SYNONYMS, MAX_TERMS), each on
  * its own, and the catalog's search text (catalog/search-text.ts): names split into words, CJK
  * runs as pairs, a tool's schema as its property words.
  */
 import { expect } from 'chai';
 import { cjkParts, pairsOf, schemaTextOf, searchNameOf, withCjkPairs } from '../../src/catalog/search-text.js';
 import { parseQuery } from '../../src/search/query.js';
-import { MAX_TERMS, MIN_STEMMED, STEM_RULES, STOP_WORDS } from '../../src/search/ranking.js';
-import { matchedTermsOf, meaningfulWords, stemOf } from '../../src/search/words.js';
+import { MAX_SYNONYMS, MAX_TERMS, MIN_STEMMED, STEM_RULES, STOP_WORDS, SYNONYMS } from '../../src/search/ranking.js';
+import { matchedTermsOf, meaningfulWords, stemOf, synonymsOf } from '../../src/search/words.js';
 
 /** Each rule's own examples: the word, the stem it gives. */
 const RULE_CASES: Readonly<Record<string, ReadonlyArray<readonly [string, string | null]>>> = {
@@ -56,6 +56,42 @@ describe('the words of a query', () => {
     });
     it('keeps the verbs tools are named after', () => {
       for (const verb of ['get', 'list', 'find', 'create', 'send', 'search', 'read', 'delete']) expect(STOP_WORDS.has(verb), verb).to.equal(false);
+    });
+  });
+
+  describe('synonyms (SYNONYMS)', () => {
+    it('lists each word as a query gives it: one meaningful word, or one pair of CJK characters', () => {
+      for (const word of Object.keys(SYNONYMS)) expect(parseQuery(word)?.terms, word).to.deep.equal([word]);
+    });
+    it('stands each for words an index holds as one token: ASCII letters and digits, lower case', () => {
+      for (const [word, synonyms] of Object.entries(SYNONYMS)) {
+        expect(synonyms.length, word).to.be.greaterThan(0);
+        for (const synonym of synonyms) expect(synonym, word).to.match(/^[a-z0-9]+$/);
+      }
+    });
+    it('finds a word\'s synonyms by the word, or else by its stem', () => {
+      expect(synonymsOf('remember', stemOf('remember'))).to.deep.equal(['memor']);
+      expect(synonymsOf('correo', stemOf('correo'))).to.deep.equal(['email', 'mail']);
+      expect(synonymsOf('天气', null)).to.deep.equal(['weather', 'forecast']);
+      expect(stemOf('remembering')).to.equal('remember');
+      expect(synonymsOf('remembering', stemOf('remembering'))).to.deep.equal(['memor']);
+      expect(synonymsOf('calendar', stemOf('calendar'))).to.deep.equal([]);
+    });
+    it('adds no synonym that the word or its stem already starts with, or that starts with them', () => {
+      expect(SYNONYMS['similar']).to.include('similar');
+      expect(synonymsOf('similar', null)).to.deep.equal(['recommend']);
+      expect(SYNONYMS['email']).to.deep.equal(['mail']);
+      expect(synonymsOf('emails', stemOf('emails'))).to.deep.equal(['mail']);
+      expect(synonymsOf('mail', null)).to.deep.equal(['email']);
+    });
+    it(`keeps at most ${MAX_SYNONYMS} for a word`, () => {
+      const longest = Math.max(...Object.values(SYNONYMS).map((synonyms) => synonyms.length));
+      expect(longest).to.be.at.most(MAX_SYNONYMS);
+      for (const word of Object.keys(SYNONYMS)) expect(synonymsOf(word, stemOf(word)).length, word).to.be.at.most(MAX_SYNONYMS);
+    });
+    it('are never stop words, and "done" is not one either (mark a task done)', () => {
+      for (const word of Object.keys(SYNONYMS)) expect(STOP_WORDS.has(word), word).to.equal(false);
+      expect(parseQuery('mark the task as done')?.terms).to.deep.equal(['mark', 'task', 'done']);
     });
   });
 
