@@ -4,10 +4,10 @@
  * stands in the registry API's `GET /v0.1/servers?search=github`. Run before and after a change
  * to the search, the two printouts are the before/after table.
  */
-import { searchThrough } from '../src/read/engine-choice.js';
-import { createRegistryService } from '../src/registry/registry-service.js';
+import { searchThrough } from '../src/search/engine-choice.js';
+import { createDiscoveryService } from '../src/discovery/discovery-service.js';
 import { createSqlEngine } from '../src/search/index.js';
-import { createSubregistryService, RANKED_HEAD } from '../src/subregistry/subregistry-service.js';
+import { createRegistryApiService, RANKED_HEAD } from '../src/registry-api/registry-api-service.js';
 import type { Store } from '../src/store/index.js';
 import { fieldOf, type MeasuredEngine } from '../test/support/search-relevance.js';
 
@@ -64,9 +64,9 @@ export async function exampleRows(engines: readonly { label: string; engine: Mea
 export async function registryPositions(store: Store): Promise<RegistryPosition[]> {
   // Ranked as the service ranks it (src/compose.ts): by the catalog's relevance search, here SQL's.
   const generation = () => store.contentGeneration();
-  const catalogSearch = createRegistryService({ catalog: store.catalog, search: searchThrough([createSqlEngine(store.searchSource)], generation), monitor: store.monitor });
+  const catalogSearch = createDiscoveryService({ catalog: store.catalog, search: searchThrough([createSqlEngine(store.searchSource)], generation), monitor: store.monitor });
   const rank = async (text: string) => (await catalogSearch.searchServers({ q: text, limit: RANKED_HEAD })).items;
-  const registry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
+  const registry = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
   const positions: RegistryPosition[] = [];
   for (const version of ['latest', null] as const) {
     const names: string[] = [];

@@ -11,7 +11,7 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { createHandlers } from './http/handlers/index.js';
 import { loadContract, type OpenApiDocument } from './contract.js';
-import { createHostCheck } from './host-check.js';
+import { createHostCheck } from './http/host-check.js';
 import { corsReads } from './http/cors.js';
 import { createDispatcher } from './http/openapi.js';
 import { sendProblem } from './http/problem.js';

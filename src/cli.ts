@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import cliProgress from 'cli-progress';
 import { ConfigError, loadConfig, redactUrl, type Config } from './config.js';
 import { createService } from './compose.js';
-import { isLoopbackHost } from './host-check.js';
+import { isLoopbackHost } from './net/host-names.js';
 import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
 import { ingest, type IngestSummary } from './ingest/ingest-service.js';
 import { IngestError } from './ingest/upstream.js';

@@ -10,10 +10,10 @@ import { loadContract } from './contract.js';
 import type { Logger } from './logger.js';
 import { createNetClient, type NetClient, type NetClientOptions } from './net/index.js';
 import { createProxyService, type ProxyService } from './proxy/proxy-service.js';
-import { searchThrough } from './read/engine-choice.js';
-import { createSubregistryService, RANKED_HEAD } from './subregistry/subregistry-service.js';
+import { searchThrough } from './search/engine-choice.js';
+import { createRegistryApiService, RANKED_HEAD } from './registry-api/registry-api-service.js';
 import { createReadModel, followGeneration, type ReadModel } from './read/read-model.js';
-import { createRegistryService, type RegistryService } from './registry/registry-service.js';
+import { createDiscoveryService, type DiscoveryService } from './discovery/discovery-service.js';
 import { createMemoryEngine, createSqlEngine, type SearchEngine } from './search/index.js';
 import { createStore, type Store } from './store/index.js';
 
@@ -24,7 +24,7 @@ export type ServiceConfig = Pick<
 
 export interface Service {
   readonly store: Store;
-  readonly registry: RegistryService;
+  readonly registry: DiscoveryService;
   readonly read: ReadModel;
   /**
    * Builds what the search engines hold for the catalog as it is (the in-memory index); whether
@@ -62,20 +62,20 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     await store.migrate();
     // Checked once, at start: a damaged file is reported (and /readyz says 503), not served as
     // healthy. Awaited, so its connection is closed before anything writes (a first load leaves
-    // WAL mode only while no other connection is open: src/store/first-load.ts).
+    // WAL mode only while no other connection is open: src/store/first-load-journal.ts).
     const { state, problems } = await store.integrity();
     if (state === 'corrupt') logger.error({ problems }, 'the database file is damaged (SQLite quick_check): not ready; restore it from a backup');
     if (state === 'error') logger.error({ problems }, "the database file's integrity could not be checked: not ready");
     const document = loadContract();
     const version = document.info.version;
     const generation = followGeneration(store.contentGeneration);
-    const registry = createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
+    const registry = createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
     // The registry list's order ranks by the SQL engine alone: the same at any moment of a catalog
     // generation and on every instance, so a cursor goes on in the order it started in.
-    const sqlRanking = createRegistryService({ catalog: store.catalog, search: searchThrough(engines.slice(-1), generation), monitor: store.monitor });
+    const sqlRanking = createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines.slice(-1), generation), monitor: store.monitor });
     const rank = async (text: string) => (await sqlRanking.searchServers({ q: text, limit: RANKED_HEAD })).items;
-    const subregistry = createSubregistryService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
-    const read = createReadModel({ registry, subregistry, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
+    const registryApi = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
+    const read = createReadModel({ discovery: registry, registryApi, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version, deadlineMs: config.proxyDeadline * 1000 });
     const probe = options.probe ?? defaultProbe(client, config);
     if (options.workers) workers = startWorkers(store.assessments, probe, logger, options.workerOptions);

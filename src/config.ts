@@ -3,7 +3,7 @@
  * once, at start; `loadConfig` reports every bad variable at once (DESIGN.md "Running it").
  */
 
-import { parseHost } from './host-check.js';
+import { parseHost } from './net/host-names.js';
 import { parseCidrList } from './net/address-policy.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

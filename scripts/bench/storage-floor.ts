@@ -28,7 +28,7 @@ export interface StorageFloor {
   readonly error: string | null;
 }
 
-/** What the CLI's connection runs (its default page cache), then the rollback journal a first load writes in (src/store/first-load.ts). */
+/** What the CLI's connection runs (its default page cache), then the rollback journal a first load writes in (src/store/first-load-journal.ts). */
 const PRAGMAS = [...sqlitePragmas(), 'PRAGMA journal_mode = DELETE'];
 /** The tables FTS5 makes for each full-text table: created with it, filled through it. */
 const FTS_SHADOWS = ['data', 'idx', 'content', 'docsize', 'config'];
@@ -141,7 +141,7 @@ export async function measureHandoverFloor(catalogFile: string, copyFile: string
   }
   const db = openDatabase(`sqlite:${copyFile}`);
   try {
-    // The rollback journal a first load writes in (src/store/first-load.ts).
+    // The rollback journal a first load writes in (src/store/first-load-journal.ts).
     await db.raw('PRAGMA journal_mode = DELETE');
     // Milliseconds in the timed parts: the hand-overs, the index builds and the commit.
     let timedMs = 0;

@@ -36,7 +36,7 @@ export interface CatalogEntry {
   /** How many upstream sources list the server: a tie-breaker among equally good name matches. */
   readonly sourceCount: number;
   /**
-   * Sextant's block of the server's registry API entries (src/subregistry/catalog-meta.ts), as of
+   * Sextant's block of the server's registry API entries (src/registry-api/catalog-meta.ts), as of
    * no endpoint checks: stored with each version, so a page is served without reading the server.
    */
   readonly registryMeta: components['schemas']['RegistryCatalogMeta'];

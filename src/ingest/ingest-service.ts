@@ -15,7 +15,7 @@ import { isObject } from './json.js';
 import { serverOf, type ReadRecord } from './read.js';
 import { hash52, Hash52Set, KeyOwners } from './key-owners.js';
 import { afterPending, type PlacementLookups, type PendingBatch, type SavedSource } from './pending-batch.js';
-import { FirstLoad } from './first-load.js';
+import { FirstLoad } from './first-load-filter.js';
 import { Spool } from './spool.js';
 import { readInputs, recordHashes } from './read-inputs.js';
 import { fitTools, type UpstreamServer, type UpstreamTool } from './upstream.js';
@@ -136,7 +136,7 @@ class RunCounts {
 async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, run: RunContext): Promise<Omit<IngestSummary, 'records' | 'sources' | 'seconds'>> {
   const counts = new RunCounts();
   const installKeys = new HashedSet(await writer.installKeys());
-  // Into an empty catalog, the lookups need ask only about what the run wrote (first-load.ts).
+  // Into an empty catalog, the lookups need ask only about what the run wrote (first-load-filter.ts).
   const firstLoad = (await writer.countServers()) === 0 ? new FirstLoad(run.total) : null;
   const catalog = firstLoad?.lookups(writer) ?? writer;
   let done = 0;

@@ -8,7 +8,7 @@ import type { Authentication, Package, Remote, SourceName, Tool, Transport } fro
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { toolIdOf, uniqueId } from '../catalog/ids.js';
 import { categorize, TAXONOMY } from '../catalog/taxonomy.js';
-import { catalogMetaOf } from '../subregistry/catalog-meta.js';
+import { catalogMetaOf } from '../registry-api/catalog-meta.js';
 import type { UpstreamServer, UpstreamTool } from './upstream.js';
 
 const SOURCE_ORDER: readonly SourceName[] = ['demo', 'official', 'docker', 'toolsdk', 'monitor'];

@@ -1,14 +1,14 @@
 /**
  * One check of one catalogued endpoint (DESIGN.md "Status"): a real MCP `initialize`, then
  * `notifications/initialized` and `tools/list`, classified into a state, its answers held to
- * the caps the proxy shares (src/remote/caps.ts).
+ * the caps the proxy shares (src/mcp-client/caps.ts).
  */
 import { NetError, type NetClient } from '../net/index.js';
-import { RemoteMcpError, openSession } from '../remote/mcp-session.js';
+import { RemoteMcpError, openSession } from '../mcp-client/mcp-session.js';
 import type { UpstreamTool } from '../ingest/upstream.js';
 import type { EndpointCheck, RemoteEndpoint } from '../store/index.js';
 import { annotations, asArray, isObject, objectSchema, text } from '../ingest/json.js';
-import { Cuts, REMOTE_CAPS, capErrorText, capTool, capTools } from '../remote/caps.js';
+import { Cuts, REMOTE_CAPS, capErrorText, capTool, capTools } from '../mcp-client/caps.js';
 
 export interface CheckResult {
   readonly check: EndpointCheck;

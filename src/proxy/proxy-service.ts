@@ -3,13 +3,13 @@
  * server. Only the server's own catalogued endpoints are reachable, through the guarded
  * network client; only safe headers its record declares pass through (forwarded-headers.ts), and
  * they are never stored. One deadline bounds a whole call; answers are held to the caps the
- * monitor shares (src/remote/caps.ts).
+ * monitor shares (src/mcp-client/caps.ts).
  */
 import type { components } from '../../generated/openapi.js';
 import { AppError } from '../errors.js';
 import { NetError, type NetClient } from '../net/index.js';
-import { RemoteMcpError, openSession, type RemoteSession } from '../remote/mcp-session.js';
-import { Cuts, REMOTE_CAPS, capDepth, capErrorText, capTool, capTools, tooDeep } from '../remote/caps.js';
+import { RemoteMcpError, openSession, type RemoteSession } from '../mcp-client/mcp-session.js';
+import { Cuts, REMOTE_CAPS, capDepth, capErrorText, capTool, capTools, tooDeep } from '../mcp-client/caps.js';
 import { asObject } from '../json.js';
 import { forwardedHeaders } from './forwarded-headers.js';
 import type { CatalogReader } from '../store/index.js';

@@ -2,15 +2,15 @@
  * The read model: the one door every surface (REST, MCP, and later the registry API and the web
  * pages) reads the catalog through. It alone reads the catalog's content generation, keeps
  * answers (scrubbed once as they enter, with the bytes each edge sends) and, through
- * engine-choice.ts, picks the search engine. Reads of the catalog alone are kept until the
+ * src/search/engine-choice.ts, picks the search engine. Reads of the catalog alone are kept until the
  * content changes; reads that also depend on monitor checks or the clock serve only the reads of
  * the next moment (trust, status, compare: `recentMs`), so a check never flushes a content
  * answer and shows within that moment. What it computes, it computes under a bound (gate.ts).
  */
 import type { CatalogServer } from '../catalog/catalog-entry.js';
-import { DEFAULT_LIMIT, type RegistryService, type ServerSearchInput, type ServerView, type ToolSearchInput } from '../registry/registry-service.js';
+import { DEFAULT_LIMIT, type DiscoveryService, type ServerSearchInput, type ServerView, type ToolSearchInput } from '../discovery/discovery-service.js';
 import type { SearchCoverage } from '../search/engine.js';
-import type { RegistryListInput, RegistryServerList, RegistryServerResponse, SubregistryService } from '../subregistry/subregistry-service.js';
+import type { RegistryListInput, RegistryServerList, RegistryServerResponse, RegistryApiService } from '../registry-api/registry-api-service.js';
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
 import { LRUCache } from 'lru-cache';
 import { Answer } from './answer.js';
@@ -42,7 +42,7 @@ export interface ReadModel {
   getStatus(idOrName: string): Promise<Answer<StatusReport>>;
   /** Kept like trust and status, which it shows: for `recentMs`, until a new check. */
   compareServers(ids: readonly string[], signal?: AbortSignal): Promise<Answer<Comparison>>;
-  /** The MCP Registry API (src/subregistry): a page of the list, a server's versions, one version. */
+  /** The MCP Registry API (src/registry-api): a page of the list, a server's versions, one version. */
   registryServers(input: RegistryListInput): Promise<Answer<RegistryServerList>>;
   registryVersions(name: string, includeDeleted: boolean): Promise<Answer<RegistryServerList>>;
   registryVersion(name: string, version: string, includeDeleted: boolean): Promise<Answer<RegistryServerResponse>>;
@@ -65,9 +65,9 @@ export interface ReadModel {
 export type ServerPageView = Omit<ServerView, 'server'> & { readonly server: Server };
 
 export interface ReadModelDeps {
-  readonly registry: RegistryService;
+  readonly discovery: DiscoveryService;
   /** The registry API's service; a read model built without it (a test of another surface) has no registry API. */
-  readonly subregistry?: SubregistryService;
+  readonly registryApi?: RegistryApiService;
   /** The catalog's content generation; null when it cannot be read (answers are then neither kept nor replaced). */
   readonly generation: () => Promise<string | null>;
   /** Whether the database answers now: asked after a read failed, to tell an outage from a fault. */
@@ -115,7 +115,7 @@ function databaseUnavailable(): AppError {
 }
 
 export function createReadModel({
-  registry, subregistry, generation, databaseAnswers = async () => true, databaseBusy = () => false, cache = createAnswerCache(), flights = createFlights(),
+  discovery: registry, registryApi, generation, databaseAnswers = async () => true, databaseBusy = () => false, cache = createAnswerCache(), flights = createFlights(),
   comparisons = createFlights(createGate(COMPARISONS)), renders = createGate(RENDERS), recentMs = RECENT_MS, checksRecorded = () => 0,
 }: ReadModelDeps): ReadModel {
   /** The last generation read: while the database does not answer, answers kept at it are served. */
@@ -174,9 +174,9 @@ export function createReadModel({
     const { links: _links, ...server } = (await getServer(idOrName)).value;
     return server;
   };
-  const registryApi = (): SubregistryService => {
-    if (!subregistry) throw new AppError('not_found', 'This service has no registry API.');
-    return subregistry;
+  const registryApiOf = (): RegistryApiService => {
+    if (!registryApi) throw new AppError('not_found', 'This service has no registry API.');
+    return registryApi;
   };
 
   return {
@@ -201,10 +201,10 @@ export function createReadModel({
     compareServers: (ids, signal) => recent(keyOf('compareServers', ids), () => registry.compareServers(ids), comparisons, signal),
     // Kept until the catalog changes; trust and status in Sextant's `_meta` say when they were observed.
     registryServers: (input) =>
-      kept(keyOf('registryServers', input.cursor, input.limit, input.search, input.updated_since, input.version, input.include_deleted), () => registryApi().listServers(input)),
-    registryVersions: (name, includeDeleted) => kept(keyOf('registryVersions', name, includeDeleted), () => registryApi().listVersions(name, includeDeleted)),
+      kept(keyOf('registryServers', input.cursor, input.limit, input.search, input.updated_since, input.version, input.include_deleted), () => registryApiOf().listServers(input)),
+    registryVersions: (name, includeDeleted) => kept(keyOf('registryVersions', name, includeDeleted), () => registryApiOf().listVersions(name, includeDeleted)),
     registryVersion: (name, version, includeDeleted) =>
-      kept(keyOf('registryVersion', name, version, includeDeleted), () => registryApi().getVersion(name, version, includeDeleted)),
+      kept(keyOf('registryVersion', name, version, includeDeleted), () => registryApiOf().getVersion(name, version, includeDeleted)),
     renditions: <R extends object>(bytesOf: (rendition: R) => number, followsChecks: boolean) =>
       createRenditions<R>({
         bytesOf,

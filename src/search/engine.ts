@@ -61,7 +61,7 @@ export interface SearchEngine {
  */
 export type SearchCoverage = 'memory' | 'servers' | 'sql';
 
-/** Searches as the services ask them: a page, from whichever engine the read model chose (src/read/engine-choice.ts). */
+/** Searches as the services ask them: a page, from whichever engine the read model chose (src/search/engine-choice.ts). */
 export interface CatalogSearch {
   servers(query: ServerQuery): Promise<Page<ServerSummary>>;
   tools(query: ToolQuery): Promise<Page<Tool>>;

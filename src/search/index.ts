@@ -1,6 +1,6 @@
 /**
  * The search engines, for the composition root: it builds the ones its database has, in the
- * order the read model asks them (src/read/engine-choice.ts).
+ * order the read model asks them (src/search/engine-choice.ts).
  *  - `createMemoryEngine(source, committed)` first (warm it before serving), on either database;
  *  - then `createSqlEngine(source)`: `createFts5Engine` on SQLite, `createPostgresEngine` on PostgreSQL.
  * `source` is the store's `searchSource`.

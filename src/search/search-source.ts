@@ -1,6 +1,6 @@
 /**
  * What the engines read the catalog through: small interfaces the store implements
- * (src/store/search-source.ts, `Store.searchSource`), so that no engine imports knex.
+ * (src/store/search-reads.ts, `Store.searchSource`), so that no engine imports knex.
  */
 import type { IndexSnapshots } from '../store/search-snapshots.js';
 import type { CharacterClass } from './unicode61.js';

@@ -14,10 +14,10 @@ import { ignoreOn, insertMany, mergeOn, type BulkInsert, type Row } from './bulk
 import { dialectOf, type Db } from './db.js';
 import { FTS_COLUMNS, type FtsTable } from './fts.js';
 import { deferIndexes, withIndexesDeferred, type DeferredIndexes } from './deferred-indexes.js';
-import { withFirstLoadJournal } from './first-load.js';
+import { withFirstLoadJournal } from './first-load-journal.js';
 import { SCHEMA } from './migrations/index.js';
 import { createSearchSnapshots } from './search-snapshots.js';
-import { createSearchSource, type CatalogSearchSource } from './search-source.js';
+import { createSearchSource, type CatalogSearchSource } from './search-reads.js';
 
 export interface SourceRow {
   readonly source: SourceName;
@@ -112,7 +112,7 @@ const CHUNK = 400;
 /**
  * Runs `work` in one transaction with a writer bound to it; the catalog's generation moves with
  * it if it writes anything. `ended` is told whether it wrote (committed or not).
- * A write into an empty SQLite catalog runs with a rollback journal (see first-load.ts).
+ * A write into an empty SQLite catalog runs with a rollback journal (see first-load-journal.ts).
  */
 export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter) => Promise<T>, ended: (wrote: boolean) => void = () => undefined): Promise<T> {
   const written: Written = { servers: 0, rows: 0 };

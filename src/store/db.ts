@@ -91,7 +91,7 @@ export interface OpenOptions {
 
 /**
  * What every SQLite connection of the store runs when it opens (a first load then leaves the WAL
- * for its write: first-load.ts). `pageCacheMb` is SQLite's page cache, 64 MiB unless told.
+ * for its write: first-load-journal.ts). `pageCacheMb` is SQLite's page cache, 64 MiB unless told.
  */
 export function sqlitePragmas(pageCacheMb = 64): string[] {
   return [
@@ -144,7 +144,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
  * content generation, read every 250 ms by every request): on PostgreSQL a pool of one that
  * waits 2 s at most for its connection. SQLite has none (null): its reads are local and short
  * (searches are answered from memory), and a second connection held open would keep a first
- * ingest in WAL mode (first-load.ts: SQLite refuses to leave WAL while another connection is open).
+ * ingest in WAL mode (first-load-journal.ts: SQLite refuses to leave WAL while another connection is open).
  */
 export function openSideConnection(databaseUrl: string): Db | null {
   if (!POSTGRES_URL.test(databaseUrl)) return null;

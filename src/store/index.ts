@@ -10,7 +10,7 @@ import { createRegistryVersions, type RegistryVersions } from './registry-versio
 import { checkIntegrity, type Integrity } from './integrity.js';
 import { SCHEMA } from './migrations/index.js';
 import { createSearchSnapshots } from './search-snapshots.js';
-import { createSearchSource, type CatalogSearchSource } from './search-source.js';
+import { createSearchSource, type CatalogSearchSource } from './search-reads.js';
 import { databaseLimiter, type Limiter } from './rate-limits.js';
 
 export interface RateLimiterSpec {
@@ -35,7 +35,7 @@ export interface Store {
   /** What the search engines (src/search) read the catalog through. */
   readonly searchSource: CatalogSearchSource;
   readonly monitor: MonitorStore;
-  /** What the MCP Registry API serves (src/subregistry). */
+  /** What the MCP Registry API serves (src/registry-api). */
   readonly registryVersions: RegistryVersions;
   readonly assessments: AssessmentStore;
   /** Runs `work` in one transaction; a throw rolls everything back. */
@@ -173,7 +173,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
 
 export type { CatalogLookups } from './catalog-lookups.js';
 export type { Limiter } from './rate-limits.js';
-export type { CatalogSearchSource } from './search-source.js';
+export type { CatalogSearchSource } from './search-reads.js';
 export type { CatalogWriter, CatalogIndex, ServerWrite, SourceRow, StoredSource } from './catalog-writer.js';
 export { sourceKey } from './catalog-writer.js';
 export { databaseFailure } from './db.js';

@@ -1,7 +1,7 @@
 /**
  * The `registry_versions` table (migration 011): what the MCP Registry API serves, one row per
  * registry name and version. The catalog writer replaces a server's rows with the server; the
- * subregistry service (src/subregistry) reads them in pages, a name's versions, or one version.
+ * subregistry service (src/registry-api) reads them in pages, a name's versions, or one version.
  */
 import type { Knex } from 'knex';
 import type { components } from '../../generated/openapi.js';
@@ -101,7 +101,7 @@ export interface RegistryListQuery {
   readonly limit: number;
   /** Part of the name, any case. */
   readonly search: string | null;
-  /** Only these names (the names a search found in the name index, src/subregistry/name-index.ts). */
+  /** Only these names (the names a search found in the name index, src/registry-api/name-index.ts). */
   readonly names?: readonly string[] | undefined;
   /** Entries updated after this time (ISO 8601 UTC). */
   readonly updatedSince: string | null;

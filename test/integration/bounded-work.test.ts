@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { AppError } from '../../src/errors.js';
 import { createReadModel } from '../../src/read/read-model.js';
-import type { RegistryService } from '../../src/registry/registry-service.js';
+import type { DiscoveryService } from '../../src/discovery/discovery-service.js';
 import { createStore } from '../../src/store/index.js';
 import { contractFetch, silentLogger } from '../support/harness.js';
 
@@ -18,7 +18,7 @@ import { contractFetch, silentLogger } from '../support/harness.js';
 async function startApp() {
   const started: string[][] = [];
   const finish: Array<() => void> = [];
-  const registry = new Proxy({} as RegistryService, {
+  const registry = new Proxy({} as DiscoveryService, {
     get: (_target, name) => {
       if (name === 'compareServers') {
         return (ids: string[]) => {
@@ -34,7 +34,7 @@ async function startApp() {
   });
   const store = createStore('sqlite::memory:');
   await store.migrate();
-  const read = createReadModel({ registry, generation: async () => 'g1' });
+  const read = createReadModel({ discovery: registry, generation: async () => 'g1' });
   const config = { host: '127.0.0.1', publicUrl: null, allowedHosts: [], discoveryRateLimit: 0, pageRateLimit: 0, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], proxyRateLimit: 0 };
   const app = await createApp({ config, store, read, proxy: registry as never, assessments: registry as never, logger: silentLogger });
   const server = app.listen(0, '127.0.0.1');

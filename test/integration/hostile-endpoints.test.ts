@@ -1,6 +1,6 @@
 /**
  * Hostile catalogued endpoints on loopback, against the caps the monitor and the proxy share
- * (src/remote/caps.ts), one cap at a time: 15,000 tools, a schema nested 1,000 levels deep, a
+ * (src/mcp-client/caps.ts), one cap at a time: 15,000 tools, a schema nested 1,000 levels deep, a
  * 100 KB schema, an 880 KB error, an endless answer, a result nested 2,000 deep. What is kept is cut with a note, stored and served cut; pages stay small.
  * Then the proxy's own rules: the headers it never forwards, one deadline per call, and
  * arguments nested too deep refused before anything is sent.
@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { runMonitorPass } from '../../src/monitor/monitor.js';
 import { NEVER_FORWARDED } from '../../src/proxy/forwarded-headers.js';
-import { REMOTE_CAPS } from '../../src/remote/caps.js';
+import { REMOTE_CAPS } from '../../src/mcp-client/caps.js';
 import { silentLogger, startHarness, type Harness } from '../support/harness.js';
 import { catalog, hugeHandler, mcpHandler, startFixture, type Fixture } from '../support/fixture-servers.js';
 

@@ -93,7 +93,7 @@ describe('sextant ingest under faults (child processes)', function () {
       const file = database.url.slice('sqlite:'.length);
       try {
         const run = sextant(['ingest', ...inputs], { TMPDIR: tmp, DATABASE_URL: database.url, DEMO_CATALOG: 'off' });
-        // Reading: the spool holds records. Writing: a first load writes with a rollback journal (src/store/first-load.ts).
+        // Reading: the spool holds records. Writing: a first load writes with a rollback journal (src/store/first-load-journal.ts).
         const spooling = (): boolean => spoolFiles(tmp).some((f) => f.bytes > 0);
         const midRun = phase === 'read' ? spooling : () => spooling() && existsSync(`${file}-journal`);
         expect(await eventually(midRun), `the run reached its ${phase} phase`).to.equal(true);

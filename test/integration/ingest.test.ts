@@ -89,7 +89,7 @@ describe('ingest', () => {
   it('places a first load by the names and ids its earlier batches wrote, as one batch places it', async () => {
     // Two toolsdk names of one id (`twin-mcp`: the second server gets `twin-mcp-2`), and a Docker
     // and a toolsdk record of one name that merge by it alone: in batches of one record, each is
-    // placed by what the earlier batches wrote (src/ingest/first-load.ts asks only about that).
+    // placed by what the earlier batches wrote (src/ingest/first-load-filter.ts asks only about that).
     const toolsdk = (key: string, packageName: string, description: string): unknown => ({ type: 'mcp-server', name: key, packageName, description, _toolsdk: { key, category: 'other' }, tools: [] });
     const inputs: IngestInput[] = [
       { file: 'docker.json', text: JSON.stringify([{ name: 'solo', type: 'remote', about: { title: 'Solo', description: 'Solo from Docker' }, remote: { url: 'https://solo.example.com/mcp', transport_type: 'streamable-http' } }]) },

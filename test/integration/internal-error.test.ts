@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
-import type { RegistryService } from '../../src/registry/registry-service.js';
+import type { DiscoveryService } from '../../src/discovery/discovery-service.js';
 import { createStore } from '../../src/store/index.js';
 import { contractFetch, silentLogger } from '../support/harness.js';
 
@@ -11,7 +11,7 @@ describe('unexpected errors', () => {
   it('answer 500 problem+json without the message or a stack trace', async () => {
     const store = createStore('sqlite::memory:');
     await store.migrate();
-    const failing = new Proxy({} as RegistryService, {
+    const failing = new Proxy({} as DiscoveryService, {
       get: () => async () => {
         throw new Error('SQLITE_CORRUPT at /srv/secret/path.ts:42');
       },

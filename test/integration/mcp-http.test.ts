@@ -236,7 +236,7 @@ describe('MCP endpoint over HTTP', () => {
         },
       });
       let generation = 'g1';
-      const read = createReadModel({ registry, generation: async () => generation, recentMs: 300 });
+      const read = createReadModel({ discovery: registry, generation: async () => generation, recentMs: 300 });
       const server = createMcpServer({ read, document: loadContract(), logger: silentLogger, version: '1.0.0' });
       const call = async (name: string, args: object, id = 1) => {
         const reply = await handleMcpPost(server, { allowedOrigins: [], publicOrigin: null }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });

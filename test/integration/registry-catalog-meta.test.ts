@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
-import { createSubregistryService, type RegistryServerList, type SubregistryDeps } from '../../src/subregistry/subregistry-service.js';
+import { createRegistryApiService, type RegistryServerList, type RegistryApiDeps } from '../../src/registry-api/registry-api-service.js';
 import type { RegistryVersionRow, RegistryVersions } from '../../src/store/registry-versions.js';
 
 type Entry = RegistryServerList['servers'][number];
@@ -28,13 +28,13 @@ describe('the registry API\'s catalog block', function () {
   async function walk(versions: RegistryVersions): Promise<{ entries: Entry[]; read: string[] }> {
     const { store } = h.service;
     const read: string[] = [];
-    const catalog: SubregistryDeps['catalog'] = {
+    const catalog: RegistryApiDeps['catalog'] = {
       findServers: async (ids) => {
         read.push(...ids);
         return store.catalog.findServers(ids);
       },
     };
-    const service = createSubregistryService({ versions, catalog, monitor: store.monitor });
+    const service = createRegistryApiService({ versions, catalog, monitor: store.monitor });
     const entries: Entry[] = [];
     let cursor: string | undefined;
     do {

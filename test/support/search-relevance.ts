@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ingest } from '../../src/ingest/ingest-service.js';
-import { searchThrough } from '../../src/read/engine-choice.js';
-import { createRegistryService, type RegistryService } from '../../src/registry/registry-service.js';
+import { searchThrough } from '../../src/search/engine-choice.js';
+import { createDiscoveryService, type DiscoveryService } from '../../src/discovery/discovery-service.js';
 import { createMemoryEngine, createSqlEngine, type EngineName, type SearchEngine } from '../../src/search/index.js';
 import type { Store } from '../../src/store/index.js';
 import { DATA_DIR, DATA_FILES } from './category-agreement.js';
@@ -40,10 +40,17 @@ function isRequest(value: unknown): value is LabelledRequest {
     && Object.values(relevant).every((grade) => grade === 1 || grade === 2);
 }
 
-/** The committed set, checked for shape as it is read. */
-export function loadLabelledSet(): LabelledSet {
+/**
+ * The committed sets, checked for shape as they are read: `labelled` (servers.json, tools.json),
+ * and `held-out` (holdout-*.json), written after the search rules were tuned and never used to
+ * tune them.
+ */
+export const SETS = ['labelled', 'held-out'] as const;
+export type SetName = (typeof SETS)[number];
+
+export function loadLabelledSet(name: SetName = 'labelled'): LabelledSet {
   const read = (kind: Kind): LabelledRequest[] => {
-    const file = new URL(`../fixtures/search-relevance/${kind}.json`, import.meta.url);
+    const file = new URL(`../fixtures/search-relevance/${name === 'held-out' ? 'holdout-' : ''}${kind}.json`, import.meta.url);
     const { requests } = { requests: null, ...JSON.parse(readFileSync(file, 'utf8')) };
     if (!Array.isArray(requests) || !requests.every(isRequest)) throw new Error(`${file.pathname}: not a list of labelled requests`);
     return requests;
@@ -103,7 +110,7 @@ export async function baselineSearcher(store: Store): Promise<Searcher> {
 /** An engine as callers meet it: the registry service over it, and how often it passed a search on. */
 export interface MeasuredEngine {
   readonly name: EngineName;
-  readonly registry: RegistryService;
+  readonly registry: DiscoveryService;
   /** Searches it declined, which the SQL engine behind it answered. */
   readonly declined: { count: number };
   close(): void;
@@ -131,7 +138,7 @@ export async function measuredEngines(store: Store): Promise<MeasuredEngine[]> {
   const sql = createSqlEngine(store.searchSource);
   const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true));
   if (!(await memory.warm())) throw new Error('the in-memory engine could not build its index');
-  const service = (engines: SearchEngine[]): RegistryService => createRegistryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
+  const service = (engines: SearchEngine[]): DiscoveryService => createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
   const memoryDeclined = { count: 0 };
   return [
     { name: 'memory', registry: service([counting(memory, memoryDeclined), sql]), declined: memoryDeclined, close: () => memory.close() },
@@ -143,7 +150,7 @@ export async function measuredEngines(store: Store): Promise<MeasuredEngine[]> {
  * Answers as the search routes give them: through the registry service, a PAGE of results; a
  * request longer than the contract's `q` allows is refused there (400), so it gets nothing.
  */
-export function serviceSearcher(registry: RegistryService, queryLimit: number, refused: { count: number }): Searcher {
+export function serviceSearcher(registry: DiscoveryService, queryLimit: number, refused: { count: number }): Searcher {
   return async (kind, q) => {
     if ([...q].length > queryLimit) {
       refused.count += 1;

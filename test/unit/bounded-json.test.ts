@@ -1,7 +1,7 @@
-/** The server page's JSON writer (src/web/bounded-json.ts) and the shared caps (src/remote/caps.ts) on hostile values. */
+/** The server page's JSON writer (src/web/bounded-json.ts) and the shared caps (src/mcp-client/caps.ts) on hostile values. */
 import { expect } from 'chai';
 import { boundedJson } from '../../src/web/bounded-json.js';
-import { Cuts, capDepth, capErrorText, tooDeep } from '../../src/remote/caps.js';
+import { Cuts, capDepth, capErrorText, tooDeep } from '../../src/mcp-client/caps.js';
 
 const nested = (levels: number): unknown => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
 

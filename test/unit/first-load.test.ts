@@ -1,6 +1,6 @@
-/** A first load's lookups (src/ingest/first-load.ts): asked only about what the run wrote, and about all of it. */
+/** A first load's lookups (src/ingest/first-load-filter.ts): asked only about what the run wrote, and about all of it. */
 import { expect } from 'chai';
-import { FirstLoad } from '../../src/ingest/first-load.js';
+import { FirstLoad } from '../../src/ingest/first-load-filter.js';
 import type { PendingBatch, PlacementLookups } from '../../src/ingest/pending-batch.js';
 import type { ServerRows } from '../../src/store/index.js';
 

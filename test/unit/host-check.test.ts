@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { createHostCheck, isLoopbackHost, parseHost } from '../../src/host-check.js';
+import { createHostCheck } from '../../src/http/host-check.js';
+import { isLoopbackHost, parseHost } from '../../src/net/host-names.js';
 
 const PORT = 3000;
 

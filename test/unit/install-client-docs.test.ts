@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { CatalogServer } from '../../src/catalog/catalog-entry.js';
-import { installFor, type ClientInstall } from '../../src/registry/install-clients.js';
+import { installFor, type ClientInstall } from '../../src/discovery/install-clients.js';
 import type { Package, Remote } from '../../src/types.js';
 
 type Json = Record<string, any>;

@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import type { CatalogServer } from '../../src/catalog/catalog-entry.js';
 import { scrubValue } from '../../src/catalog/secrets.js';
-import { INSTALL_CLIENTS, installFor, type ClientInstall, type InstallClient } from '../../src/registry/install-clients.js';
-import { isBearerHeader } from '../../src/registry/install-launch.js';
+import { INSTALL_CLIENTS, installFor, type ClientInstall, type InstallClient } from '../../src/discovery/install-clients.js';
+import { isBearerHeader } from '../../src/discovery/install-launch.js';
 import type { Package, Remote, RemoteHeader } from '../../src/types.js';
 
 type Json = Record<string, any>;

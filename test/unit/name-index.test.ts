@@ -1,6 +1,6 @@
-/** The registry API's name index (src/subregistry/name-index.ts): every name containing the text, any case, in order, from a cursor on. */
+/** The registry API's name index (src/registry-api/name-index.ts): every name containing the text, any case, in order, from a cursor on. */
 import { expect } from 'chai';
-import { buildNameIndex } from '../../src/subregistry/name-index.js';
+import { buildNameIndex } from '../../src/registry-api/name-index.js';
 
 describe('registry name index', () => {
   const names = ['io.github.acme/Weather', 'com.stripe/mcp', 'ai.x/postgres-mcp', 'com.stripe/mcp', 'io.github.b/weather-tools', 'local.sextant/abc'];

@@ -13,12 +13,12 @@ import { createGate } from '../../src/read/gate.js';
 import { isPoolTimeout } from '../../src/store/db.js';
 import knex from 'knex';
 import { createReadModel } from '../../src/read/read-model.js';
-import type { RegistryService } from '../../src/registry/registry-service.js';
+import type { DiscoveryService } from '../../src/discovery/discovery-service.js';
 
 /** A registry that counts its calls and answers each with a fresh value naming the call. */
 function countingRegistry() {
   const calls = new Map<string, number>();
-  const registry = new Proxy({} as RegistryService, {
+  const registry = new Proxy({} as DiscoveryService, {
     get: (_target, key) => async (...args: unknown[]) => {
       const name = String(key);
       calls.set(name, (calls.get(name) ?? 0) + 1);
@@ -32,7 +32,7 @@ describe('read model', () => {
   it('answers a repeated catalog read from what it kept, until the content generation moves', async () => {
     const { registry, calls } = countingRegistry();
     let generation: string | null = 'g1';
-    const read = createReadModel({ registry, generation: async () => generation });
+    const read = createReadModel({ discovery: registry, generation: async () => generation });
     const first = await read.searchServers({ q: 'github', limit: 3 });
     expect(await read.searchServers({ q: 'github', limit: 3 })).to.equal(first);
     expect(calls.get('searchServers')).to.equal(1);
@@ -48,7 +48,7 @@ describe('read model', () => {
     const { registry, calls } = countingRegistry();
     const seen = ['g1', 'g2'];
     let generation: string | null = 'g2';
-    const read = createReadModel({ registry, generation: async () => seen.shift() ?? generation });
+    const read = createReadModel({ discovery: registry, generation: async () => seen.shift() ?? generation });
     await read.getServer('a');
     await read.getServer('a');
     expect(calls.get('getServer'), 'the first was computed across a change, so not kept').to.equal(2);
@@ -67,7 +67,7 @@ describe('read model', () => {
     let open = (): void => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const slow = new Proxy(registry, { get: (target, key) => async (...args: unknown[]) => (await gate, Reflect.get(target, key)(...args)) });
-    const read = createReadModel({ registry: slow, generation: async () => 'g1' });
+    const read = createReadModel({ discovery: slow, generation: async () => 'g1' });
     const answers = Array.from({ length: 20 }, () => read.searchServers({ q: 'github', limit: 3 }));
     const other = read.searchServers({ q: 'gitlab', limit: 3 });
     open();
@@ -80,7 +80,7 @@ describe('read model', () => {
   it('queues distinct misses: no more computations at once than it allows', async () => {
     let running = 0;
     let most = 0;
-    const registry = new Proxy({} as RegistryService, {
+    const registry = new Proxy({} as DiscoveryService, {
       get: () => async (...args: unknown[]) => {
         running += 1;
         most = Math.max(most, running);
@@ -89,15 +89,15 @@ describe('read model', () => {
         return { args };
       },
     });
-    const read = createReadModel({ registry, generation: async () => 'g1', flights: createFlights(createGate({ concurrency: 3, queued: 100, what: 'reads' })) });
+    const read = createReadModel({ discovery: registry, generation: async () => 'g1', flights: createFlights(createGate({ concurrency: 3, queued: 100, what: 'reads' })) });
     const pages = await Promise.all(Array.from({ length: 30 }, (_, i) => read.searchServers({ q: `word${i}`, limit: 3 })));
     expect(pages.map((p) => (p.value as unknown as { args: Array<{ q: string }> }).args[0]?.q)).to.deep.equal(Array.from({ length: 30 }, (_, i) => `word${i}`));
     expect(most).to.equal(3);
   });
 
   it('refuses a miss beyond the queue with 503 service_unavailable and Retry-After', async () => {
-    const registry = new Proxy({} as RegistryService, { get: () => () => new Promise(() => undefined) });
-    const read = createReadModel({ registry, generation: async () => 'g1', flights: createFlights(createGate({ concurrency: 1, queued: 1, what: 'reads' })) });
+    const registry = new Proxy({} as DiscoveryService, { get: () => () => new Promise(() => undefined) });
+    const read = createReadModel({ discovery: registry, generation: async () => 'g1', flights: createFlights(createGate({ concurrency: 1, queued: 1, what: 'reads' })) });
     void read.searchServers({ q: 'a' });
     void read.searchServers({ q: 'b' });
     const refused = await read.searchServers({ q: 'c' }).catch((err: unknown) => err);
@@ -113,7 +113,7 @@ describe('read model', () => {
         return Reflect.get(target, key)(...args);
       },
     });
-    const read = createReadModel({ registry: failing, generation: async () => (down ? null : 'g1'), databaseAnswers: async () => !down });
+    const read = createReadModel({ discovery: failing, generation: async () => (down ? null : 'g1'), databaseAnswers: async () => !down });
     const kept = await read.searchServers({ q: 'github' });
     down = true;
     expect(await read.searchServers({ q: 'github' }), 'the answer it held').to.equal(kept);
@@ -127,23 +127,23 @@ describe('read model', () => {
 
   it('says service_unavailable with Retry-After when a read waited too long for a database connection (busy, not broken)', async () => {
     const timedOut = new knex.KnexTimeoutError('Knex: Timeout acquiring a connection. The pool is probably full.');
-    const registry = new Proxy({} as RegistryService, { get: () => async () => { throw timedOut; } });
-    const read = createReadModel({ registry, generation: async () => 'g1', databaseAnswers: async () => true, databaseBusy: isPoolTimeout });
+    const registry = new Proxy({} as DiscoveryService, { get: () => async () => { throw timedOut; } });
+    const read = createReadModel({ discovery: registry, generation: async () => 'g1', databaseAnswers: async () => true, databaseBusy: isPoolTimeout });
     const err = await read.searchServers({ q: 'x' }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(AppError).and.to.deep.include({ code: 'service_unavailable', headers: { 'Retry-After': '1' } });
     expect(isPoolTimeout(new Error('Knex: Timeout acquiring a connection')), 'only knex\'s own error, not its text').to.equal(false);
   });
 
   it('lets a failure pass as it is while the database answers (a fault, not an outage)', async () => {
-    const registry = new Proxy({} as RegistryService, { get: () => async () => { throw new Error('bug'); } });
-    const read = createReadModel({ registry, generation: async () => 'g1', databaseAnswers: async () => true });
+    const registry = new Proxy({} as DiscoveryService, { get: () => async () => { throw new Error('bug'); } });
+    const read = createReadModel({ discovery: registry, generation: async () => 'g1', databaseAnswers: async () => true });
     const err = await read.searchServers({ q: 'x' }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(Error).and.not.to.be.instanceOf(AppError);
   });
 
   it('keeps trust, status and comparisons for a moment only: they read monitor checks and the clock', async () => {
     const { registry, calls } = countingRegistry();
-    const read = createReadModel({ registry, generation: async () => 'g1', recentMs: 200 });
+    const read = createReadModel({ discovery: registry, generation: async () => 'g1', recentMs: 200 });
     for (let i = 0; i < 2; i += 1) {
       await read.getTrust('a');
       await read.getStatus('a');
@@ -158,7 +158,7 @@ describe('read model', () => {
     await read.compareServers(['a', 'b']);
     expect([calls.get('trustOf'), calls.get('statusOf'), calls.get('compareServers')], 'made again once the moment has passed').to.deep.equal([2, 2, 3]);
     const never = countingRegistry();
-    const each = createReadModel({ registry: never.registry, generation: async () => 'g1', recentMs: 0 });
+    const each = createReadModel({ discovery: never.registry, generation: async () => 'g1', recentMs: 0 });
     await each.getStatus('a');
     await each.getStatus('a');
     expect(never.calls.get('statusOf'), 'recentMs 0: every read computes').to.equal(2);
@@ -166,7 +166,7 @@ describe('read model', () => {
 
   it('scrubs an answer once as it enters, and its JSON is the scrubbed value', async () => {
     const { registry } = countingRegistry();
-    const read = createReadModel({ registry, generation: async () => 'g1' });
+    const read = createReadModel({ discovery: registry, generation: async () => 'g1' });
     for (const answer of [await read.getTool('t'), await read.getStatus('s')]) {
       const value: unknown = answer.value;
       expect(value).to.deep.include({ note: 'token [redacted]' });

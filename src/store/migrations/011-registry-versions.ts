@@ -1,5 +1,5 @@
 /**
- * The versions the MCP Registry API (`/v0.1`, src/subregistry) serves: one row per server name
+ * The versions the MCP Registry API (`/v0.1`, src/registry-api) serves: one row per server name
  * and version, each version's `server.json` as its source published it, with the registry
  * metadata of that version (status, publication and update times, whether it is the latest).
  * Official servers keep every version ingest and sync see; a server known only from another

@@ -1,5 +1,5 @@
 /**
- * What each endpoint check cut from the endpoint's answer (src/remote/caps.ts), as JSON. Checks
+ * What each endpoint check cut from the endpoint's answer (src/mcp-client/caps.ts), as JSON. Checks
  * recorded before it have none: what they cut is unknown.
  */
 import type { Knex } from 'knex';

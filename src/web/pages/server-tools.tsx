@@ -1,6 +1,6 @@
 /** The tools of a server page: each tool's description, annotations and input schema as a table of arguments. */
 import type { Tool, ToolSummary } from '../../types.js';
-import { REMOTE_CAPS, cutNoteOf } from '../../remote/caps.js';
+import { REMOTE_CAPS, cutNoteOf } from '../../mcp-client/caps.js';
 import { boundedJson } from '../bounded-json.js';
 
 /** Arguments listed in a tool's table; the rest are in its schema. */

@@ -4,7 +4,7 @@
  * engine comes first where there is one and answers while it is current; the SQL engine last,
  * which always answers.
  */
-import type { CatalogSearch, Page, SearchCoverage, SearchEngine } from '../search/engine.js';
+import type { CatalogSearch, Page, SearchCoverage, SearchEngine } from './engine.js';
 
 /**
  * `generation` is the catalog's content generation, null when it cannot be read: then only the

@@ -4,7 +4,7 @@
  * (src/store/registry-versions.ts), each served as published with the registry metadata of that
  * version (`io.modelcontextprotocol.registry/official`) and Sextant's own (`local.sextant/catalog`:
  * the catalog id, categories, tools, sources, trust counts and endpoint status: the block ingest
- * stored with the version, src/subregistry/catalog-meta.ts). A page is one read of its versions
+ * stored with the version, src/registry-api/catalog-meta.ts). A page is one read of its versions
  * and one of their checks, written out as JSON text from the stored parts, not parsed again.
  */
 import type { components } from '../../generated/openapi.js';
@@ -12,7 +12,7 @@ import type { QueryOf } from '../contract.js';
 import { scrubValue } from '../catalog/secrets.js';
 import { AppError } from '../errors.js';
 import { JsonText } from '../json.js';
-import { STATUS_HISTORY } from '../registry/status.js';
+import { STATUS_HISTORY } from '../discovery/status.js';
 import type { CatalogLookups } from '../store/catalog-lookups.js';
 import type { MonitorStore } from '../store/monitor-store.js';
 import { registryMetaJson, type RegistryListQuery, type RegistryVersionRow, type RegistryVersions } from '../store/registry-versions.js';
@@ -36,13 +36,13 @@ export const DEFAULT_REGISTRY_LIMIT = 30;
 /** The list's query, as the contract validates it. */
 export type RegistryListInput = QueryOf<'registryListServers'>;
 
-export interface SubregistryService {
+export interface RegistryApiService {
   listServers(input: RegistryListInput): Promise<JsonText<RegistryServerList>>;
   listVersions(name: string, includeDeleted: boolean): Promise<JsonText<RegistryServerList>>;
   getVersion(name: string, version: string, includeDeleted: boolean): Promise<JsonText<RegistryServerResponse>>;
 }
 
-export interface SubregistryDeps {
+export interface RegistryApiDeps {
   readonly versions: RegistryVersions;
   readonly catalog: Pick<CatalogLookups, 'findServers'>;
   readonly monitor: Pick<MonitorStore, 'recentChecksOf'>;
@@ -71,7 +71,7 @@ function sinceOf(value: string): string {
   return new Date(ms).toISOString();
 }
 
-export function createSubregistryService({ versions, catalog, monitor, generation, rank }: SubregistryDeps): SubregistryService {
+export function createRegistryApiService({ versions, catalog, monitor, generation, rank }: RegistryApiDeps): RegistryApiService {
   /** The blocks of these servers made from their stored records and checks, read together. */
   const blocksOf = async (ids: readonly string[]): Promise<Map<string, CatalogMeta>> => {
     const out = new Map<string, CatalogMeta>();

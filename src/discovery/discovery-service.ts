@@ -40,7 +40,7 @@ export interface ServerView {
   readonly status: StatusReport;
 }
 
-export interface RegistryService {
+export interface DiscoveryService {
   searchServers(input: ServerSearchInput): Promise<ServerPage>;
   searchTools(input: ToolSearchInput): Promise<ToolPage>;
   /** A server as the catalog holds it (the read model adds the contract's links). */
@@ -87,7 +87,7 @@ function resolveSearch<Sort extends string>(input: SearchInput<Sort | 'relevance
   return { query, sort, limit: input.limit ?? DEFAULT_LIMIT, offset: input.offset ?? 0 };
 }
 
-export interface RegistryDeps {
+export interface DiscoveryDeps {
   readonly catalog: CatalogReader;
   /** Searches, through the engine the read model chooses. */
   readonly search: CatalogSearch;
@@ -101,7 +101,7 @@ function instructions(server: CatalogServer, installKey: string | null, client?:
   return { serverId: server.id, serverName: server.name, clients: clients.map((c) => installFor(server, c, installKey)) };
 }
 
-export function createRegistryService({ catalog, search, monitor, now = () => new Date() }: RegistryDeps): RegistryService {
+export function createDiscoveryService({ catalog, search, monitor, now = () => new Date() }: DiscoveryDeps): DiscoveryService {
   const notFound = (idOrName: string): AppError => new AppError('not_found', `No server has the id or name "${idOrName}".`, [], {}, 'server');
   const findServer = async (idOrName: string): Promise<CatalogServer> => {
     const server = await catalog.findServer(idOrName);

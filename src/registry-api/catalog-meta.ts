@@ -7,8 +7,8 @@
  * version stored before the block was).
  */
 import type { components } from '../../generated/openapi.js';
-import { primaryState } from '../registry/status.js';
-import { trustSummary, type TrustSubject } from '../registry/trust.js';
+import { primaryState } from '../discovery/status.js';
+import { trustSummary, type TrustSubject } from '../discovery/trust.js';
 import type { EndpointCheck } from '../store/index.js';
 import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { Tool } from '../types.js';
