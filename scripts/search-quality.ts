@@ -1,5 +1,5 @@
 /**
- * `npm run search:quality`: how well search answers the labelled set of
+ * `npm run search:quality`: how well search answers the labelled and the held-out sets of
  * test/fixtures/search-relevance on the real catalog (the three files of ../shared/data,
  * ingested into a temporary SQLite catalog, and with --pg a scratch PostgreSQL database).
  * Every request goes through the registry service with a page of 10, as REST and MCP callers
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { createStore, type Store } from '../src/store/index.js';
 import { dataAvailable } from '../test/support/category-agreement.js';
 import {
-  KINDS, baselineSearcher, contractQueryLimit, ingestRealData, loadLabelledSet, measure, measuredEngines, serviceSearcher,
+  KINDS, SETS, baselineSearcher, contractQueryLimit, ingestRealData, loadLabelledSet, measure, measuredEngines, serviceSearcher,
   type Kind, type LabelledSet, type Measured, type MeasuredEngine, type Searcher,
 } from '../test/support/search-relevance.js';
 import { createScratchDatabase, type ScratchDatabase } from './pg-scratch-database.js';
@@ -118,7 +118,6 @@ async function main(): Promise<number> {
     console.error('../shared/data not found next to the checkout: no real data to measure on.');
     return 2;
   }
-  const set = loadLabelledSet();
   const queryLimit = contractQueryLimit();
   const dir = mkdtempSync(join(tmpdir(), 'sextant-quality-'));
   const stores: Store[] = [];
@@ -135,15 +134,21 @@ async function main(): Promise<number> {
       engines.push(...(await measuredEngines(postgres)).map((engine) => ({ label: engine.name === 'memory' ? 'memory (PostgreSQL)' : engine.name, engine })));
     }
     const none = { count: 0 };
-    const rows = [...(await rowsOf(set, 'plain OR-bm25', await baselineSearcher(sqlite), { refused: none, declined: none })), ...(await engineRows(set, engines, queryLimit))];
-    console.log(`\nq is refused above ${queryLimit} characters by the contract; requests over it: ${KINDS.map((k) => `${k} ${set[k].filter((r) => [...r.request].length > queryLimit).length}`).join(', ')}`);
-    printTable(rows);
-    printByForm(set, rows);
-    if (args.includes('--misses')) printMisses(set, rows);
+    const measured: Record<string, Row[]> = {};
+    for (const name of SETS) {
+      const set = loadLabelledSet(name);
+      const rows = [...(await rowsOf(set, 'plain OR-bm25', await baselineSearcher(sqlite), { refused: none, declined: none })), ...(await engineRows(set, engines, queryLimit))];
+      measured[name] = rows;
+      console.log(`\n=== the ${name} set (test/fixtures/search-relevance${name === 'held-out' ? '/holdout-*.json' : ''})`);
+      console.log(`q is refused above ${queryLimit} characters by the contract; requests over it: ${KINDS.map((k) => `${k} ${set[k].filter((r) => [...r.request].length > queryLimit).length}`).join(', ')}`);
+      printTable(rows);
+      printByForm(set, rows);
+      if (args.includes('--misses')) printMisses(set, rows);
+    }
     const examples = args.includes('--examples') ? { rows: await exampleRows(engines), registry: await registryPositions(sqlite) } : null;
     if (examples) printExamples(examples.rows, examples.registry);
     const file = option('--json');
-    if (file) writeFileSync(file, `${JSON.stringify({ when: new Date().toISOString(), queryLimit, rows, examples }, null, 1)}\n`);
+    if (file) writeFileSync(file, `${JSON.stringify({ when: new Date().toISOString(), queryLimit, sets: measured, examples }, null, 1)}\n`);
     return 0;
   } finally {
     for (const { engine } of engines) engine.close();

@@ -50,60 +50,21 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * Synonyms, one way: a query word (or its stem) → the words records use for the same thing,
- * each matched as a prefix beside the word (`remember` finds memory tools, `open a ticket` finds
- * `create_issue`, `天气` finds weather servers). Written from how people ask against how MCP
- * servers and tools name things: the verbs tools are named after, the nouns of common jobs, and
- * a few words of other languages for the commonest jobs. A word keeps at most MAX_SYNONYMS; a
- * synonym its word or stem already starts with is not added.
+ * Synonyms, one way: a query word (or its stem) → the words records use for it, each matched as
+ * a prefix beside the word. Two kinds only, each a translation rather than a judgement: short
+ * forms people type (`k8s`, `repo`, `db`), and the words of other languages for the commonest
+ * jobs (`correo` finds email, `天气` weather), since the catalog is written in English. English
+ * words of related meaning are not here: on requests written apart from the list they found no
+ * more (docs/decisions/search-matching.md). A word keeps at most MAX_SYNONYMS; a synonym its word
+ * or stem already starts with is not added.
  */
 export const SYNONYMS: Readonly<Record<string, readonly string[]>> = synonymsOf([
-  // The verbs tools are named after.
-  ['open make new add raise', 'create'],
-  ['show view display see retrieve read', 'get list'],
-  ['find lookup look locate discover', 'search'],
-  ['remove erase drop discard', 'delete'],
-  ['edit change modify rename', 'update'],
-  ['mark finish finished tick', 'complete done'],
-  ['text sms', 'sms message'],
-  ['remember remembers recall memorize forget', 'memor'],
-  ['calculate compute evaluate arithmetic solve', 'calculat math'],
-  ['algebra integral equation equations', 'math calculat'],
-  ['scan scanned receipt handwriting handwritten', 'ocr'],
-  ['summarize summarise tldr', 'summar'],
-  ['translate translation', 'translat'],
-  ['watch stream', 'watch stream'],
-  ['trim cut shorten clip', 'trim cut'],
-  ['merge combine concatenate join', 'merge combine'],
-  ['deploy ship release', 'deploy'],
-  ['recommend suggest similar', 'recommend similar'],
-  ['invite schedule', 'event meeting'],
-  // The nouns of common jobs.
-  ['bug defect ticket', 'issue ticket bug'],
-  ['pr', 'pull'],
-  ['repo', 'repositor'],
+  // Short forms.
+  ['pr prs', 'pull'],
+  ['repo repos', 'repositor'],
   ['db', 'database'],
   ['pg', 'postgres'],
   ['k8s', 'kubernetes'],
-  ['folder directory dir', 'folder director'],
-  ['spreadsheet sheet excel', 'spreadsheet sheet excel'],
-  ['picture photo pic screenshot', 'image photo'],
-  ['song songs music playlist', 'music song track'],
-  ['mail inbox', 'email mail'],
-  ['email', 'mail'],
-  ['appointment agenda meeting', 'calendar event meeting'],
-  ['directions route driving commute', 'direction route'],
-  ['address geocode coordinates latitude longitude', 'geocod location'],
-  ['vulnerability vulnerabilities cve exploit', 'vulnerab cve security'],
-  ['malware virus phishing', 'malware threat'],
-  ['error errors exception crash', 'error exception'],
-  ['crypto bitcoin btc ethereum eth', 'crypto bitcoin token'],
-  ['stock stocks shares ticker', 'stock quote market'],
-  ['todo todos chore', 'task todo'],
-  ['note notes memo', 'note'],
-  ['chat dm', 'message chat'],
-  ['customer customers lead leads', 'contact customer crm'],
-  ['payment payments pay refund charge', 'payment charge refund'],
   // Other languages, for the commonest jobs.
   ['correo courriel 邮件', 'email mail'],
   ['enviar envoyer senden 发送 送信', 'send'],
@@ -113,7 +74,7 @@ export const SYNONYMS: Readonly<Record<string, readonly string[]>> = synonymsOf(
   ['traducir traduire übersetzen 翻译 翻訳', 'translat'],
   ['imagen imagenes bild bilder 图片 图像 画像', 'image'],
   ['generar générer generieren 生成', 'generat'],
-  ['股票 行情 株価 acciones aktie aktien', 'stock quote'],
+  ['股票 株価 acciones aktie aktien', 'stock quote'],
   ['documento dokument 文档 文書', 'document'],
   ['archivo fichier datei 文件', 'file'],
   ['precio prix preis 价格 価格', 'price'],
