@@ -70,6 +70,76 @@ function postingsOf(lower: readonly string[]): { readonly starts: Int32Array; re
   return { starts, names };
 }
 
+/** The names sorted, and what is searched: their lower-case forms, joined, with where each starts. */
+interface Names {
+  readonly names: readonly string[];
+  readonly lower: readonly string[];
+  readonly text: string;
+  readonly starts: Int32Array;
+  readonly postings: ReturnType<typeof postingsOf>;
+}
+
+/** The index of the first name not before `name` (after it, when not `inclusive`). */
+function firstFrom(names: readonly string[], name: string, inclusive: boolean): number {
+  let low = 0;
+  let high = names.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const candidate = names[mid] as string;
+    if (candidate < name || (!inclusive && candidate === name)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The name a position of the text falls in. */
+function nameAt(starts: Int32Array, count: number, position: number): number {
+  let low = 0;
+  let high = count - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >>> 1;
+    if ((starts[mid] as number) <= position) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** Up to `count` names from the `first` holding `needle` (three characters or more): those of its rarest run's bucket, checked whole. */
+function bucketMatches({ names, lower, postings }: Names, needle: string, first: number, count: number): string[] {
+  let [start, end] = [0, Number.MAX_SAFE_INTEGER];
+  for (let at = 0; at + 3 <= needle.length; at++) {
+    const bucket = bucketOf(needle, at);
+    const [bucketStart, bucketEnd] = [postings.starts[bucket] as number, postings.starts[bucket + 1] as number];
+    if (bucketEnd - bucketStart < end - start) [start, end] = [bucketStart, bucketEnd];
+  }
+  let high = end;
+  while (start < high) {
+    const mid = (start + high) >>> 1;
+    if ((postings.names[mid] as number) < first) start = mid + 1;
+    else high = mid;
+  }
+  const found: string[] = [];
+  for (let i = start; i < end && found.length < count; i++) {
+    const name = postings.names[i] as number;
+    if ((lower[name] as string).includes(needle)) found.push(names[name] as string);
+  }
+  return found;
+}
+
+/** Up to `count` names from the `first` holding `needle`, by a substring search of the joined text. */
+function textMatches({ names, text, starts }: Names, needle: string, first: number, count: number): string[] {
+  const found: string[] = [];
+  let position = starts[first] as number;
+  while (found.length < count) {
+    const at = text.indexOf(needle, position);
+    if (at < 0) break;
+    const index = nameAt(starts, names.length, at);
+    found.push(names[index] as string);
+    position = starts[index + 1] as number;
+  }
+  return found;
+}
+
 export function buildNameIndex(given: Iterable<string>): NameIndex {
   const names = [...new Set(given)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const starts = new Int32Array(names.length + 1);
@@ -80,70 +150,15 @@ export function buildNameIndex(given: Iterable<string>): NameIndex {
   });
   starts[names.length] = length;
   const lower = names.map((name) => name.toLowerCase());
-  const text = lower.join(SEPARATOR) + SEPARATOR;
-  const postings = postingsOf(lower);
-
-  /** The index of the first name not before `name` (after it, when not `inclusive`). */
-  const firstFrom = (name: string, inclusive: boolean): number => {
-    let low = 0;
-    let high = names.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const candidate = names[mid] as string;
-      if (candidate < name || (!inclusive && candidate === name)) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  };
-  /** The name a position of the text falls in. */
-  const nameAt = (position: number): number => {
-    let low = 0;
-    let high = names.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >>> 1;
-      if ((starts[mid] as number) <= position) low = mid;
-      else high = mid - 1;
-    }
-    return low;
-  };
-
+  const held: Names = { names, lower, text: lower.join(SEPARATOR) + SEPARATOR, starts, postings: postingsOf(lower) };
   return {
     size: names.length,
-    has: (name) => names[firstFrom(name, true)] === name,
+    has: (name) => names[firstFrom(names, name, true)] === name,
     matching(search, from, count) {
       const needle = search.toLowerCase();
-      const found: string[] = [];
-      if (needle === '' || needle.includes(SEPARATOR)) return found;
-      const first = from ? firstFrom(from.name, from.inclusive) : 0;
-      if (needle.length >= 3) {
-        // The names of the needle's rarest bucket, from the first at or after the cursor.
-        let [start, end] = [0, Number.MAX_SAFE_INTEGER];
-        for (let at = 0; at + 3 <= needle.length; at++) {
-          const bucket = bucketOf(needle, at);
-          const [bucketStart, bucketEnd] = [postings.starts[bucket] as number, postings.starts[bucket + 1] as number];
-          if (bucketEnd - bucketStart < end - start) [start, end] = [bucketStart, bucketEnd];
-        }
-        let high = end;
-        while (start < high) {
-          const mid = (start + high) >>> 1;
-          if ((postings.names[mid] as number) < first) start = mid + 1;
-          else high = mid;
-        }
-        for (let i = start; i < end && found.length < count; i++) {
-          const name = postings.names[i] as number;
-          if ((lower[name] as string).includes(needle)) found.push(names[name] as string);
-        }
-        return found;
-      }
-      let position = starts[first] as number;
-      while (found.length < count) {
-        const at = text.indexOf(needle, position);
-        if (at < 0) break;
-        const index = nameAt(at);
-        found.push(names[index] as string);
-        position = starts[index + 1] as number;
-      }
-      return found;
+      if (needle === '' || needle.includes(SEPARATOR)) return [];
+      const first = from ? firstFrom(names, from.name, from.inclusive) : 0;
+      return needle.length >= 3 ? bucketMatches(held, needle, first, count) : textMatches(held, needle, first, count);
     },
   };
 }

@@ -71,44 +71,63 @@ function sinceOf(value: string): string {
   return new Date(ms).toISOString();
 }
 
-export function createRegistryApiService({ versions, catalog, monitor, generation, rank }: RegistryApiDeps): RegistryApiService {
-  /** The blocks of these servers made from their stored records and checks, read together. */
-  const blocksOf = async (ids: readonly string[]): Promise<Map<string, CatalogMeta>> => {
-    const out = new Map<string, CatalogMeta>();
-    if (ids.length === 0) return out;
-    const [servers, checks] = await Promise.all([catalog.findServers(ids), monitor.recentChecksOf(ids, STATUS_HISTORY)]);
-    for (const { server, annotations } of servers.values()) out.set(server.id, catalogMetaOf(server, annotations, checks.get(server.id) ?? []));
-    return out;
+/** A list's query from the request's, as the version store reads it (one row more than the page, to tell whether another follows). */
+function listQueryOf(input: RegistryListInput): RegistryListQuery {
+  const search = input.search?.trim() ? input.search.trim() : null;
+  return {
+    after: input.cursor !== undefined ? decodeCursor(input.cursor) : null,
+    limit: (input.limit ?? DEFAULT_REGISTRY_LIMIT) + 1,
+    search,
+    updatedSince: input.updated_since !== undefined ? sinceOf(input.updated_since) : null,
+    version: input.version ?? null,
+    includeDeleted: input.include_deleted ?? false,
   };
+}
 
-  /**
-   * The entries of `rows` as JSON text, each with the official block and Sextant's: the block
-   * ingest stored with the version, or (for a server the monitor has checked, whose status and
-   * trust read its checks, or a version stored without one) one made from the server's records.
-   */
-  const entriesOf = async (rows: readonly RegistryVersionRow[]): Promise<string[]> => {
-    const stale = (row: RegistryVersionRow): boolean => row.catalogMeta === null || row.checked;
-    const made = await blocksOf([...new Set(rows.filter(stale).map((row) => row.serverId))]);
-    return rows.map((row) => {
-      const official: Record<string, unknown> = { status: row.status };
-      if (row.statusMessage) official.statusMessage = row.statusMessage;
-      if (row.statusChangedAt) official.statusChangedAt = row.statusChangedAt;
-      if (row.publishedAt) official.publishedAt = row.publishedAt;
-      official.updatedAt = row.updatedAt;
-      official.isLatest = row.isLatest;
-      const fromRecords = made.get(row.serverId);
-      const block = !stale(row) ? row.catalogMeta : fromRecords ? registryMetaJson(fromRecords, row.repairs) : null;
-      const ours = block === null ? '' : `,${CATALOG_KEY}:${block}`;
-      return `{"server":${row.document},"_meta":{${OFFICIAL_KEY}:${JSON.stringify(scrubValue(official))}${ours}}}`;
-    });
-  };
-  /** A list of entries as JSON text. */
-  const listOf = (entries: readonly string[], metadata: RegistryServerList['metadata']): JsonText<RegistryServerList> =>
-    new JsonText(`{"servers":[${entries.join(',')}],"metadata":${JSON.stringify(metadata)}}`);
+/** The blocks of these servers made from their stored records and checks, read together. */
+async function blocksOf({ catalog, monitor }: Pick<RegistryApiDeps, 'catalog' | 'monitor'>, ids: readonly string[]): Promise<Map<string, CatalogMeta>> {
+  const out = new Map<string, CatalogMeta>();
+  if (ids.length === 0) return out;
+  const [servers, checks] = await Promise.all([catalog.findServers(ids), monitor.recentChecksOf(ids, STATUS_HISTORY)]);
+  for (const { server, annotations } of servers.values()) out.set(server.id, catalogMetaOf(server, annotations, checks.get(server.id) ?? []));
+  return out;
+}
 
-  /** The name index of the current generation, built once for it; null without a generation. */
+/**
+ * Whether a row's stored block cannot be served: a server the monitor has checked (its status
+ * and trust read its checks), or a version stored without one.
+ */
+const needsBlock = (row: RegistryVersionRow): boolean => row.catalogMeta === null || row.checked;
+
+/** One entry as JSON text: the version as published, the official block and Sextant's (`block`, or none). */
+function entryOf(row: RegistryVersionRow, block: string | null): string {
+  const official: Record<string, unknown> = { status: row.status };
+  if (row.statusMessage) official.statusMessage = row.statusMessage;
+  if (row.statusChangedAt) official.statusChangedAt = row.statusChangedAt;
+  if (row.publishedAt) official.publishedAt = row.publishedAt;
+  official.updatedAt = row.updatedAt;
+  official.isLatest = row.isLatest;
+  const ours = block === null ? '' : `,${CATALOG_KEY}:${block}`;
+  return `{"server":${row.document},"_meta":{${OFFICIAL_KEY}:${JSON.stringify(scrubValue(official))}${ours}}}`;
+}
+
+/** The entries of `rows` as JSON text, each with the block ingest stored, or one made from the server's records. */
+async function entriesOf(deps: Pick<RegistryApiDeps, 'catalog' | 'monitor'>, rows: readonly RegistryVersionRow[]): Promise<string[]> {
+  const made = await blocksOf(deps, [...new Set(rows.filter(needsBlock).map((row) => row.serverId))]);
+  return rows.map((row) => {
+    const fromRecords = made.get(row.serverId);
+    return entryOf(row, !needsBlock(row) ? row.catalogMeta : fromRecords ? registryMetaJson(fromRecords, row.repairs) : null);
+  });
+}
+
+/** A list of entries as JSON text. */
+const listOf = (entries: readonly string[], metadata: RegistryServerList['metadata']): JsonText<RegistryServerList> =>
+  new JsonText(`{"servers":[${entries.join(',')}],"metadata":${JSON.stringify(metadata)}}`);
+
+/** The name index of the current generation, built once for it; null without a generation. */
+function nameIndexOfGeneration(versions: RegistryVersions, generation: RegistryApiDeps['generation']): () => Promise<NameIndex | null> {
   let names: { readonly at: string; readonly index: Promise<NameIndex> } | null = null;
-  const nameIndex = async (): Promise<NameIndex | null> => {
+  return async () => {
     const at = generation ? await generation() : null;
     if (at === null) return null;
     if (names?.at !== at) {
@@ -122,102 +141,97 @@ export function createRegistryApiService({ versions, catalog, monitor, generatio
     }
     return names.index;
   };
+}
 
-  /**
-   * A page of the entries whose names contain `search` after `query.after`, in name order: the
-   * names from the index, a page's worth at a time (less `skip`), their entries from SQL.
-   */
-  const searchPage = async (index: NameIndex, search: string, query: RegistryListQuery, skip: ReadonlySet<string> = new Set()): Promise<RegistryVersionRow[]> => {
-    const rows: RegistryVersionRow[] = [];
-    let from = query.after ? { name: query.after.name, inclusive: true } : null;
-    while (rows.length < query.limit) {
-      const matched = index.matching(search, from, query.limit);
-      if (matched.length === 0) break;
-      const kept = matched.filter((name) => !skip.has(name));
-      if (kept.length > 0) rows.push(...(await versions.page({ ...query, search: null, names: kept, limit: query.limit - rows.length })));
-      if (matched.length < query.limit) break;
-      from = { name: matched.at(-1) as string, inclusive: false };
+/**
+ * A page of the entries whose names contain `search` after `query.after`, in name order: the
+ * names from the index, a page's worth at a time (less `skip`), their entries from SQL.
+ */
+async function searchPage(versions: RegistryVersions, index: NameIndex, search: string, query: RegistryListQuery, skip: ReadonlySet<string> = new Set()): Promise<RegistryVersionRow[]> {
+  const rows: RegistryVersionRow[] = [];
+  let from = query.after ? { name: query.after.name, inclusive: true } : null;
+  while (rows.length < query.limit) {
+    const matched = index.matching(search, from, query.limit);
+    if (matched.length === 0) break;
+    const wanted = matched.filter((name) => !skip.has(name));
+    if (wanted.length > 0) rows.push(...(await versions.page({ ...query, search: null, names: wanted, limit: query.limit - rows.length })));
+    if (matched.length < query.limit) break;
+    from = { name: matched.at(-1) as string, inclusive: false };
+  }
+  return rows;
+}
+
+/**
+ * The registry names that lead a ranked search for `search`, best first: the names of the
+ * relevance search's first RANKED_HEAD servers (as published, or as Sextant names a server no
+ * registry published) that contain the text, so the list holds the same entries as by name.
+ */
+async function headOf(rank: RegistryApiDeps['rank'], index: NameIndex, search: string): Promise<string[]> {
+  if (!rank) return [];
+  const ranked = await rank(search);
+  const needle = search.toLowerCase();
+  const head: string[] = [];
+  const seen = new Set<string>();
+  for (const server of ranked.slice(0, RANKED_HEAD)) {
+    for (const name of [server.name, localRegistryName(server.id)]) {
+      if (seen.has(name) || !name.toLowerCase().includes(needle) || !index.has(name)) continue;
+      seen.add(name);
+      head.push(name);
     }
-    return rows;
-  };
+  }
+  return head;
+}
 
-  /**
-   * The registry names that lead a ranked search for `search`, best first: the names of the
-   * relevance search's first RANKED_HEAD servers (as published, or as Sextant names a server no
-   * registry published) that contain the text, so the list holds the same entries as by name.
-   */
-  const headOf = async (index: NameIndex, search: string): Promise<string[]> => {
-    if (!rank) return [];
-    const ranked = await rank(search);
-    const needle = search.toLowerCase();
-    const head: string[] = [];
-    const seen = new Set<string>();
-    for (const server of ranked.slice(0, RANKED_HEAD)) {
-      for (const name of [server.name, localRegistryName(server.id)]) {
-        if (seen.has(name) || !name.toLowerCase().includes(needle) || !index.has(name)) continue;
-        seen.add(name);
-        head.push(name);
-      }
-    }
-    return head;
-  };
+/**
+ * A ranked page: the head's entries in its order, then every other match by name. The cursor
+ * (the last entry of the page before) says where to go on: within the head when its name is
+ * one of the head's, else in the rest, after it by name.
+ */
+async function rankedPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' | 'rank'>, index: NameIndex, search: string, query: RegistryListQuery): Promise<RegistryVersionRow[]> {
+  const head = await headOf(rank, index, search);
+  const inHead = new Set(head);
+  const after = query.after;
+  if (after && !inHead.has(after.name)) return searchPage(versions, index, search, query, inHead);
+  const rows: RegistryVersionRow[] = [];
+  const start = after ? head.indexOf(after.name) : 0;
+  for (let at = start; at < head.length && rows.length < query.limit; at += 1) {
+    const name = head[at] as string;
+    // The name the cursor stopped in goes on after its version; the others from their first.
+    const resume = after && at === start ? after : null;
+    rows.push(...(await versions.page({ ...query, after: resume, search: null, names: [name], limit: query.limit - rows.length })));
+  }
+  if (rows.length < query.limit) rows.push(...(await searchPage(versions, index, search, { ...query, after: null, limit: query.limit - rows.length }, inHead)));
+  return rows;
+}
 
-  /**
-   * A ranked page: the head's entries in its order, then every other match by name. The cursor
-   * (the last entry of the page before) says where to go on: within the head when its name is
-   * one of the head's, else in the rest, after it by name.
-   */
-  const rankedPage = async (index: NameIndex, search: string, query: RegistryListQuery): Promise<RegistryVersionRow[]> => {
-    const head = await headOf(index, search);
-    const inHead = new Set(head);
-    const after = query.after;
-    if (after && !inHead.has(after.name)) return searchPage(index, search, query, inHead);
-    const rows: RegistryVersionRow[] = [];
-    const start = after ? head.indexOf(after.name) : 0;
-    for (let at = start; at < head.length && rows.length < query.limit; at += 1) {
-      const name = head[at] as string;
-      // The name the cursor stopped in goes on after its version; the others from their first.
-      const resume = after && at === start ? after : null;
-      rows.push(...(await versions.page({ ...query, after: resume, search: null, names: [name], limit: query.limit - rows.length })));
-    }
-    if (rows.length < query.limit) rows.push(...(await searchPage(index, search, { ...query, after: null, limit: query.limit - rows.length }, inHead)));
-    return rows;
-  };
+const notFound = (what: string): AppError => new AppError('not_found', `${what} is not in this registry.`, [], {}, 'server');
 
-  const notFound = (what: string): AppError => new AppError('not_found', `${what} is not in this registry.`, [], {}, 'server');
-
+export function createRegistryApiService(deps: RegistryApiDeps): RegistryApiService {
+  const { versions } = deps;
+  const nameIndex = nameIndexOfGeneration(versions, deps.generation);
   return {
     async listServers(input) {
-      const limit = input.limit ?? DEFAULT_REGISTRY_LIMIT;
-      const after = input.cursor !== undefined ? decodeCursor(input.cursor) : null;
-      const search = input.search?.trim() ? input.search.trim() : null;
-      const query: RegistryListQuery = {
-        after,
-        limit: limit + 1,
-        search,
-        updatedSince: input.updated_since !== undefined ? sinceOf(input.updated_since) : null,
-        version: input.version ?? null,
-        includeDeleted: input.include_deleted ?? false,
-      };
-      const index = search ? await nameIndex() : null;
-      const rows = index && search ? await rankedPage(index, search, query) : await versions.page(query);
+      const query = listQueryOf(input);
+      const index = query.search ? await nameIndex() : null;
+      const rows = index && query.search ? await rankedPage(deps, index, query.search, query) : await versions.page(query);
+      const limit = query.limit - 1;
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       const metadata: RegistryServerList['metadata'] = { count: page.length };
       if (rows.length > limit && last) metadata.nextCursor = encodeCursor({ name: last.name, version: last.version });
-      return listOf(await entriesOf(page), metadata);
+      return listOf(await entriesOf(deps, page), metadata);
     },
 
     async listVersions(name, includeDeleted) {
       const rows = await versions.versionsOf(name, includeDeleted);
       if (rows.length === 0) throw notFound(`No server named "${name}"`);
-      return listOf(await entriesOf(rows), { count: rows.length });
+      return listOf(await entriesOf(deps, rows), { count: rows.length });
     },
 
     async getVersion(name, version, includeDeleted) {
       const row = await versions.versionOf(name, version, includeDeleted);
       if (!row) throw notFound(version === 'latest' ? `No server named "${name}"` : `Version "${version}" of "${name}"`);
-      const [entry] = await entriesOf([row]);
+      const [entry] = await entriesOf(deps, [row]);
       return new JsonText(entry as string);
     },
   };
