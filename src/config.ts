@@ -57,80 +57,91 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Parses the environment into a frozen Config, or throws a ConfigError listing every problem. */
-export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
-  const read = (name: string, fallback: string): string => {
+/** Reads settings from `env`, noting each malformed one in `problems` and giving its default instead. */
+function envReader(env: Env, problems: string[]) {
+  const text = (name: string, fallback: string): string => {
     const value = env[name];
     return value === undefined || value.trim() === '' ? fallback : value.trim();
   };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = read(name, String(fallback));
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return Number(raw);
+  return {
+    problems,
+    text,
+    list: (name: string): string[] => text(name, '').split(',').map((item) => item.trim()).filter(Boolean),
+    integer(name: string, fallback: number, min: number, max: number): number {
+      const raw = text(name, String(fallback));
+      if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+        problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+        return fallback;
+      }
+      return Number(raw);
+    },
+    oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+      const raw = text(name, fallback);
+      const found = allowed.find((candidate) => candidate === raw);
+      if (found === undefined) problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+      return found ?? fallback;
+    },
   };
-  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
-    const raw = read(name, fallback);
-    const found = allowed.find((candidate) => candidate === raw);
-    if (found === undefined) problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
-    return found ?? fallback;
-  };
+}
+type EnvReader = ReturnType<typeof envReader>;
 
-  const databaseUrl = read('DATABASE_URL', 'sqlite:./data/sextant.sqlite');
+/** Where the catalog lives, and the address, origin and hosts the server answers as. */
+function placesOf(read: EnvReader): Pick<Config, 'databaseUrl' | 'host' | 'publicUrl' | 'allowedHosts'> {
+  const { problems } = read;
+  const databaseUrl = read.text('DATABASE_URL', 'sqlite:./data/sextant.sqlite');
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
     problems.push(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${redactUrl(databaseUrl)}"`);
   }
-  const host = read('HOST', '127.0.0.1');
+  const host = read.text('HOST', '127.0.0.1');
   if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) problems.push(`HOST must be a host name or address, got "${host}"`);
-
-  const publicUrl = readPublicUrl(read('PUBLIC_URL', ''), problems);
-  const allowedHosts = read('ALLOWED_HOSTS', '').split(',').map((h) => h.trim()).filter(Boolean);
+  const publicUrl = readPublicUrl(read.text('PUBLIC_URL', ''), problems);
+  const allowedHosts = read.list('ALLOWED_HOSTS');
   for (const entry of allowedHosts) {
     if (parseHost(entry) === null) problems.push(`ALLOWED_HOSTS must list host names or addresses, each with an optional :port, like sextant.internal.example:8080, got "${entry}"`);
   }
+  return { databaseUrl, host, publicUrl, allowedHosts: Object.freeze(allowedHosts) };
+}
 
-  const origins = read('MCP_ALLOWED_ORIGINS', '').split(',').map((o) => o.trim()).filter(Boolean);
+/** Who may call /mcp from a browser, which private ranges outbound requests may reach, and where RDAP starts. */
+function reachOf(read: EnvReader): Pick<Config, 'mcpAllowedOrigins' | 'netAllowPrivate' | 'rdapBootstrapUrl'> {
+  const { problems } = read;
+  const origins = read.list('MCP_ALLOWED_ORIGINS');
   for (const origin of origins) {
     if (origin !== '*' && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
       problems.push(`MCP_ALLOWED_ORIGINS must list origins like https://app.example.com (or *), got "${origin}"`);
     }
   }
-
-  const allowPrivate = read('NET_ALLOW_PRIVATE', '').split(',').map((c) => c.trim()).filter(Boolean);
+  const allowPrivate = read.list('NET_ALLOW_PRIVATE');
   try {
     parseCidrList(allowPrivate);
   } catch (err) {
     problems.push(`NET_ALLOW_PRIVATE must be comma-separated CIDRs like 127.0.0.1/32: ${err instanceof Error ? err.message : String(err)}`);
   }
-
-  const rdapBootstrapUrl = read('RDAP_BOOTSTRAP_URL', 'https://data.iana.org/rdap/dns.json');
+  const rdapBootstrapUrl = read.text('RDAP_BOOTSTRAP_URL', 'https://data.iana.org/rdap/dns.json');
   if (!/^https?:\/\/\S+$/.test(rdapBootstrapUrl)) problems.push(`RDAP_BOOTSTRAP_URL must be an http(s) URL, got "${rdapBootstrapUrl}"`);
+  return { mcpAllowedOrigins: Object.freeze(origins), netAllowPrivate: Object.freeze(allowPrivate), rdapBootstrapUrl };
+}
 
+/** Parses the environment into a frozen Config, or throws a ConfigError listing every problem. */
+export function loadConfig(env: Env = process.env): Config {
+  const read = envReader(env, []);
   const config: Config = {
-    port: integer('PORT', 3000, 0, 65535),
-    host,
-    publicUrl,
-    allowedHosts: Object.freeze(allowedHosts),
-    databaseUrl,
-    demoCatalog: oneOf('DEMO_CATALOG', 'auto', ['auto', 'off'] as const),
-    discoveryRateLimit: integer('DISCOVERY_RATE_LIMIT', 120, 0, 1_000_000),
-    pageRateLimit: integer('PAGE_RATE_LIMIT', 120, 0, 1_000_000),
-    trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
-    rateLimitIpv6Prefix: integer('RATE_LIMIT_IPV6_PREFIX', 64, 16, 128),
-    mcpAllowedOrigins: Object.freeze(origins),
-    monitorInterval: integer('MONITOR_INTERVAL', 0, 0, 604_800),
-    netAllowPrivate: Object.freeze(allowPrivate),
-    proxyRateLimit: integer('PROXY_RATE_LIMIT', 20, 0, 1_000_000),
-    proxyDeadline: integer('PROXY_DEADLINE', 20, 1, 600),
-    assessmentLimit: integer('ASSESSMENT_LIMIT', 10, 0, 1_000_000),
-    assessmentDailyCap: integer('ASSESSMENT_DAILY_CAP', 1000, 0, 10_000_000),
-    rdapBootstrapUrl,
-    logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    ...placesOf(read),
+    ...reachOf(read),
+    port: read.integer('PORT', 3000, 0, 65535),
+    demoCatalog: read.oneOf('DEMO_CATALOG', 'auto', ['auto', 'off'] as const),
+    discoveryRateLimit: read.integer('DISCOVERY_RATE_LIMIT', 120, 0, 1_000_000),
+    pageRateLimit: read.integer('PAGE_RATE_LIMIT', 120, 0, 1_000_000),
+    trustProxyHops: read.integer('TRUST_PROXY_HOPS', 0, 0, 10),
+    rateLimitIpv6Prefix: read.integer('RATE_LIMIT_IPV6_PREFIX', 64, 16, 128),
+    monitorInterval: read.integer('MONITOR_INTERVAL', 0, 0, 604_800),
+    proxyRateLimit: read.integer('PROXY_RATE_LIMIT', 20, 0, 1_000_000),
+    proxyDeadline: read.integer('PROXY_DEADLINE', 20, 1, 600),
+    assessmentLimit: read.integer('ASSESSMENT_LIMIT', 10, 0, 1_000_000),
+    assessmentDailyCap: read.integer('ASSESSMENT_DAILY_CAP', 1000, 0, 10_000_000),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
   };
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
   return Object.freeze(config);
 }
 
