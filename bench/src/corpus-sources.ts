@@ -126,54 +126,72 @@ async function readJson(dir: string, file: string): Promise<unknown> {
   return JSON.parse(await readFile(join(dir, file), 'utf8'));
 }
 
+/** What the three files hold besides the server templates, gathered while they are read. */
+class Gathered {
+  readonly templates: ServerTemplate[] = [];
+  readonly owners = new Set<string>();
+  readonly namespaces = new Set<string>();
+  readonly hosts = new Set<string>();
+  readonly secretVariables = new Map<string, VariableTemplate>();
+  readonly plainVariables = new Map<string, VariableTemplate>();
+  readonly registryCounts = new Map<string, number>();
+
+  addOwner(owner: string | null): void {
+    if (owner) this.owners.add(owner);
+  }
+
+  addVariable(name: string | null, description: string | null, secret: boolean): void {
+    if (!name || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return;
+    (secret ? this.secretVariables : this.plainVariables).set(name, { name, description: description ?? '' });
+  }
+}
+
 /** Loads and indexes the three real data files. */
 export async function loadSourcePools(dataDir: string): Promise<SourcePools> {
   const [official, docker, toolsdk] = await Promise.all([readJson(dataDir, FILES.official), readJson(dataDir, FILES.docker), readJson(dataDir, FILES.toolsdk)]);
-  const templates: ServerTemplate[] = [];
-  const owners = new Set<string>();
-  const namespaces = new Set<string>();
-  const hosts = new Set<string>();
-  const secretVariables = new Map<string, VariableTemplate>();
-  const plainVariables = new Map<string, VariableTemplate>();
-  const registryCounts = new Map<string, number>();
-  const addVariable = (name: string | null, description: string | null, secret: boolean): void => {
-    if (!name || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return;
-    (secret ? secretVariables : plainVariables).set(name, { name, description: description ?? '' });
-  };
+  const gathered = new Gathered();
+  readOfficial(gathered, official);
+  readDocker(gathered, docker);
+  readToolsdk(gathered, toolsdk);
+  return poolsOf(gathered);
+}
 
+function readOfficial(into: Gathered, official: unknown): void {
   for (const entry of list(obj(official).servers).map(obj)) {
     const server = obj(entry.server);
     const name = str(server.name) ?? '';
     const namespace = name.split('/')[0] ?? '';
-    if (namespace !== '' && !namespace.startsWith('io.github.')) namespaces.add(namespace);
+    if (namespace !== '' && !namespace.startsWith('io.github.')) into.namespaces.add(namespace);
     const owner = githubOwner(obj(server.repository).url) ?? (namespace.startsWith('io.github.') ? slug(namespace.slice(10)) : null);
-    if (owner) owners.add(owner);
+    into.addOwner(owner);
     for (const remote of list(server.remotes).map(obj)) {
       try {
-        hosts.add(new URL(str(remote.url) ?? '').hostname);
+        into.hosts.add(new URL(str(remote.url) ?? '').hostname);
       } catch {
         // not a URL: skip it
       }
     }
     for (const pkg of list(server.packages).map(obj)) {
       const type = str(pkg.registryType);
-      if (type) registryCounts.set(type, (registryCounts.get(type) ?? 0) + 1);
-      for (const variable of list(pkg.environmentVariables).map(obj)) addVariable(str(variable.name), str(variable.description), variable.isSecret === true);
+      if (type) into.registryCounts.set(type, (into.registryCounts.get(type) ?? 0) + 1);
+      for (const variable of list(pkg.environmentVariables).map(obj)) into.addVariable(str(variable.name), str(variable.description), variable.isSecret === true);
     }
     if (obj(obj(entry._meta)['io.modelcontextprotocol.registry/official']).isLatest !== true) continue;
     const description = str(server.description);
     if (!description) continue;
-    templates.push({ category: 'official', title: str(server.title), description, stem: slug(name.split('/').at(-1) ?? name) || 'server', owner, tools: [] });
+    into.templates.push({ category: 'official', title: str(server.title), description, stem: slug(name.split('/').at(-1) ?? name) || 'server', owner, tools: [] });
   }
+}
 
+function readDocker(into: Gathered, docker: unknown): void {
   for (const raw of list(docker).map(obj)) {
     const about = obj(raw.about);
     const description = str(about.description);
     const owner = githubOwner(obj(raw.source).project);
-    if (owner) owners.add(owner);
-    for (const secret of list(obj(raw.config).secrets).map(obj)) addVariable(str(secret.env), str(secret.name), true);
+    into.addOwner(owner);
+    for (const secret of list(obj(raw.config).secrets).map(obj)) into.addVariable(str(secret.env), str(secret.name), true);
     if (!description) continue;
-    templates.push({
+    into.templates.push({
       category: (str(obj(raw.meta).category) ?? 'other').toLowerCase(),
       title: str(about.title),
       description,
@@ -182,14 +200,16 @@ export async function loadSourcePools(dataDir: string): Promise<SourcePools> {
       tools: list(raw.tools).flatMap(dockerTool),
     });
   }
+}
 
+function readToolsdk(into: Gathered, toolsdk: unknown): void {
   for (const raw of list(toolsdk).map(obj)) {
     const description = str(raw.description);
     const owner = githubOwner(raw.url);
-    if (owner) owners.add(owner);
-    for (const [name, spec] of Object.entries(obj(raw.env))) addVariable(name, str(obj(spec).description), SECRET_NAME.test(name));
+    into.addOwner(owner);
+    for (const [name, spec] of Object.entries(obj(raw.env))) into.addVariable(name, str(obj(spec).description), SECRET_NAME.test(name));
     if (!description) continue;
-    templates.push({
+    into.templates.push({
       category: str(obj(raw._toolsdk).category) ?? 'uncategorized',
       title: str(raw.name),
       description,
@@ -198,7 +218,11 @@ export async function loadSourcePools(dataDir: string): Promise<SourcePools> {
       tools: list(raw.tools).flatMap(toolsdkTool),
     });
   }
+}
 
+/** The templates grouped by category, and every list sorted so the corpus does not depend on the files' order. */
+function poolsOf(gathered: Gathered): SourcePools {
+  const { templates } = gathered;
   const byCategory = new Map<string, ServerTemplate[]>();
   for (const template of templates) byCategory.set(template.category, [...(byCategory.get(template.category) ?? []), template]);
   const toolsByCategory = new Map<string, ToolTemplate[]>();
@@ -211,12 +235,12 @@ export async function loadSourcePools(dataDir: string): Promise<SourcePools> {
     byCategory,
     toolsByCategory,
     allTools: distinctTools(templates.flatMap((t) => t.tools)),
-    namespaces: [...namespaces].sort(),
-    owners: [...owners].sort(),
-    remoteHosts: [...hosts].filter((h) => /^[a-z0-9.-]+$/.test(h) && h.includes('.')).sort(),
-    secretVariables: [...secretVariables.values()].sort((a, b) => a.name.localeCompare(b.name)),
-    plainVariables: [...plainVariables.values()].filter((v) => !SECRET_NAME.test(v.name)).sort((a, b) => a.name.localeCompare(b.name)),
-    registryTypes: [...registryCounts].map(([type, weight]) => ({ type, weight })).sort((a, b) => a.type.localeCompare(b.type)),
+    namespaces: [...gathered.namespaces].sort(),
+    owners: [...gathered.owners].sort(),
+    remoteHosts: [...gathered.hosts].filter((h) => /^[a-z0-9.-]+$/.test(h) && h.includes('.')).sort(),
+    secretVariables: [...gathered.secretVariables.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    plainVariables: [...gathered.plainVariables.values()].filter((v) => !SECRET_NAME.test(v.name)).sort((a, b) => a.name.localeCompare(b.name)),
+    registryTypes: [...gathered.registryCounts].map(([type, weight]) => ({ type, weight })).sort((a, b) => a.type.localeCompare(b.type)),
   };
 }
 

@@ -1,7 +1,4 @@
-/**
- * What a run measured: the result types, the targets of issue 7 checked against them, and
- * the table printed on stdout.
- */
+/** What a run measured: the result types, the targets checked against them, and the table printed on stdout. */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoadResult } from './load.js';
@@ -47,7 +44,7 @@ export interface ScenarioResult {
 
 export interface SizeResult {
   readonly size: number;
-  /** Which database the size ran on (absent in records from before BENCH_DB: SQLite). */
+  /** Which database the size ran on (absent: SQLite). */
   readonly database?: 'sqlite' | 'pg';
   /** Seconds from the server's first start after the ingest to /readyz answering (its in-memory index built from the catalog). */
   readonly readySeconds?: number | null;
@@ -108,7 +105,7 @@ export function besideP99(scenario: ScenarioResult | undefined): string {
   return p99 === undefined ? '' : `; the bare server beside it: p99 ${fmt(p99, 1)} ms`;
 }
 
-/** Every target of issue 7, measured at 100k where that size ran, else at the largest size that did. */
+/** Every target, measured at 100k where that size ran, else at the largest size that did. */
 export function checkTargets(sizes: readonly SizeResult[]): Target[] {
   const measured = sizes.filter((s) => s.scenarios.some((x) => x.load !== null));
   const largest = measured.some((s) => s.size === TARGET_SIZE) ? TARGET_SIZE : measured.at(-1)?.size;
@@ -158,7 +155,7 @@ export function checkTargets(sizes: readonly SizeResult[]): Target[] {
  * minutes apart, and the ratio of their raw req/s would carry the machine's drift in between.
  */
 function mcpTarget(mcp: ScenarioResult | undefined, rest: ScenarioResult | undefined, at: string): Target {
-  // 0.6 since issue 27: a bare node:http server does the MCP exchange (a POST, twice the bytes) at 0.75× REST's GET, before any work.
+  // Below 1: MCP's exchange (a POST answered with the page twice) costs even a bare server more than REST's GET.
   const label = 'MCP search_servers ≥ 0.6 × REST search req/s';
   const target = check(label, mcp?.ratio && rest?.ratio ? mcp.ratio / rest.ratio : null, '>=', 0.6, '×', at);
   const raw = mcp?.load && rest?.load ? mcp.load.rps / Math.max(rest.load.rps, 1e-9) : null;
@@ -248,7 +245,7 @@ export function formatReport(start: BaselineRun | null, baselineBytes: number, s
       `  storage floor: ${size.database === 'pg' ? 'measured on SQLite only' : floorText(size.storageFloor, i)}`,
     );
   }
-  lines.push('', 'Targets (issue 7):');
+  lines.push('', 'Targets:');
   for (const t of targets) lines.push(`  ${pad(t.status, 4)}  ${pad(t.target, 52)} ${pad(t.value, 18)} ${t.note}`);
   return lines.join('\n');
 }

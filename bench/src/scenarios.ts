@@ -1,7 +1,7 @@
 /**
- * The scenarios of issue 7, built against a running server from the corpus manifest and from
- * ids read off the server itself, and a sequential preflight that checks each scenario answers
- * (2xx, non-empty) and times a sample of its requests one at a time.
+ * The scenarios, built against a running server from the corpus manifest and from ids read off
+ * the server itself, and a preflight that checks each scenario answers (2xx, non-empty) and
+ * times a sample of its requests one at a time.
  */
 import type { CorpusManifest } from './corpus.js';
 import type { LoadRequest } from './load.js';

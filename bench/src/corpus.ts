@@ -1,11 +1,7 @@
 /**
- * The benchmark corpus: N servers recombined from the real records (corpus-sources.ts) with a
- * seeded PRNG, written as official-registry list envelopes (`{servers: [{server, _meta}]}`,
- * tools under `server._meta["io.modelcontextprotocol.registry/publisher-provided"].tools`), in
- * files of CHUNK servers. Every server has its own name, repository, package identifiers and
- * remote URLs, so nothing merges by accident. The manifest lists the files and search queries
- * taken from the corpus (common, mid-frequency and rare terms), and the corpus is reused while
- * the manifest matches (same size, seed and generator version).
+ * The benchmark corpus: N servers recombined from the real records with a seeded PRNG, written as
+ * official-registry list files. Each server has its own name, repository, packages and remote URLs,
+ * so nothing merges by accident; the corpus is reused while its manifest matches (size, seed, version).
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';

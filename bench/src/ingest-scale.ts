@@ -1,20 +1,7 @@
 /**
- * `npm run bench:ingest` (issue 27): ingest at scale, apart from the serving benchmark.
- *
- * For each size: the corpus, `sextant ingest` of it into a fresh SQLite database with Node's
- * default flags under `/usr/bin/time -v` (peak resident memory measured from outside the
- * process), the storage floor beside it and the floor of an ingest fed from JavaScript (both in
- * storage-floor.ts), and with BENCH_PG_URL the same
- * ingest into a fresh PostgreSQL database. At the largest size below a million, reads during
- * writes: search load on the served catalog, first idle, then while a re-ingest of the corpus
- * with every other file changed runs; p50/p99 and errors of each.
- *
- * Settings: BENCH_SIZES (default 100000), BENCH_MILLION=1 (adds 1,000,000 servers, about 10
- * tools each: 3.7 GB of JSON), BENCH_PG_URL (a PostgreSQL server URL whose role may create
- * databases), BENCH_READS=0 (no reads-during-writes), BENCH_SEED, BENCH_DATA_DIR,
- * BENCH_DURATION (seconds of the idle pass, 10), BENCH_CONNECTIONS (8), BENCH_READS_ON=<file>
- * (reads during writes alone, on that SQLite catalog of the first BENCH_SIZES corpus; it is
- * re-ingested, so changed). Writes bench/results/<date>-ingest.json (`-2`, … for a later run that day).
+ * `npm run bench:ingest`: per size, `sextant ingest` into a fresh SQLite database under
+ * `/usr/bin/time -v`, its storage and hand-over floors, the same ingest into PostgreSQL with
+ * BENCH_PG_URL, and search latency while a re-ingest changes half the catalog. Settings: README.md.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -113,7 +100,7 @@ export interface ReadsDuringWrites {
   readonly reingest: TimedIngest;
   /** The worst pass's p99 over the idle p99. */
   readonly p99OverIdle: number;
-  /** The p99 of every search made during the re-ingest over the idle p99: issue 27's figure. */
+  /** The p99 of every search made during the re-ingest over the idle p99: the figure the target is set on. */
   readonly p99AllOverIdle: number;
 }
 
@@ -200,8 +187,7 @@ async function runSize(runtime: Runtime, size: number, work: string, env: NodeJS
   log(sqlite.ok ? `ingest ${size}: ${sqlite.seconds} s, ${sqlite.serversPerSecond} servers/s, peak RSS ${sqlite.peakRssMb} MB (its processes together: ${sqlite.peakTreeRssMb} MB)` : `ingest ${size} failed: ${sqlite.error}`);
   let storageFloor: StorageFloor | null = null;
   let handoverFloor: StorageFloor | null = null;
-  // Below a million only: the floor copies the catalog, which at a million servers would need its
-  // 36 GB again on disk (and the target it serves is set at 100k).
+  // Below a million only: at a million servers the copy would need the catalog's tens of gigabytes again on disk.
   if (sqlite.ok && size < 1_000_000) {
     const copy = join(work, `floor-${size}.sqlite`);
     storageFloor = await measureStorageFloor(databaseFile, copy, sqlite.servers);
@@ -292,7 +278,7 @@ function format(results: readonly SizeResult[]): string {
   for (const r of results) {
     if (!r.reads) continue;
     const { idle, duringWrite, p99OverIdle, p99AllOverIdle, reingest } = r.reads;
-    lines.push('', `reads during writes at ${r.size}: idle p50 ${idle.p50} ms, p99 ${idle.p99} ms; during a re-ingest updating ${reingest.updated} servers (${reingest.seconds} s): p50 ${duringWrite.p50} ms, p99 of its ${duringWrite.requests} searches ${duringWrite.p99AllRequests} ms (${p99AllOverIdle}× idle; issue 27: 5×), the worst 5-second pass ${duringWrite.p99} ms (${p99OverIdle}× idle), errors ${duringWrite.errors + duringWrite.non2xx}`);
+    lines.push('', `reads during writes at ${r.size}: idle p50 ${idle.p50} ms, p99 ${idle.p99} ms; during a re-ingest updating ${reingest.updated} servers (${reingest.seconds} s): p50 ${duringWrite.p50} ms, p99 of its ${duringWrite.requests} searches ${duringWrite.p99AllRequests} ms (${p99AllOverIdle}× idle; target 5×), the worst 5-second pass ${duringWrite.p99} ms (${p99OverIdle}× idle), errors ${duringWrite.errors + duringWrite.non2xx}`);
   }
   return lines.join('\n');
 }

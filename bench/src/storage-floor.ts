@@ -1,19 +1,13 @@
 /**
- * The ingest's own baseline, measured in the same run as the ingest: SQLite alone writing the
- * catalog that ingest has just written. Every table of the finished database is copied into a
- * fresh one with `INSERT … SELECT` (same schema, same full-text settings, the non-unique indexes
- * built after the rows as a first ingest builds them, one transaction, the pragmas and rollback
- * journal the ingest uses), so nothing is read, parsed, merged, bound or run in JavaScript. An
- * ingest of these rows can be no faster: its rate over this one says how much of its time is the
- * service's own work, and whether a target is within reach of this storage at all.
- *
- * `measureHandoverFloor` is the floor of any ingest written in JavaScript: the same rows, read
- * from the finished catalog before each step, handed to SQLite as the catalog writer hands them
- * (src/store/bulk-insert.ts `insertMany` over the service's own connection), so SQLite's work is
- * the floor's plus taking every value from JavaScript, and nothing is parsed, merged or made.
+ * The ingest's floors, measured beside it. The storage floor: SQLite alone copying the catalog the
+ * ingest just wrote into a fresh database (`INSERT … SELECT`, same schema, settings, pragmas and
+ * journal, indexes after the rows), so no value passes through JavaScript: no ingest can be faster.
+ * The hand-over floor: the same rows handed back through the writer's own `insertMany`, the floor
+ * of any ingest written in JavaScript.
  */
 import { rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import type { Knex } from 'knex';
 import sqlite3 from 'sqlite3';
 import { insertMany, type Row } from '../../src/store/bulk-insert.js';
 import { openDatabase, sqlitePragmas } from '../../src/store/db.js';
@@ -59,8 +53,7 @@ export async function measureStorageFloor(catalogFile: string, copyFile: string,
       for (const index of later) await run(db, index.sql);
     });
     steps.commit = await timed(() => run(db, 'COMMIT'));
-    // To the millisecond and at least one: a small catalog copies in a few, which rounding to
-    // hundredths made 0 s and an infinite rate.
+    // To the millisecond, at least one: a small catalog copies in a few, and 0 s would make the rate infinite.
     const seconds = Math.max(0.001, Math.round(performance.now() - started) / 1000);
     return { ok: true, seconds, serversPerSecond: Math.round(servers / seconds), steps, error: null };
   } catch (err) {
@@ -86,7 +79,7 @@ interface CopySchema {
 async function createCopySchema(db: sqlite3.Database, catalogFile: string): Promise<CopySchema> {
   const schema = await all<SchemaRow>(db, 'SELECT type, name, sql FROM done.sqlite_master WHERE sql IS NOT NULL ORDER BY rowid');
   const fts = schema.filter((s) => s.type === 'table' && /^CREATE VIRTUAL TABLE .* USING fts5\s*\(/i.test(s.sql)).map((s) => s.name);
-  // fts5vocab tables (migration 010) read their full-text table: created, never filled.
+  // fts5vocab tables read their full-text table: created, never filled.
   const views = schema.filter((s) => s.type === 'table' && /USING fts5vocab\s*\(/i.test(s.sql));
   const shadows = new Set(fts.flatMap((table) => FTS_SHADOWS.map((suffix) => `${table}_${suffix}`)));
   const tables = schema.filter((s) => s.type === 'table' && !shadows.has(s.name) && !s.name.startsWith('sqlite_') && !views.includes(s));
@@ -112,12 +105,8 @@ async function columnsOf(db: sqlite3.Database, table: string, withRowid: boolean
 const HANDOVER_ROWS = 100_000;
 
 /**
- * The floor of an ingest in JavaScript: `catalogFile`'s rows written into `copyFile` (overwritten;
- * the caller removes it) as the storage floor writes them (same schema, settings, pragmas, journal,
- * one transaction, indexes after), but each table's rows taken into JavaScript first, a step of
- * `stepRows` at a time (HANDOVER_ROWS unless told), and handed back through `insertMany` on the
- * service's own connection.
- * Only the hand-overs, the index builds and the commit are timed, not the reads between them.
+ * As the storage floor, but each table's rows read into JavaScript `stepRows` at a time and handed
+ * back through `insertMany` on the service's own connection; the reads between are not timed.
  */
 export async function measureHandoverFloor(catalogFile: string, copyFile: string, servers: number, stepRows = HANDOVER_ROWS): Promise<StorageFloor> {
   await removeDatabase(copyFile);
@@ -128,24 +117,38 @@ export async function measureHandoverFloor(catalogFile: string, copyFile: string
   } catch (err) {
     return failed(steps, err);
   }
+  try {
+    const plan = await planCopy(catalogFile, copyFile);
+    const seconds = await handOver(source, plan, copyFile, stepRows, steps);
+    return { ok: true, seconds, serversPerSecond: Math.round(servers / seconds), steps, error: null };
+  } catch (err) {
+    return failed(steps, err);
+  } finally {
+    await close(source);
+  }
+}
+
+/** The copy's empty schema, made on a connection of its own with the catalog attached read-only. */
+async function planCopy(catalogFile: string, copyFile: string): Promise<CopySchema> {
   const setup = new sqlite3.Database(copyFile, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_URI);
-  let plan: CopySchema;
   try {
     await run(setup, 'ATTACH DATABASE ? AS done', [`${pathToFileURL(catalogFile).href}?mode=ro`]);
-    plan = await createCopySchema(setup, catalogFile);
-  } catch (err) {
-    await close(source);
-    return failed(steps, err);
+    return await createCopySchema(setup, catalogFile);
   } finally {
     await close(setup);
   }
+}
+
+type Timer = (step: () => Promise<unknown>) => Promise<number>;
+
+/** Fills `copyFile` from `source` in one transaction on the service's connection; the timed seconds, each step's in `steps`. */
+async function handOver(source: sqlite3.Database, plan: CopySchema, copyFile: string, stepRows: number, steps: Record<string, number>): Promise<number> {
   const db = openDatabase(`sqlite:${copyFile}`);
   try {
     // The rollback journal a first load writes in (src/store/first-load-journal.ts).
     await db.raw('PRAGMA journal_mode = DELETE');
-    // Milliseconds in the timed parts: the hand-overs, the index builds and the commit.
     let timedMs = 0;
-    const time = async (step: () => Promise<unknown>): Promise<number> => {
+    const time: Timer = async (step) => {
       const started = performance.now();
       await step();
       const ms = performance.now() - started;
@@ -156,16 +159,7 @@ export async function measureHandoverFloor(catalogFile: string, copyFile: string
     await db.transaction(async (trx) => {
       for (const table of plan.tables) {
         const columns = await columnsOf(source, table.name, plan.fts.includes(table.name));
-        const select = `SELECT rowid AS "__step", ${columns.map((c) => (c === 'rowid' ? c : quote(c))).join(', ')} FROM ${quote(table.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${stepRows}`;
-        let taken = 0;
-        for (let after = -Infinity; ;) {
-          const read = await all<Record<string, Row[number]>>(source, select, [after]);
-          if (read.length === 0) break;
-          after = read[read.length - 1]?.__step as number;
-          const rows = read.map((r) => columns.map((c) => r[c]));
-          taken += await time(() => insertMany(trx, { table: table.name, columns }, rows));
-        }
-        steps[table.name] = round(taken / 1000);
+        steps[table.name] = round((await handOverTable(trx, source, table.name, columns, stepRows, time)) / 1000);
       }
       steps.indexes = round((await time(async () => {
         for (const index of plan.later) await trx.raw(index.sql);
@@ -175,13 +169,22 @@ export async function measureHandoverFloor(catalogFile: string, copyFile: string
     const commitMs = performance.now() - commitStarted;
     timedMs += commitMs;
     steps.commit = round(commitMs / 1000);
-    const seconds = Math.max(0.001, Math.round(timedMs) / 1000);
-    return { ok: true, seconds, serversPerSecond: Math.round(servers / seconds), steps, error: null };
-  } catch (err) {
-    return failed(steps, err);
+    return Math.max(0.001, Math.round(timedMs) / 1000);
   } finally {
     await db.destroy();
-    await close(source);
+  }
+}
+
+/** One table's rows read `stepRows` at a time and handed to `insertMany`; the milliseconds of the hand-overs alone. */
+async function handOverTable(trx: Knex.Transaction, source: sqlite3.Database, table: string, columns: readonly string[], stepRows: number, time: Timer): Promise<number> {
+  const select = `SELECT rowid AS "__step", ${columns.map((c) => (c === 'rowid' ? c : quote(c))).join(', ')} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${stepRows}`;
+  let taken = 0;
+  for (let after = -Infinity; ;) {
+    const read = await all<Record<string, Row[number]>>(source, select, [after]);
+    if (read.length === 0) return taken;
+    after = read[read.length - 1]?.__step as number;
+    const rows = read.map((r) => columns.map((c) => r[c]));
+    taken += await time(() => insertMany(trx, { table, columns }, rows));
   }
 }
 

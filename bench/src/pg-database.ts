@@ -2,7 +2,7 @@
  * A PostgreSQL database of the bench's own for one catalog size (BENCH_DB=pg|both): created empty
  * on the server BENCH_PG_URL names, dropped at the end of that size.
  */
-import { createScratchDatabase, type ScratchDatabase } from '../pg-scratch-database.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../scripts/pg-scratch-database.js';
 
 export type BenchPgDatabase = ScratchDatabase;
 

@@ -1,8 +1,6 @@
 /**
- * The cold-start scenario (issue 22) and the PostgreSQL targets. Cold start: a fresh server
- * (nothing kept, nothing warmed by a preflight), 32 connections, 1,600 distinct server
- * searches, measured from the first request with no warm-up; compared with the bare server's
- * run beside it like every scenario, its errors and non-2xx counted.
+ * The cold-start scenario and the PostgreSQL targets. Cold start: a fresh server (nothing kept,
+ * nothing warmed by a preflight) asked 1,600 distinct searches, measured from the first request.
  */
 import type { CorpusManifest } from './corpus.js';
 import { runLoad, type LoadOptions } from './load.js';
@@ -54,7 +52,7 @@ function largestOf(sizes: readonly SizeResult[]): { size: SizeResult | undefined
   return { size, at: size?.size === TARGET_SIZE ? '' : ` (at ${size?.size ?? '?'} servers; the target is at ${TARGET_SIZE})` };
 }
 
-/** Issue 22's PostgreSQL targets, at 100k where that size ran. */
+/** The PostgreSQL targets, at 100k where that size ran. */
 export function checkPgTargets(sizes: readonly SizeResult[]): Target[] {
   const { size, at } = largestOf(sizes);
   const of = (name: string) => size?.scenarios.find((x) => x.name === name);

@@ -1,12 +1,7 @@
 /**
- * What hostile catalogued endpoints cost the service, measured on loopback: one listing 15,000
- * tools, one with a schema nested 1,000 deep (37 KB), one answering initialize with an 880 KB
- * error, and one answering each request after 600 ms (through the proxy: three requests, each
- * within a 5 s timeout, under a 1 s PROXY_DEADLINE). Prints the tools kept, the server pages'
- * size and first render time, the /status size, the longest error stored, and how long the slow
- * call took.
- *
- * Run: npx tsx scripts/bench/hostile-endpoint.ts
+ * What hostile catalogued endpoints cost the service, on loopback: one listing too many tools, one
+ * with a deeply nested schema, one with a huge initialize error, one slower than the proxy's deadline.
+ * Run: npm --prefix bench run hostile-endpoint
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runMonitorPass } from '../../src/monitor/monitor.js';

@@ -2,7 +2,7 @@
  * The physical-limit baseline: a bare node:http server that answers every request with the
  * same JSON body of a given size (the size of a typical search page), nothing else.
  *
- * Usage: node --import tsx scripts/bench/baseline-server.ts <port> <body bytes>
+ * Usage: node --import tsx src/baseline-server.ts <port> <body bytes> (from bench/)
  */
 import { createServer } from 'node:http';
 

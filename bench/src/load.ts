@@ -65,11 +65,8 @@ export async function runLoad(url: string, requests: readonly LoadRequest[], opt
 }
 
 /**
- * Each autocannon client as it is made: it drops the bodies it receives instead of appending
- * them to a string (autocannon does that for `expectBody`, which the bench never sets). Decoding
- * every body as UTF-8 cost the load generator most of its CPU on pages with non-ASCII text (and
- * on gzip's binary bytes) against little on the bare server's ASCII body, so a scenario was
- * bounded by the load generator, and by the bytes' alphabet, instead of by the server.
+ * Makes each autocannon client drop the bodies it receives instead of decoding them into a string:
+ * decoding non-ASCII or compressed bodies would bound a scenario by the load generator, not the server.
  */
 function skipBodies(client: unknown): void {
   const queue: unknown = typeof client === 'object' && client !== null ? Reflect.get(client, 'pipelinedRequests') : undefined;

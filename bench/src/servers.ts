@@ -85,7 +85,7 @@ export interface SextantOptions {
   readonly cpuProfDir?: string;
 }
 
-/** How long `serve` may take to be ready: it builds its search index first (30 s at 100k on a good day, over 100 s on a slow one). */
+/** How long `serve` may take to be ready: a first start builds its search index, minutes at 100k on a slow machine. */
 const READY_TIMEOUT_MS = 600_000;
 
 /**
@@ -127,8 +127,9 @@ function wholeIndex(body: string): boolean {
 /** Starts the bare node:http server answering every request with a fixed JSON body of `bytes` bytes. */
 export async function startBaseline(root: string, bytes: number, cores: string | null): Promise<Running> {
   const port = await freePort();
-  const proc = spawnTracked(cores, process.execPath, ['--import', 'tsx', join(root, 'scripts', 'bench', 'baseline-server.ts'), String(port), String(bytes)], {
-    cwd: root,
+  // From bench/, so `--import tsx` finds the bench's own tsx.
+  const proc = spawnTracked(cores, process.execPath, ['--import', 'tsx', join(root, 'bench', 'src', 'baseline-server.ts'), String(port), String(bytes)], {
+    cwd: join(root, 'bench'),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
   });
   const url = `http://127.0.0.1:${port}`;

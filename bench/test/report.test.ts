@@ -1,10 +1,10 @@
-/** The bench's report (scripts/bench/report.ts): ratios against the baseline run beside each scenario. */
+/** The bench's report (src/report.ts): ratios against the baseline run beside each scenario. */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { LoadResult } from '../../scripts/bench/load.js';
-import { besideP99, checkTargets, formatReport, unusedResultFile, type BaselineRun, type ScenarioResult, type SizeResult } from '../../scripts/bench/report.js';
+import type { LoadResult } from '../src/load.js';
+import { besideP99, checkTargets, formatReport, unusedResultFile, type BaselineRun, type ScenarioResult, type SizeResult } from '../src/report.js';
 
 function load(rps: number): LoadResult {
   return {

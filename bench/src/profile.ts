@@ -2,7 +2,7 @@
  * Reads a V8 `.cpuprofile` (from `node --cpu-prof`) and sums self time per function and per
  * area (a package under node_modules, node internals, Sextant's own modules, GC, idle).
  *
- * Also runnable on its own: tsx scripts/bench/profile.ts <file.cpuprofile> [top]
+ * Also runnable on its own: npm --prefix bench run profile -- <file.cpuprofile> [top]
  */
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
@@ -124,7 +124,7 @@ export function formatProfile(summary: ProfileSummary): string {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const file = process.argv[2];
   if (!file) {
-    console.error('usage: tsx scripts/bench/profile.ts <file.cpuprofile> [top]');
+    console.error('usage: npm --prefix bench run profile -- <file.cpuprofile> [top]');
     process.exit(2);
   }
   const summary = summarizeProfile(JSON.parse(await readFile(file, 'utf8')), Number(process.argv[3] ?? 20));

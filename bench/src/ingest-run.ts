@@ -37,9 +37,8 @@ export interface IngestRun {
 }
 
 /**
- * Ingests every file of the manifest with Node's default flags, as an operator runs it (issue 27:
- * ingest streams, so it needs no larger heap); the rate is from the seconds the CLI reports for
- * `ingest()` itself.
+ * Ingests every file of the manifest with Node's default flags, as an operator runs it; the rate
+ * is from the seconds the CLI reports for `ingest()` itself.
  */
 export async function runIngest(run: IngestRun): Promise<IngestResult> {
   const started = performance.now();

@@ -1,16 +1,8 @@
 /**
- * `npm run bench` (issue 7): corpus → timed ingest → the server under load, scenario by
- * scenario, against a bare node:http baseline measured in the same run; a table on stdout
- * and bench/results/<date>.json; PASS/MISS per target.
- *
- * The server runs pinned to core 0, this process (autocannon) re-executes itself pinned to
- * core 1 when `taskset` exists. Settings (environment): BENCH_QUICK=1 (2 s, 10k only),
- * BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_SIZES=10000,100000,
- * BENCH_SCENARIOS=search-q,…, BENCH_SEED, BENCH_PROFILE=1 or =<scenario,…> (CPU profile of
- * search-q, or of those scenarios, at the largest size), BENCH_INGEST_TIMEOUT (s), BENCH_DRAIN_TIMEOUT (s), BENCH_DATA_DIR, BENCH_KEEP=1,
- * BENCH_DB=sqlite|pg|both (default both: every size on each database, each with its own
- * baselines), BENCH_PG_URL (the PostgreSQL server pg runs create their databases on).
- * Scenario cold-start: a fresh server, 1,600 distinct searches measured from the first request.
+ * `npm run bench`: corpus → timed ingest → the server under load, scenario by scenario, each
+ * against a bare node:http server run right after it; a table on stdout, PASS/MISS per target
+ * and bench/results/<date>.json. Settings are environment variables (settings.ts, README.md).
+ * The server runs on core 0 and this process, the load generator, on core 1 where `taskset` exists.
  */
 import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';

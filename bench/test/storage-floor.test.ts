@@ -1,4 +1,4 @@
-/** The bench's storage floor (scripts/bench/storage-floor.ts): a faithful copy of an ingested catalog, timed. */
+/** The bench's storage floor (src/storage-floor.ts): a faithful copy of an ingested catalog, timed. */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import sqlite3 from 'sqlite3';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { createStore } from '../../src/store/index.js';
-import { measureHandoverFloor, measureStorageFloor } from '../../scripts/bench/storage-floor.js';
-import { fixture } from '../support/harness.js';
+import { measureHandoverFloor, measureStorageFloor } from '../src/storage-floor.js';
+import { fixture } from '../../test/support/harness.js';
 
 function query<T>(file: string, sql: string): Promise<T[]> {
   const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY);
