@@ -1,6 +1,6 @@
 /**
  * A scratch PostgreSQL database for a run of the tests (scripts/test-pg.ts) or of the bench
- * (scripts/bench/pg-database.ts): created empty with pg_trgm, as the migrations expect, on the
+ * (bench/src/pg-database.ts): created empty with pg_trgm, as the migrations expect, on the
  * server `adminUrl` names, and dropped at the end. Never the server's own databases: other work
  * may use the same cluster.
  */
