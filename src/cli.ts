@@ -1,6 +1,6 @@
 /**
- * The `sextant` CLI (started by main.ts) and composition root: `serve`, `migrate`, `ingest <file...>`.
- * Every subcommand reads the same environment variables (src/config.ts).
+ * The `sextant` CLI (started by main.ts): one function per subcommand, each building what it
+ * needs from the same environment variables (src/config.ts).
  */
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -62,21 +62,13 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 async function serve(config: Config, logger: Logger): Promise<number> {
-  // V8 moves allocation sites whose objects tend to survive a young collection to allocating in
-  // the old generation, and hardly ever moves them back. Requests that queue behind cold
-  // searches live long enough to look like that, so a burst of new queries left every later
-  // request allocating its short-lived objects in the old generation: a third fewer requests a
-  // second, a heap that grew by 200 MB between full collections, and 13 ms young collections.
-  // A server's objects are nearly all per request: keep them young.
+  // A server's objects live for one request: requests queued behind cold searches must not teach
+  // V8 to allocate every later request's objects in the old generation (docs/decisions/serve-v8-flags.md).
   setFlagsFromString('--no-allocation-site-pretenuring');
-  // After each full collection V8 lets the old generation grow to up to four times what
-  // survived before the next one, the more so the faster the server runs. Under a burst of MCP
-  // calls at 100k that left 160 MB of garbage on top of 80 MB live (RSS 519 MB); at 1.3 times
-  // the heap stays near 135 MB (RSS 410 MB) at the same throughput: the extra collections are
-  // mostly concurrent marking of a small live heap.
+  // Collect a small live heap often rather than let garbage grow to several times it.
   setFlagsFromString('--heap-growing-percent=30');
-  // The young generation's size (--max-semi-space-size) is read only when Node starts: it is on
-  // the start script's command line (package.json), with --expose-gc for the collection below.
+  // --max-semi-space-size is read only when Node starts, so it is on the start script's command
+  // line (package.json), with --expose-gc for the collection below.
   const service = await createService(config, logger, { workers: true });
   if (config.demoCatalog === 'auto') {
     const summary = await loadDemoCatalogIfEmpty(service.store);
@@ -88,8 +80,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   // Server searches are fast from the first request: the servers' in-memory index is built
   // before serving (the tools' follows while it serves; SQL answers tool searches until then).
   await service.warmSearch();
-  // The build leaves its temporaries (a hundred MB and more at 100k) to the next full
-  // collection; with --expose-gc (npm start passes it) that is now, before the first request.
+  // The build's temporaries go now, before the first request, not in a collection under load.
   (globalThis as { gc?: () => void }).gc?.();
   const server = service.app.listen(config.port, config.host);
   await once(server, 'listening');
@@ -172,8 +163,7 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
     console.error('ingest needs at least one file');
     return 2;
   }
-  // The run's objects are per batch; V8 would let the old generation grow to several times what
-  // survives a full collection before collecting again (garbage of batches long written).
+  // The run's objects live for one batch: collect the garbage of batches already written early.
   setFlagsFromString('--heap-growing-percent=30');
   // Streamed from disk, record by record (src/ingest/stream-read.ts): never read whole.
   const inputs = files.map((file) => ({ file, path: file }));

@@ -1,5 +1,5 @@
 /**
- * SIGINT and SIGTERM for a long CLI run (ingest): the first asks the run to stop, so it rolls back
+ * SIGINT and SIGTERM for a long CLI run (ingest, sync): the first asks the run to stop, so it rolls back
  * and removes its temporary files itself; another, a second or more later, ends the process at
  * once (what was left in the temporary folder goes with the process's exit: src/ingest/spool.ts).
  */

@@ -1,10 +1,9 @@
 /**
  * Sextant's block of a registry API entry (`_meta["local.sextant/catalog"]`, DESIGN.md "Registry
- * API"): what the catalog knows of the entry's server. One function makes it, from two places:
- * ingest, from the catalog entry it writes (stored beside each version as JSON text, as of no
- * endpoint checks: a page is then served without reading the server), and the subregistry
- * service, from the stored server and its checks (for a server the monitor has checked, or a
- * version stored before the block was).
+ * API"): what the catalog knows of the entry's server. One function makes it for two callers, so
+ * they cannot differ: ingest, which stores it beside each version (a page then needs no read of
+ * the server), and the registry API service, for a server the monitor has checked or a version
+ * stored without one.
  */
 import type { components } from '../../generated/openapi.js';
 import { primaryState } from '../discovery/status.js';

@@ -1,13 +1,9 @@
 /**
- * The registry API's `search` (DESIGN.md "Registry API"): every entry whose name contains the
- * text, any case, as the official registry does it with ILIKE. A table scan does that on either
- * database, ten milliseconds and more at 100k names; this index holds every name once, in the
- * list's order (bytewise: names are ASCII, so JavaScript's order is the databases' C order), as
- * one lower-case string, and the names each run of three characters occurs in. A text of three
- * characters or more is looked for only in the names of its rarest run (a scan of the whole string
- * took 1.7 ms a search at 100k, mostly for texts no name contains); a shorter one is the engine's
- * substring search over the string. Either goes from the page's cursor on and stops as soon as a
- * page's worth of names is found. The list itself stays in SQL.
+ * The registry API's `search`: every name containing the text, any case, as the official
+ * registry's ILIKE does, without a table scan per request. Each name is held once, in the list's
+ * bytewise order, in one lower-case string, with the names each run of three characters occurs
+ * in; a text is looked for only in the names of its rarest run (a shorter one scans the string),
+ * from the page's cursor on, until a page's worth is found. The list itself stays in SQL.
  */
 
 export interface NameIndex {

@@ -1,11 +1,8 @@
 /**
- * The MCP Registry API (`/v0.1`, DESIGN.md "Registry API"): Sextant as a subregistry that VS
- * Code, GitHub Copilot and other registries read. It lists the versions the catalog writer keeps
- * (src/store/registry-versions.ts), each served as published with the registry metadata of that
- * version (`io.modelcontextprotocol.registry/official`) and Sextant's own (`local.sextant/catalog`:
- * the catalog id, categories, tools, sources, trust counts and endpoint status: the block ingest
- * stored with the version, src/registry-api/catalog-meta.ts). A page is one read of its versions
- * and one of their checks, written out as JSON text from the stored parts, not parsed again.
+ * The MCP Registry API (`/v0.1`, DESIGN.md "Registry API") that VS Code, GitHub Copilot and other
+ * registries read: every stored version as published, with the official registry's metadata and
+ * Sextant's own block (catalog-meta.ts). A page is one read of its versions and one of their
+ * checks, written out as JSON text from the stored parts, not parsed again.
  */
 import type { components } from '../../generated/openapi.js';
 import type { QueryOf } from '../contract.js';

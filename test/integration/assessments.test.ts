@@ -107,17 +107,24 @@ describe('assessment public limit', function () {
     const h = await startHarness({ demo: false, assessmentLimit: 3 });
     try {
       for (let i = 0; i < 3; i += 1) {
-        expect((await create(h, { domain: 'co.uk' })).status, 'invalid').to.equal(400);
+        const invalid = await create(h, { domain: 'co.uk' });
+        expect(invalid.status, 'invalid').to.equal(400);
+        expect(invalid.body.code).to.equal('invalid_domain');
         const ok = await create(h, { domain: `firm-${i}.com` });
         expect(ok.status).to.equal(201);
+        expect(ok.body).to.include({ domain: `firm-${i}.com`, status: 'queued' });
         expect(ok.headers.get('ratelimit')).to.equal(`"assessment";r=${2 - i};t=3600`);
       }
       const limited = await create(h, { domain: 'firm-4.com' });
       expect(limited.status).to.equal(429);
       expect(limited.body.code).to.equal('rate_limited');
       expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 3600);
-      expect((await create(h, { domain: 'firm-5.com' }, { 'x-forwarded-for': '198.51.100.7' })).status, 'no proxy is trusted').to.equal(429);
-      expect((await h.request('/api/v1/categories')).status, 'discovery is not affected').to.equal(200);
+      const forwarded = await create(h, { domain: 'firm-5.com' }, { 'x-forwarded-for': '198.51.100.7' });
+      expect(forwarded.status, 'no proxy is trusted').to.equal(429);
+      expect(forwarded.body.code).to.equal('rate_limited');
+      const discovery = await h.request('/api/v1/categories');
+      expect(discovery.status, 'discovery is not affected').to.equal(200);
+      expect(discovery.body.items).to.be.an('array').that.is.not.empty;
     } finally {
       await h.close();
     }
@@ -126,10 +133,14 @@ describe('assessment public limit', function () {
   it('applies a global daily cap across clients', async () => {
     const h = await startHarness({ demo: false, assessmentLimit: 100, assessmentDailyCap: 2, trustProxyHops: 1 });
     try {
-      expect((await create(h, { domain: 'a-firm.com' }, { 'x-forwarded-for': '198.51.100.1' })).status).to.equal(201);
-      expect((await create(h, { domain: 'b-firm.com' }, { 'x-forwarded-for': '198.51.100.2' })).status).to.equal(201);
+      for (const [domain, client] of [['a-firm.com', '198.51.100.1'], ['b-firm.com', '198.51.100.2']] as const) {
+        const created = await create(h, { domain }, { 'x-forwarded-for': client });
+        expect(created.status).to.equal(201);
+        expect(created.body.domain).to.equal(domain);
+      }
       const capped = await create(h, { domain: 'c-firm.com' }, { 'x-forwarded-for': '198.51.100.3' });
       expect(capped.status).to.equal(429);
+      expect(capped.body.code).to.equal('rate_limited');
       expect(capped.body.detail).to.match(/day/);
     } finally {
       await h.close();
@@ -141,8 +152,11 @@ describe('assessment public limit', function () {
     const limits = { demo: false, database, assessmentLimit: 2, assessmentDailyCap: 3, trustProxyHops: 1 } as const;
     const first = await startHarness(limits);
     try {
-      expect((await create(first, { domain: 'one-firm.com' }, { 'x-forwarded-for': '198.51.100.1' })).status).to.equal(201);
-      expect((await create(first, { domain: 'two-firm.com' }, { 'x-forwarded-for': '198.51.100.1' })).status).to.equal(201);
+      for (const domain of ['one-firm.com', 'two-firm.com']) {
+        const created = await create(first, { domain }, { 'x-forwarded-for': '198.51.100.1' });
+        expect(created.status).to.equal(201);
+        expect(created.body.domain).to.equal(domain);
+      }
     } finally {
       await first.close();
     }
@@ -150,6 +164,7 @@ describe('assessment public limit', function () {
     try {
       const spent = await create(second, { domain: 'three-firm.com' }, { 'x-forwarded-for': '198.51.100.1' });
       expect(spent.status, 'the client spent its allowance before the restart').to.equal(429);
+      expect(spent.body.code).to.equal('rate_limited');
       expect(Number(spent.headers.get('retry-after'))).to.be.within(3500, 3600);
       expect((await create(second, { domain: 'four-firm.com' }, { 'x-forwarded-for': '198.51.100.2' })).status, 'another client has its own').to.equal(201);
       const capped = await create(second, { domain: 'five-firm.com' }, { 'x-forwarded-for': '198.51.100.3' });

@@ -1,5 +1,5 @@
 /**
- * A database outage is not a server error (issue 22): while PostgreSQL does not answer, the
+ * A database outage is not a server error: while PostgreSQL does not answer, the
  * read model serves what it kept, says 503 `database_unavailable` with `Retry-After` for the
  * rest (MCP: a tool error saying the same), /readyz says 503, and service comes back by itself
  * when the database does. The outage is made by cutting a loopback TCP proxy between the
@@ -88,7 +88,10 @@ describe(`a PostgreSQL outage${TEST_DIALECT === 'postgres' ? '' : ' (skipped: th
   it('serves what it kept, says database_unavailable for the rest, and comes back by itself', async () => {
     const kept = await h.request('/api/v1/servers/search?q=widget');
     expect(kept.status).to.equal(200);
-    expect((await h.request('/readyz')).status).to.equal(200);
+    expect(kept.body.items.map((s: { name: string }) => s.name)).to.include('com.example/outage-widget');
+    const readyBefore = await h.request('/readyz');
+    expect(readyBefore.status).to.equal(200);
+    expect(readyBefore.body).to.deep.include({ status: 'ready' });
 
     await proxy.cut();
     const held = await h.request('/api/v1/servers/search?q=widget');
@@ -108,12 +111,17 @@ describe(`a PostgreSQL outage${TEST_DIALECT === 'postgres' ? '' : ' (skipped: th
 
     const ready = await h.request('/readyz');
     expect(ready.status).to.equal(503);
+    expect(ready.body.status).to.equal('not_ready');
+    expect(ready.body.checks.database).to.equal('error');
+    expect(ready.body.reason).to.be.a('string').and.not.be.empty;
 
     await proxy.open();
     const back = await eventually(async () => (await h.request('/api/v1/servers/search?q=gadget')).status === 200);
     expect(back, 'searches answer again once the database does').to.equal(true);
     const again = await h.request('/api/v1/servers/search?q=gadget');
     expect(again.body.items.map((s: { name: string }) => s.name)).to.deep.equal(['com.example/outage-gadget']);
-    expect((await h.request('/readyz')).status).to.equal(200);
+    const readyAfter = await h.request('/readyz');
+    expect(readyAfter.status).to.equal(200);
+    expect(readyAfter.body).to.deep.include({ status: 'ready' });
   });
 });

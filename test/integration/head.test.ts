@@ -41,5 +41,6 @@ describe('HEAD', function () {
     const mcp = await h.request('/mcp', { method: 'HEAD' });
     expect(mcp.status).to.equal(405);
     expect(mcp.headers.get('allow')).to.equal('POST');
+    expect(mcp.body).to.equal(null);
   });
 });

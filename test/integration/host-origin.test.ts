@@ -33,6 +33,19 @@ async function send(h: Harness, method: string, path: string, headers: Record<st
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+const PONG = { jsonrpc: '2.0', id: 1, result: {} };
+
+/** Asserts the request was answered, not refused: a 200 with the category list. */
+function expectCategories(res: Sent, host: string): void {
+  expect(res.status, host).to.equal(200);
+  expect(res.body.items, host).to.be.an('array').that.is.not.empty;
+}
+
+/** Asserts /mcp answered the ping. */
+function expectPong(res: Sent, what: string): void {
+  expect(res.status, what).to.equal(200);
+  expect(res.body, what).to.deep.equal(PONG);
+}
 
 /** Every operation of the contract as a request: path parameters filled, POSTs with an empty JSON object. */
 function everyOperation(): Array<{ operationId: string; method: string; path: string; responses: Record<string, unknown> }> {
@@ -86,9 +99,9 @@ describe('Host validation (DNS rebinding), bound to loopback', () => {
 
   it('answers loopback names and addresses with the bound port', async () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`, `app.localhost:${port}`]) {
-      expect((await send(h, 'GET', '/api/v1/categories', { host })).status, host).to.equal(200);
+      expectCategories(await send(h, 'GET', '/api/v1/categories', { host }), host);
     }
-    expect((await send(h, 'POST', '/mcp', { ...MCP_HEADERS, host: `localhost:${port}` }, PING)).status).to.equal(200);
+    expectPong(await send(h, 'POST', '/mcp', { ...MCP_HEADERS, host: `localhost:${port}` }, PING), 'localhost');
   });
 });
 
@@ -101,7 +114,7 @@ describe('Host validation with PUBLIC_URL and ALLOWED_HOSTS', () => {
 
   it('answers the hosts the deployment is named by, and still refuses others', async () => {
     for (const host of ['sextant.example.com', 'sextant.example.com:443', 'lb.example.org:8080']) {
-      expect((await send(h, 'GET', '/api/v1/categories', { host })).status, host).to.equal(200);
+      expectCategories(await send(h, 'GET', '/api/v1/categories', { host }), host);
     }
     for (const host of ['evil.example.com', 'sextant.example.com:8443', 'lb.example.org']) {
       const res = await send(h, 'GET', '/api/v1/categories', { host });
@@ -112,8 +125,8 @@ describe('Host validation with PUBLIC_URL and ALLOWED_HOSTS', () => {
 
   it('accepts PUBLIC_URL as an origin at /mcp beside the request\'s own', async () => {
     const port = new URL(h.baseUrl).port;
-    expect((await send(h, 'POST', '/mcp', { ...MCP_HEADERS, host: `127.0.0.1:${port}`, origin: 'https://sextant.example.com' }, PING)).status).to.equal(200);
-    expect((await send(h, 'POST', '/mcp', { ...MCP_HEADERS, host: 'sextant.example.com', origin: 'https://sextant.example.com' }, PING)).status).to.equal(200);
+    expectPong(await send(h, 'POST', '/mcp', { ...MCP_HEADERS, host: `127.0.0.1:${port}`, origin: 'https://sextant.example.com' }, PING), 'asked by address');
+    expectPong(await send(h, 'POST', '/mcp', { ...MCP_HEADERS, host: 'sextant.example.com', origin: 'https://sextant.example.com' }, PING), 'asked by name');
     const foreign = await send(h, 'POST', '/mcp', { ...MCP_HEADERS, host: 'sextant.example.com', origin: 'https://evil.example' }, PING);
     expect(foreign.status).to.equal(403);
     expect(foreign.body.code).to.equal('origin_not_allowed');
@@ -136,7 +149,7 @@ describe('/mcp accepts its own origin', () => {
   });
 
   it('accepts http://localhost:<its port> when that is the Host', async () => {
-    expect((await send(h, 'POST', '/mcp', { ...MCP_HEADERS, host: `localhost:${port}`, origin: `http://localhost:${port}` }, PING)).status).to.equal(200);
+    expectPong(await send(h, 'POST', '/mcp', { ...MCP_HEADERS, host: `localhost:${port}`, origin: `http://localhost:${port}` }, PING), 'localhost');
   });
 
   it('refuses a foreign origin, and another loopback origin than the one asked, with 403 origin_not_allowed', async () => {

@@ -205,8 +205,10 @@ describe('hostile endpoints against the shared caps', function () {
 
     it('forwards a declared header that no rule refuses', async () => {
       const before = fixtures.headers!.requests.length;
-      const { status } = await post(h, '/api/v1/proxy/connect', { serverId: 'com.hostile~headers', headers: { 'x-api-key': 'k-1' } });
+      const { status, body } = await post(h, '/api/v1/proxy/connect', { serverId: 'com.hostile~headers', headers: { 'x-api-key': 'k-1' } });
       expect(status).to.equal(200);
+      expect(body.serverId).to.equal('com.hostile~headers');
+      expect(body.tools).to.be.an('array');
       expect(fixtures.headers!.requests.slice(before).map((r) => r.headers['x-api-key'])).to.deep.equal(['k-1', 'k-1', 'k-1']);
     });
 

@@ -130,6 +130,9 @@ describe('install instructions', () => {
     const bad = await h.request('/api/v1/servers/io.github.acme~npm-tool/install?client=emacs');
     expect(bad.status).to.equal(400);
     expect(bad.body.errors[0]).to.deep.equal({ location: 'query.client', message: `must be one of: ${CLIENTS.join(', ')}` });
-    expect((await h.request('/api/v1/servers/nope~nope/install')).status).to.equal(404);
+    const unknown = await h.request('/api/v1/servers/nope~nope/install');
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body.code).to.equal('not_found');
+    expect(unknown.body.detail).to.contain('nope~nope');
   });
 });

@@ -82,8 +82,9 @@ describe('MCP endpoint over HTTP', () => {
     });
 
     it('accepts a supported MCP-Protocol-Version header', async () => {
-      const { status } = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18' });
+      const { status, body } = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18' });
       expect(status).to.equal(200);
+      expect(body).to.deep.equal({ jsonrpc: '2.0', id: 1, result: {} });
     });
 
     it('refuses an Origin that is not allowed with 403 problem+json', async () => {
@@ -93,8 +94,11 @@ describe('MCP endpoint over HTTP', () => {
     });
 
     it('accepts an allowed Origin, and no Origin at all', async () => {
-      expect((await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'http://localhost:5173' })).status).to.equal(200);
-      expect((await post({ jsonrpc: '2.0', id: 1, method: 'ping' })).status).to.equal(200);
+      for (const headers of [{ origin: 'http://localhost:5173' }, {}] as Array<Record<string, string>>) {
+        const { status, body } = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, headers);
+        expect(status, JSON.stringify(headers)).to.equal(200);
+        expect(body).to.deep.equal({ jsonrpc: '2.0', id: 1, result: {} });
+      }
     });
   });
 
@@ -289,9 +293,12 @@ describe('MCP endpoint over HTTP', () => {
       const limited = await startHarness({ discoveryRateLimit: 1 });
       try {
         const call = () => limited.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
-        expect((await call()).status).to.equal(200);
+        const first = await call();
+        expect(first.status).to.equal(200);
+        expect(first.body).to.deep.equal({ jsonrpc: '2.0', id: 1, result: {} });
         const second = await call();
         expect(second.status).to.equal(429);
+        expect(second.body.code).to.equal('rate_limited');
         expect(second.headers.get('retry-after')).to.match(/^\d+$/);
       } finally {
         await limited.close();

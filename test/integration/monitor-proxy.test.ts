@@ -127,7 +127,10 @@ describe('monitor and proxy against loopback fixtures', function () {
       const local = await status('local');
       expect(local.endpoints).to.deep.equal([]);
       expect(local.note).to.match(/runs locally/);
-      expect((await h.request('/api/v1/servers/nope~nope/status')).status).to.equal(404);
+      const unknown = await h.request('/api/v1/servers/nope~nope/status');
+      expect(unknown.status).to.equal(404);
+      expect(unknown.body.code).to.equal('not_found');
+      expect(unknown.body.detail).to.contain('nope~nope');
     });
   });
 
@@ -150,6 +153,8 @@ describe('monitor and proxy against loopback fixtures', function () {
       const token = 'Bearer fixture-token';
       const ok = await post(h, '/api/v1/proxy/connect', { serverId: 'com.fixture~auth', headers: { authorization: token } });
       expect(ok.status).to.equal(200);
+      expect(ok.body.serverId).to.equal('com.fixture~auth');
+      expect(JSON.stringify(ok.body), 'the answer does not echo the header').not.to.contain('fixture-token');
       expect(fixtures.auth!.requests.at(-1)?.headers.authorization).to.equal(token);
       const undeclared = await post(h, '/api/v1/proxy/connect', { serverId: 'com.fixture~working', headers: { Cookie: 'session=1' } });
       expect(undeclared.status).to.equal(400);
@@ -190,7 +195,9 @@ describe('monitor and proxy against loopback fixtures', function () {
         expect(got, JSON.stringify(body)).to.equal(400);
         expect(problem.code).to.equal('validation_failed');
       }
-      expect((await post(h, '/api/v1/proxy/invoke', { serverId: 'x', tool: 'y' })).status).to.equal(400);
+      const invoke = await post(h, '/api/v1/proxy/invoke', { serverId: 'x', tool: 'y' });
+      expect(invoke.status).to.equal(400);
+      expect(invoke.body.code).to.equal('validation_failed');
     });
   });
 });
@@ -227,6 +234,7 @@ describe('with the allow list empty', function () {
       expect(connect.body.code).to.equal('blocked_destination');
       const invoke = await post(h, '/api/v1/proxy/invoke', { serverId, tool: 'echo', arguments: {} });
       expect(invoke.status, serverId).to.equal(403);
+      expect(invoke.body.code).to.equal('blocked_destination');
     }
     expect(v4.connections()).to.equal(0);
     expect(v6?.connections() ?? 0).to.equal(0);
@@ -246,11 +254,15 @@ describe('proxy rate limit', () => {
     try {
       const first = await post(h, '/api/v1/proxy/connect', { serverId: 'nope~nope' });
       expect(first.status).to.equal(404);
+      expect(first.body.code).to.equal('not_found');
       expect(first.headers.get('ratelimit-policy')).to.equal('"discovery";q=100;w=60, "proxy";q=1;w=60');
       const second = await post(h, '/api/v1/proxy/connect', { serverId: 'nope~nope' });
       expect(second.status).to.equal(429);
+      expect(second.body.code).to.equal('rate_limited');
       expect(second.body.detail).to.match(/proxy/);
-      expect((await h.request('/api/v1/categories')).status).to.equal(200);
+      const discovery = await h.request('/api/v1/categories');
+      expect(discovery.status).to.equal(200);
+      expect(discovery.body.items).to.be.an('array');
     } finally {
       await h.close();
     }

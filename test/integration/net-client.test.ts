@@ -205,7 +205,9 @@ describe('net client (guarded outbound HTTP)', () => {
       const asked: string[] = [];
       const net = client({ ...allowLoopback, resolve: async (name) => (asked.push(name), ['127.0.0.1']) });
       for (const host of ['fixture.test', 'localhost.test', 'local.example.test', 'internal-api.test']) {
-        expect((await net.request({ method: 'GET', url: `http://${host}:${app.port}/json` })).status).to.equal(200);
+        const res = await net.request({ method: 'GET', url: `http://${host}:${app.port}/json` });
+        expect(res.status, host).to.equal(200);
+        expect(JSON.parse(res.body.toString()), host).to.deep.equal({ ok: true });
       }
       expect(asked).to.deep.equal(['fixture.test', 'localhost.test', 'local.example.test', 'internal-api.test']);
     });

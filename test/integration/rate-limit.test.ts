@@ -13,8 +13,9 @@ describe('discovery rate limit', () => {
     it('counts down in RateLimit headers, then answers 429 problem+json with Retry-After', async () => {
       const remaining: string[] = [];
       for (let i = 0; i < 3; i += 1) {
-        const { status, headers } = await h.request('/api/v1/categories');
+        const { status, headers, body } = await h.request('/api/v1/categories');
         expect(status).to.equal(200);
+        expect(body.total).to.equal(body.items.length).and.to.be.above(0);
         expect(headers.get('ratelimit-policy')).to.equal('"discovery";q=3;w=60');
         remaining.push(headers.get('ratelimit')?.split(';')[1] ?? '');
       }
@@ -25,15 +26,26 @@ describe('discovery rate limit', () => {
       expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60);
       const legacy = await h.request('/api/search');
       expect(legacy.status).to.equal(429);
+      expect(legacy.body.code, 'the older routes share the budget').to.equal('rate_limited');
+      expect(legacy.headers.get('content-type')).to.match(/^application\/problem\+json/);
     });
 
     it('does not limit liveness, readiness or the contract', async () => {
-      for (const path of ['/healthz', '/readyz', '/openapi.json']) expect((await h.request(path)).status, path).to.equal(200);
+      const health = await h.request('/healthz');
+      expect(health.status).to.equal(200);
+      expect(health.body).to.deep.equal({ status: 'ok' });
+      const ready = await h.request('/readyz');
+      expect(ready.status).to.equal(200);
+      expect(ready.body.status).to.equal('ready');
+      const contract = await h.request('/openapi.json');
+      expect(contract.status).to.equal(200);
+      expect(contract.body.openapi).to.match(/^3\.1\./);
     });
 
     it('ignores X-Forwarded-For when no proxy is trusted', async () => {
-      const { status } = await h.request('/api/v1/categories', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const { status, body } = await h.request('/api/v1/categories', { headers: { 'x-forwarded-for': '203.0.113.9' } });
       expect(status).to.equal(429);
+      expect(body.code).to.equal('rate_limited');
     });
   });
 
@@ -45,11 +57,14 @@ describe('discovery rate limit', () => {
     after(async () => h.close());
 
     it('limits each forwarded client separately', async () => {
-      const as = (client: string) => h.request('/api/v1/categories', { headers: { 'x-forwarded-for': client } });
-      expect((await as('198.51.100.1')).status).to.equal(200);
-      expect((await as('198.51.100.1')).status).to.equal(429);
-      expect((await as('198.51.100.2')).status).to.equal(200);
-      expect((await as('10.0.0.1, 198.51.100.2')).status, 'only the hop the proxy appended counts').to.equal(429);
+      const as = async (client: string) => {
+        const { status, body } = await h.request('/api/v1/categories', { headers: { 'x-forwarded-for': client } });
+        return status === 200 ? { status, answered: Array.isArray(body.items) } : { status, code: body.code };
+      };
+      expect(await as('198.51.100.1')).to.deep.equal({ status: 200, answered: true });
+      expect(await as('198.51.100.1')).to.deep.equal({ status: 429, code: 'rate_limited' });
+      expect(await as('198.51.100.2')).to.deep.equal({ status: 200, answered: true });
+      expect(await as('10.0.0.1, 198.51.100.2'), 'only the hop the proxy appended counts').to.deep.equal({ status: 429, code: 'rate_limited' });
     });
   });
 
@@ -66,8 +81,15 @@ describe('discovery rate limit', () => {
       expect(home.headers.get('ratelimit-policy')).to.equal('"pages";q=2;w=60');
       const stylesheet = /href="(\/assets\/app-[^"]+\.css)"/.exec(String(home.body))?.[1];
       expect(stylesheet, 'the home page links its stylesheet').to.be.a('string');
-      for (let i = 0; i < 3; i += 1) expect((await h.request(stylesheet!)).status, 'a static file is not counted').to.equal(200);
-      expect((await h.request('/servers?q=weather')).status).to.equal(200);
+      for (let i = 0; i < 3; i += 1) {
+        const file = await h.request(stylesheet!);
+        expect(file.status, 'a static file is not counted').to.equal(200);
+        expect(file.headers.get('content-type')).to.match(/^text\/css/);
+      }
+      const results = await h.request('/servers?q=weather');
+      expect(results.status).to.equal(200);
+      expect(results.headers.get('content-type')).to.match(/^text\/html/);
+      expect(String(results.body)).to.include('value="weather"').and.not.to.include('Too many requests');
       const limited = await h.request('/compare?ids=a,b');
       expect(limited.status).to.equal(429);
       expect(limited.headers.get('content-type')).to.match(/^text\/html/);
@@ -75,7 +97,9 @@ describe('discovery rate limit', () => {
       expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60);
       expect(limited.headers.get('ratelimit')).to.match(/^"pages";r=0;t=\d+$/);
       expect(String(limited.body)).to.include('Too many requests').and.to.include('The pages rate limit of 2 requests a minute is reached');
-      expect((await h.request('/api/v1/categories')).status, 'the API has its own budget').to.equal(200);
+      const api = await h.request('/api/v1/categories');
+      expect(api.status, 'the API has its own budget').to.equal(200);
+      expect(api.headers.get('ratelimit-policy')).to.equal('"discovery";q=100;w=60');
     });
   });
 });

@@ -90,6 +90,7 @@ describe('the MCP Registry API (/v0.1)', function () {
     for (const path of ['/v0.1/servers?limit=50', `/v0.1/servers/${encoded}/versions/latest`, '/api/v1/servers/search?q=github', '/openapi.json']) {
       const preflight = await h.request(path, { method: 'OPTIONS', headers: { Origin: 'https://github.com', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' } });
       expect(preflight.status, path).to.equal(204);
+      expect(preflight.body, path).to.equal(null);
       expect(preflight.headers.get('access-control-allow-origin')).to.equal('*');
       expect(preflight.headers.get('access-control-allow-methods')).to.equal('GET, OPTIONS');
       expect(preflight.headers.get('access-control-allow-headers')).to.equal('Authorization, Content-Type');
@@ -189,12 +190,16 @@ describe('the MCP Registry API (/v0.1)', function () {
     expect(live.servers.map((e) => e.server.version)).to.deep.equal(['1.0.0']);
     const withDeleted = asPublished<List>((await h.request(`/v0.1/servers/${name}/versions?include_deleted=true`)).body, 'list');
     expect(withDeleted.servers.map((e) => [e.server.version, e._meta[OFFICIAL].status])).to.deep.equal([['1.0.0', 'active'], ['0.9.0', 'deleted']]);
-    expect((await h.request(`/v0.1/servers/${name}/versions/0.9.0`)).status).to.equal(404);
+    const deleted = await h.request(`/v0.1/servers/${name}/versions/0.9.0`);
+    expect(deleted.status).to.equal(404);
+    expect(deleted.body.code).to.equal('not_found');
     expect((await h.request(`/v0.1/servers/${name}/versions/0.9.0?include_deleted=true`)).body.server.version).to.equal('0.9.0');
     const since = await walk(h, '&updated_since=2025-01-15T00:00:00Z&search=com.example/retired', 100);
     expect(since.map(keyOf), 'updated_since brings deleted entries too').to.deep.equal(['com.example/retired@0.9.0', 'com.example/retired@1.0.0']);
     expect((await walk(h, '&search=com.example/retired', 100)).map(keyOf)).to.deep.equal(['com.example/retired@1.0.0']);
-    expect((await h.request(`/v0.1/servers/${encodeURIComponent('com.example/gone')}/versions?include_deleted=true`)).status, 'a server with no live version is not in the catalog').to.equal(404);
+    const noLiveVersion = await h.request(`/v0.1/servers/${encodeURIComponent('com.example/gone')}/versions?include_deleted=true`);
+    expect(noLiveVersion.status, 'a server with no live version is not in the catalog').to.equal(404);
+    expect(noLiveVersion.body.code).to.equal('not_found');
   });
 
   it('changes nothing on a re-ingest that brings nothing new', async () => {

@@ -56,7 +56,14 @@ describe('forms are same-origin', function () {
 
   it('spent none of the client\'s quota on the refused posts', async () => {
     // 10 an hour; 4 served above.
-    for (let i = 0; i < 6; i += 1) expect((await post(`more-${i}-firm.com`, { origin: h.baseUrl })).status).to.equal(303);
-    expect((await post('one-too-many-firm.com', { origin: h.baseUrl })).status).to.equal(429);
+    for (let i = 0; i < 6; i += 1) {
+      const served = await post(`more-${i}-firm.com`, { origin: h.baseUrl });
+      expect(served.status).to.equal(303);
+      expect(served.headers.get('location')).to.match(/^\/assessments\/[0-9a-f-]{36}$/);
+    }
+    const limited = await post('one-too-many-firm.com', { origin: h.baseUrl });
+    expect(limited.status).to.equal(429);
+    expect(limited.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(String(limited.body)).to.include('The public limit of 10 assessments an hour');
   });
 });

@@ -55,8 +55,13 @@ describe('trust evidence', () => {
     expect((await outcomes('com.acme~remote-open')).packages_pinned).to.equal('unknown');
   });
 
-  it('answers 404 for an unknown server', async () => {
-    expect((await h.request('/api/v1/servers/nope~nope/trust')).status).to.equal(404);
+  it('answers 404 not_found naming the unknown server', async () => {
+    const { status, headers, body } = await h.request('/api/v1/servers/nope~nope/trust');
+    expect(status).to.equal(404);
+    expect(headers.get('content-type')).to.match(/^application\/problem\+json/);
+    expect(body).to.include({ status: 404, code: 'not_found' });
+    expect(body.detail).to.contain('nope~nope');
+    expect(body.requestId).to.equal(headers.get('x-request-id'));
   });
 });
 

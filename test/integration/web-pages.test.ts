@@ -1,5 +1,5 @@
 /**
- * The web pages over HTTP, no browser needed (issue 24): each page route answers HTML as the
+ * The web pages over HTTP, no browser needed: each page route answers HTML as the
  * contract says (every response is checked against it), with the security headers; catalog
  * text is escaped and never a script, style or event handler; links are ours or http(s);
  * unknown pages are 404 pages while API paths stay JSON; the assessment form posts and redirects.
@@ -110,6 +110,7 @@ describe('web pages over HTTP', function () {
       const api = await h.request(path);
       expect(api.status, path).to.equal(404);
       expect(api.headers.get('content-type'), path).to.match(/^application\/problem\+json/);
+      expect(api.body.code, path).to.equal('route_not_found');
     }
     const contract = await h.request('/openapi.json');
     expect(contract.headers.get('content-type')).to.match(/^application\/json/);
@@ -127,7 +128,9 @@ describe('web pages over HTTP', function () {
       expect(response.headers.get('x-content-type-options')).to.equal('nosniff');
       expect(response.headers.get('content-type')).to.match(/^(text\/css|text\/javascript|image\/svg\+xml)/);
     }
-    expect((await h.request('/assets/app-0000000000.css')).status).to.equal(404);
+    const missing = await page('/assets/app-0000000000.css');
+    expect(missing.status).to.equal(404);
+    expect(missing.html).to.include('<h1 id="error-title">Page not found</h1>');
   });
 
   it('keeps the home page and its files small', async () => {
@@ -165,7 +168,10 @@ describe('web pages over HTTP', function () {
       expect(status).to.equal(200);
       expect(html).to.include('not a score, rating, recommendation or credit decision');
       expect(html).to.include('data-finished="no"').and.include('25,000');
-      expect((await page('/assessments/no-such-id')).status).to.equal(404);
+      const unknown = await page('/assessments/no-such-id');
+      expect(unknown.status).to.equal(404);
+      expect(unknown.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+      expect(unknown.html).to.include('no-such-id');
     });
   });
 });
