@@ -13,7 +13,7 @@
  * the reference: the parity suite checks both give the same pages.
  */
 import type { ServerSummary, Tool } from '../types.js';
-import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/rows.js';
+import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/read-rows.js';
 import type { Page, SearchCoverage, SearchEngine } from './engine.js';
 import { buildServers, buildTools, type BuildSource } from './memory-build.js';
 import { indexesFromSnapshot, snapshotAsBuilt, snapshotFingerprint, snapshotOf } from './index-snapshot.js';
@@ -260,7 +260,7 @@ async function rowsOfPage<Row extends { seq: number }, T>(sql: SqlRunner, page: 
  * the instances following the write load the indexes once it commits, in about a second, instead
  * of each building its own while SQL answers their searches.
  */
-export async function keepIndexSnapshot(source: SearchSource, generation: string): Promise<void> {
+export async function saveIndexSnapshot(source: SearchSource, generation: string): Promise<void> {
   const { snapshots } = source;
   if (!snapshots) throw new Error('this search source keeps no index snapshots');
   const tokenizer = new Unicode61();

@@ -5,7 +5,7 @@
  */
 import type { ServerSort, ServerSummary, Tool, ToolSort } from '../types.js';
 import type { FtsTable } from '../store/fts.js';
-import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/rows.js';
+import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/read-rows.js';
 import { inSteps } from './match-steps.js';
 import { namePrefixOf } from './query.js';
 import type { Page, SearchEngine, ServerQuery, ToolQuery } from './engine.js';
