@@ -12,7 +12,7 @@ import { scrubValue } from '../catalog/secrets.js';
 import type { SourceName } from '../types.js';
 import { readDocument, type IngestInput } from './detect.js';
 import { isDockerDocument, readDocker } from './docker.js';
-import { isObject } from './json.js';
+import { isObject } from './upstream-fields.js';
 import { entryName, listEntry, officialRecord, type OfficialEntry } from './official.js';
 import { asRead, type ReadRecord } from './read.js';
 import { isToolsdkDocument, readToolsdk } from './toolsdk.js';
