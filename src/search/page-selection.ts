@@ -49,20 +49,20 @@ export function pageOf(rowids: Uint32Array, matches: TextMatches, tiers: Tiers, 
 /** The first `count` of `items` in `order` (a bounded insertion when that is much less than all of them). */
 function best(items: number[], count: number, order: (a: number, b: number) => number): number[] {
   if (items.length <= count * 4 || count > INSERTION_LIMIT) return items.sort(order).slice(0, count);
-  const kept: number[] = [];
+  const top: number[] = [];
   for (const item of items) {
-    if (kept.length === count && order(item, kept[count - 1] as number) >= 0) continue;
+    if (top.length === count && order(item, top[count - 1] as number) >= 0) continue;
     let lo = 0;
-    let hi = kept.length;
+    let hi = top.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (order(kept[mid] as number, item) <= 0) lo = mid + 1;
+      if (order(top[mid] as number, item) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    kept.splice(lo, 0, item);
-    if (kept.length > count) kept.pop();
+    top.splice(lo, 0, item);
+    if (top.length > count) top.pop();
   }
-  return kept;
+  return top;
 }
 
 /** The `count` best matches outside the name tiers, full matches first, then by higher bm25, then lower id rank, best first. */
