@@ -45,7 +45,6 @@ export interface IndexSnapshots {
   save(generation: string, fingerprint: string, snapshot: IndexSnapshot): Promise<void>;
 }
 
-
 /** The largest piece of a section in one row. */
 const PIECE_BYTES = 8 * 1024 * 1024;
 

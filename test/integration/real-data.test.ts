@@ -110,7 +110,7 @@ describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not fo
     }
   });
 
-  it('gives every server of the catalog its own install key, recognisable for the well-known ones (issue 25)', async () => {
+  it('gives every server of the catalog its own install key, recognisable for the well-known ones', async () => {
     const { servers } = await catalogContentsOf(h.service.store);
     const keys = new Map<string, string>();
     for (const id of servers.keys()) {
