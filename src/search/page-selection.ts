@@ -1,7 +1,7 @@
 /**
  * Which matches make a page, for the in-memory engine: the few in a name tier sorted by the
- * tier rules, then the rest: documents holding every word first, each part by bm25 and id, of which only as many as the page needs are kept.
- * The orders are the ranking rules of ranking.ts.
+ * tier rules, then the rest: documents holding every word first, each part by bm25 and id, of
+ * which only as many as the page needs are kept. The orders are the ranking rules of ranking.ts.
  */
 import type { TextMatches } from './text-index.js';
 
