@@ -1,5 +1,5 @@
 /**
- * Install keys (issue 25): the name a server gets in an MCP client's configuration
+ * Install keys: the name a server gets in an MCP client's configuration
  * (`"mcpServers": {"notion": …}`, `claude mcp add … notion …`). A key says what distinguishes
  * the server — the product, not a word every server shares (`com.notion/mcp` → `notion`, not
  * `mcp`) — and is unique in the catalog: ingest assigns it once, when the server is created

@@ -64,7 +64,7 @@ export interface DiscoveryService {
   /**
    * A server with its tools, install instructions for every client, trust and status: what
    * `getServer`, `getServerTools`, `installOf`, `trustOf` and `statusOf` give, from one read of the
-   * server's dossier and one of its checks.
+   * server with its records and one of its checks.
    */
   serverView(idOrName: string): Promise<ServerView>;
 }
@@ -172,9 +172,9 @@ export function createDiscoveryService({ catalog, search, monitor, now = () => n
     },
 
     async serverView(idOrName) {
-      const dossier = await catalog.dossierOf(idOrName);
-      if (!dossier) throw notFound(idOrName);
-      const { server, installKey, tools, upstream } = dossier;
+      const found = await catalog.serverWithRecords(idOrName);
+      if (!found) throw notFound(idOrName);
+      const { server, installKey, tools, upstream } = found;
       const checks = await monitor.recentChecks(server.id, STATUS_HISTORY);
       const annotations = tools.map((tool) => ({ annotations: tool.annotations }));
       return {

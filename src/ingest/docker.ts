@@ -1,7 +1,7 @@
 /** The Docker MCP catalog (`servers/<name>/server.yaml` converted to JSON, plus its tools.json). */
 import type { EnvironmentVariable, JsonSchemaObject, Package } from '../types.js';
 import { isSecretName } from '../catalog/secrets.js';
-import { annotations, asArray, asObject, httpUrl, isObject, objectSchema, remote, text } from './json.js';
+import { annotations, asArray, asObject, httpUrl, isObject, objectSchema, remote, text } from './upstream-fields.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 
 /** Whether a parsed document is a Docker catalog export (an array of server.yaml objects). */

@@ -1,26 +1,22 @@
 /**
- * The lookups of a first load (issue 27). Placing a batch asks the catalog about each record's
- * source key, merge keys, name and id (pending-batch.ts lists the lookups); a run that started on
- * an empty catalog can only find there what it has written itself. So such a run keeps a Bloom
- * filter of every source key, merge key, server id and server name it writes, each batch's as
- * soon as the batch is prepared (the pending batch's are in it before its rows are), and asks
- * the database only about the values the filter may hold: nearly none, but for the servers that
- * several records merge into. A false positive costs a query, never an answer, since the filter
- * never misses a value it was given. At 100k servers the lookups took 7.6 s of a 102 s run (the
- * main thread waiting on them while SQLite, which answers them, wrote nothing); with the filter
- * the run took 91.7-97.6 s against 100.7-102.2 s.
+ * The lookups of a first load. Placing a batch asks the catalog about each record's source key,
+ * merge keys, name and id (pending-batch.ts lists the lookups); a run that started on an empty
+ * catalog can find there only what it wrote itself. So such a run keeps a Bloom filter of every
+ * source key, merge key, server id and name it writes (a batch's as soon as it is prepared) and
+ * asks the database only about values the filter may hold. A false positive costs a query, never
+ * an answer: the filter never misses a value it was given.
  */
 import { createRequire } from 'node:module';
 import type { BloomFilter as BloomFilterClass } from 'mnemonist';
 import { sourceKey } from '../store/index.js';
 import type { PendingBatch, PlacementLookups } from './pending-batch.js';
 
-/** mnemonist gives its structures one by one to `require` only; its ES index loads them all (30 ms at every start). */
+/** mnemonist gives its structures one by one to `require` only; its ES index loads them all, at every start. */
 const BloomFilter = createRequire(import.meta.url)('mnemonist/bloom-filter.js') as typeof BloomFilterClass;
 
-/** Values a record gives the catalog, for sizing the filter: its source key, id and name, and its merge keys (2.2 a record in the bench corpus). */
+/** Values a record gives the catalog, for sizing the filter: its source key, id and name, and a few merge keys. */
 const VALUES_PER_RECORD = 6;
-/** One value in a hundred the run never wrote is looked up anyway (9.6 bits a value: 7 MB at a million servers). */
+/** One value in a hundred the run never wrote is looked up anyway. */
 const ERROR_RATE = 0.01;
 
 /** The filter's values: one kind's cannot pass for another's. */
@@ -29,7 +25,7 @@ const KEY = 'k\u0000';
 const ID = 'i\u0000';
 const NAME = 'n\u0000';
 
-export class FirstLoad {
+export class FirstLoadFilter {
   private readonly written: BloomFilterClass;
 
   /** For a run of `records` records. */
@@ -37,8 +33,8 @@ export class FirstLoad {
     this.written = new BloomFilter({ capacity: Math.max(1_000, records * VALUES_PER_RECORD), errorRate: ERROR_RATE });
   }
 
-  /** Takes note of what `batch` writes; before the next batch is looked up. */
-  note(batch: PendingBatch): void {
+  /** Adds what `batch` writes; before the next batch is looked up. */
+  addWritten(batch: PendingBatch): void {
     for (const s of batch.saved) this.written.add(SOURCE + sourceKey(s.source, s.key));
     for (const [key] of batch.newKeys) this.written.add(KEY + key);
     for (const { rows } of batch.writes) {

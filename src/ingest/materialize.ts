@@ -26,6 +26,25 @@ export function materialize(id: string, records: readonly UpstreamServer[], held
   const sources = [...records].sort(byPrecedence);
   const primary = sources[0];
   if (!primary) throw new Error(`server ${id} has no sources`);
+  const { server, upstreamTools } = serverRecordOf(id, primary, sources, held);
+  const tools = toolsOf(id, primary.name, upstreamTools, server.authentication);
+  const categoryNames = server.categories.map((slug) => TAXONOMY.find((c) => c.slug === slug)?.name ?? slug);
+  const entry = {
+    server,
+    // The versions an official registry published, from the first source that has them.
+    published: sources.find((s) => (s.published?.length ?? 0) > 0)?.published?.slice() ?? [],
+    tools,
+    matchNames: matchNamesOf(primary.name, sources.map((s) => s.name), server.title),
+    searchCategories: [...categoryNames, ...unique(sources.flatMap((s) => s.upstreamCategories))].join(' '),
+    searchTools: tools.map((t) => `${t.name.replace(/[_-]+/g, ' ')} ${t.description}`).join(' \n'),
+    sourceCount: sources.filter((s) => s.source !== 'monitor').length,
+    registryMeta: catalogMetaOf({ ...server, tools, sources }, tools, []),
+  };
+  return { ...entry, contentHash: hashOf(entry) };
+}
+
+/** The server's record from its sources in precedence order (`primary` first), with the tools it lists. */
+function serverRecordOf(id: string, primary: UpstreamServer, sources: readonly UpstreamServer[], held: string | undefined) {
   const first = <T>(pick: (s: UpstreamServer) => T | null): T | null => {
     for (const source of sources) {
       const value = pick(source);
@@ -38,15 +57,12 @@ export function materialize(id: string, records: readonly UpstreamServer[], held
   // Tools an endpoint listed itself (the monitor) describe it best; then the catalogs in order.
   const live = sources.filter((s) => s.source === 'monitor');
   const upstreamTools = unionBy([...live, ...sources.filter((s) => s.source !== 'monitor')].flatMap((s) => s.tools), (t) => t.name);
-  const authentication = authenticationOf(sources, packages, remotes);
   const dates = sources.flatMap((s) => [s.publishedAt]).filter((d): d is string => d !== null).sort();
   const updates = sources.map((s) => s.updatedAt).filter((d): d is string => d !== null).sort();
   const title = first((s) => s.title);
   const description = first((s) => s.description) ?? '';
   // Each source's first upstream value is its category, the rest tags (src/catalog/taxonomy.ts).
   const upstream = { upstream: sources.flatMap((s) => s.upstreamCategories.slice(0, 1)), tags: sources.flatMap((s) => s.upstreamCategories.slice(1)) };
-  const categories = categorize({ ...upstream, name: primary.name, title, description, tools: upstreamTools });
-  const transports = unique<Transport>([...packages.map((p) => p.transport), ...remotes.map((r) => r.transport)]);
   const server = {
     id,
     name: catalogName(primary.name, held),
@@ -54,11 +70,11 @@ export function materialize(id: string, records: readonly UpstreamServer[], held
     description,
     domain: remotes[0]?.host ?? null,
     version: first((s) => s.version),
-    categories,
-    transports,
+    categories: categorize({ ...upstream, name: primary.name, title, description, tools: upstreamTools }),
+    transports: unique<Transport>([...packages.map((p) => p.transport), ...remotes.map((r) => r.transport)]),
     endpointCount: remotes.length,
     toolCount: upstreamTools.length,
-    authentication,
+    authentication: authenticationOf(sources, packages, remotes),
     repositoryUrl: first((s) => s.repositoryUrl),
     publishedAt: dates[0] ?? null,
     updatedAt: updates.at(-1) ?? dates.at(-1) ?? null,
@@ -68,25 +84,12 @@ export function materialize(id: string, records: readonly UpstreamServer[], held
     packages,
     remotes,
   };
-  const tools = toolsOf(id, primary.name, upstreamTools, authentication);
-  const categoryNames = categories.map((slug) => TAXONOMY.find((c) => c.slug === slug)?.name ?? slug);
-  const entry = {
-    server,
-    // The versions an official registry published, from the first source that has them.
-    published: sources.find((s) => (s.published?.length ?? 0) > 0)?.published?.slice() ?? [],
-    tools,
-    matchNames: matchNamesOf(primary.name, sources.map((s) => s.name), title),
-    searchCategories: [...categoryNames, ...unique(sources.flatMap((s) => s.upstreamCategories))].join(' '),
-    searchTools: tools.map((t) => `${t.name.replace(/[_-]+/g, ' ')} ${t.description}`).join(' \n'),
-    sourceCount: sources.filter((s) => s.source !== 'monitor').length,
-    registryMeta: catalogMetaOf({ ...server, tools, sources }, tools, []),
-  };
-  return { ...entry, contentHash: hashOf(entry) };
+  return { server, upstreamTools };
 }
 
 /**
  * A server's name: its primary record's, unless it holds a numbered form of that name (`name-2`),
- * given when it was created because another server had the name (ingest-service.ts `freeValue`):
+ * given when it was created because another server had the name (placement.ts `freeValue`):
  * that server still has it (ingest removes no server), so this one keeps its own.
  */
 export function catalogName(primary: string, held: string | undefined): string {

@@ -5,7 +5,7 @@
 import type { EnvironmentVariable, Package, PackageArgument, Remote, RemoteHeader, ServerVersion, SourceName, Transport } from '../types.js';
 import type { PublishedVersion } from '../catalog/catalog-entry.js';
 import { isSecretName, scrubValue } from '../catalog/secrets.js';
-import { annotations, asArray, asObject, flag, httpUrl, isObject, objectSchema, remote, text, timestamp, type JsonObject } from './json.js';
+import { annotations, asArray, asObject, flag, httpUrl, isObject, objectSchema, remote, text, timestamp, type JsonObject } from './upstream-fields.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 
 const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';

@@ -1,10 +1,9 @@
 /**
- * The catalog as it will be once a batch's writes land (issue 27). Ingest looks up what it needs
- * to place the next batch before it hands the last one's writes to SQLite, then places and
- * materializes the next batch on the main thread while SQLite writes the last one on its own:
- * the two overlap instead of taking turns. Those lookups see the catalog without the pending
- * batch's writes; this view adds them, so that every answer equals the one the database would
- * give after them (same rows, same owners, same names).
+ * The catalog as it will be once a batch's writes land. Ingest looks up what it needs to place
+ * the next batch before it hands the last one's writes to the database, then places and
+ * materializes the next batch while the database writes the last one: the two overlap instead of
+ * taking turns. Those lookups see the catalog without the pending batch's writes; this view adds
+ * them, so every answer equals the one the database would give after them.
  */
 import type { SourceName } from '../types.js';
 import { sourceKey, type CatalogWriter, type ServerWrite, type SourceRow, type StoredSource } from '../store/index.js';
@@ -68,34 +67,33 @@ export function afterPending(writer: PlacementLookups, pending: PendingBatch | n
       for (const s of pending.saved) if (asked.has(s.serverId)) out.set(s.serverId, (out.get(s.serverId) ?? new Set<SourceName>()).add(s.source));
       return out;
     },
-    async takenIds(ids) {
-      const out = await writer.takenIds(ids);
-      for (const id of created(ids)) out.add(id);
-      return out;
-    },
-    async createdAt(ids, at) {
-      const out = await writer.createdAt(ids, at);
-      for (const id of created(ids)) out.add(id);
-      return out;
-    },
+    takenIds: async (ids) => added(await writer.takenIds(ids), created(ids)),
+    createdAt: async (ids, at) => added(await writer.createdAt(ids, at), created(ids)),
     contentHashes: async (ids) => overlaid(await writer.contentHashes(ids), ids, hashes),
     serverNames: async (ids) => overlaid(await writer.serverNames(ids), ids, names),
-    async storedSources(ids) {
-      const out = await writer.storedSources(ids);
-      const asked = new Set(ids);
-      for (const s of pending.saved) {
-        if (!asked.has(s.serverId)) continue;
-        const stored: StoredSource = { source: s.source, key: s.key, normalized: JSON.parse(s.serverJson) };
-        const list = out.get(s.serverId) ?? [];
-        // Replaced where it was (an upsert keeps the row), added after the others otherwise.
-        const at = list.findIndex((l) => l.source === s.source && l.key === s.key);
-        if (at >= 0) list[at] = stored;
-        else list.push(stored);
-        out.set(s.serverId, list);
-      }
-      return out;
-    },
+    storedSources: async (ids) => withSavedSources(await writer.storedSources(ids), ids, pending.saved),
   };
+}
+
+/** `stored` with the saved records of the servers asked about: replaced where they were (an upsert keeps the row), else added after the others. */
+function withSavedSources(stored: Map<string, StoredSource[]>, ids: readonly string[], saved: readonly SavedSource[]): Map<string, StoredSource[]> {
+  const asked = new Set(ids);
+  for (const s of saved) {
+    if (!asked.has(s.serverId)) continue;
+    const record: StoredSource = { source: s.source, key: s.key, normalized: JSON.parse(s.serverJson) };
+    const list = stored.get(s.serverId) ?? [];
+    const at = list.findIndex((l) => l.source === s.source && l.key === s.key);
+    if (at >= 0) list[at] = record;
+    else list.push(record);
+    stored.set(s.serverId, list);
+  }
+  return stored;
+}
+
+/** `found` with `more` added. */
+function added(found: Set<string>, more: readonly string[]): Set<string> {
+  for (const id of more) found.add(id);
+  return found;
 }
 
 /** `stored`, with the pending batch's value for each of `ids` it has one for. */

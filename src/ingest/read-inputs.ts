@@ -1,20 +1,16 @@
 /**
- * The read phase of ingest (issue 27): every input streamed, normalized and scrubbed into the
- * run's spool. Nothing else can run meanwhile (a bad record must stop the run before anything is
- * written), so a run of several large documents reads them on worker threads beside the main
- * one, one per core: each thread reads its share of the inputs in input order, spools each input
- * apart, and hands the main thread what the ambiguity check needs of each record (a few hashes).
- * The spool is read back in input order and the first failure in input order is thrown, so the
- * run is the same whichever thread read what.
+ * The read phase of ingest: every input streamed, normalized and scrubbed into the run's spool.
+ * Nothing else can run meanwhile (a bad record must stop the run before anything is written), so
+ * a run of several large documents reads them on worker threads beside the main one: each thread
+ * reads its share in input order, spools each input apart, and hands the main thread what the
+ * ambiguity check needs of each record (a few hashes). The spool is read back in input order and
+ * the first failure in input order is thrown, so the run is the same whichever thread read what.
  */
 import { statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { IngestInput } from './detect.js';
-import { hash52 } from './key-owners.js';
+import { hash52 } from './hashed-sets.js';
 import { InputSpool, type Spool, type SpoolPart } from './spool.js';
 import { streamRecords } from './stream-read.js';
 import { IngestError } from './upstream.js';
@@ -172,9 +168,8 @@ function shareBySize(sizes: readonly number[], threads: number): number[][] {
   return shares.map((share) => share.indexes.sort((a, b) => a - b)).filter((indexes) => indexes.length > 0);
 }
 
-/** This module's extension: `.js` when built, `.ts` when run from source (tests, `npm run sextant`). */
-const EXTENSION = extname(fileURLToPath(import.meta.url));
-const WORKER = new URL(`./read-worker${EXTENSION}`, import.meta.url);
+/** The worker's module, built beside this one (from source, scripts/tsx-in-workers.mjs loads it through tsx). */
+const READ_WORKER = new URL('./read-worker.js', import.meta.url);
 
 /** What a read worker is given. */
 export interface WorkerTask {
@@ -185,18 +180,9 @@ export interface WorkerTask {
 /** What a read worker posts: hashes as it goes, then what it read. */
 export type WorkerMessage = { readonly hashes: KeyHashes; readonly records: number } | { readonly done: ShareRead };
 
-function startWorker(workerData: WorkerTask): Worker {
-  if (EXTENSION !== '.ts') return new Worker(WORKER, { workerData });
-  // From source the worker needs tsx, whose loader a worker thread does not inherit: it
-  // registers tsx's require hook (tsx/cjs/api), then requires the worker's module through it.
-  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-  const boot = `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(fileURLToPath(WORKER))});`;
-  return new Worker(boot, { eval: true, workerData });
-}
-
 function readOnWorker(share: readonly PlacedInput[], dir: string, onHashes: (hashes: KeyHashes, records: number) => void, signal: AbortSignal | undefined): Promise<ShareRead> {
   return new Promise((resolve, reject) => {
-    const worker = startWorker({ share, dir });
+    const worker = new Worker(READ_WORKER, { workerData: { share, dir } satisfies WorkerTask });
     // Settled only once the thread has exited, so nothing writes into the spool after it.
     const stop = (): void => void worker.terminate();
     signal?.addEventListener('abort', stop, { once: true });

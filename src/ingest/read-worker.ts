@@ -4,9 +4,7 @@ import { readShare, type WorkerMessage, type WorkerTask } from './read-inputs.js
 
 const { share, dir } = workerData as WorkerTask;
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void => parentPort?.postMessage(message, transfer);
-// Not a top-level await: from source, tsx loads this module as CommonJS. Anything thrown
-// outside a document's reading ends the thread with an 'error' its parent receives.
-void readShare(share, dir, (hashes, records) => post({ hashes, records }, [hashes.buffer as ArrayBuffer])).then((read) => {
-  // The failure's own error object stays here: it crosses as its description.
-  post({ done: { parts: read.parts, failure: read.failure } });
-});
+// Anything thrown outside a document's reading ends the thread with an 'error' its parent receives.
+const read = await readShare(share, dir, (hashes, records) => post({ hashes, records }, [hashes.buffer as ArrayBuffer]));
+// The failure's own error object stays here: it crosses as its description.
+post({ done: { parts: read.parts, failure: read.failure } });

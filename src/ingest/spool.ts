@@ -1,5 +1,5 @@
 /**
- * Where a run keeps the records it has read until it writes them (issue 27): files in a
+ * Where a run keeps the records it has read until it writes them: files in a
  * temporary folder, a file per input and source, so the run's memory holds a buffer and not the records.
  * Reading first and writing afterwards keeps two guarantees: a bad record stops the run before
  * anything is written, and merging knows every merge key of the run before it places a record.

@@ -1,8 +1,8 @@
 /**
- * Upstream documents read as streams, record by record (issue 27): the text goes through
+ * Upstream documents read as streams, record by record: the text goes through
  * @streamparser/json a chunk at a time and each record is normalized, scrubbed and handed on as
  * soon as its closing brace is read, so a document of any size is never held whole. The format
- * is detected from the content as before: the first character (an array or an object) and the
+ * is told from the content: the first character (an array or an object) and the
  * first record. A document that is no list (a single `server.json`) is one record: read whole.
  */
 import { createReadStream } from 'node:fs';
@@ -12,7 +12,7 @@ import { scrubValue } from '../catalog/secrets.js';
 import type { SourceName } from '../types.js';
 import { readDocument, type IngestInput } from './detect.js';
 import { isDockerDocument, readDocker } from './docker.js';
-import { isObject } from './json.js';
+import { isObject } from './upstream-fields.js';
 import { entryName, listEntry, officialRecord, type OfficialEntry } from './official.js';
 import { asRead, type ReadRecord } from './read.js';
 import { isToolsdkDocument, readToolsdk } from './toolsdk.js';
@@ -57,57 +57,74 @@ export async function* streamRecords(input: IngestInput): AsyncGenerator<ReadRec
     if (first === '') throw notAnyFormat(file);
     throw new IngestError(file, 'document', `not valid JSON (it starts with "${first}")`);
   }
-  const values: Array<{ value: unknown; index: number }> = [];
-  let failure: Error | null = null;
-  const parser = new JSONParser({ paths: [first === '[' ? '$.*' : '$.servers.*'], keepStack: false, stringBufferSize: 0 });
-  parser.onValue = ({ value, key }) => {
-    values.push({ value, index: typeof key === 'number' ? key : values.length });
-  };
-  parser.onError = (error) => {
-    failure ??= error;
-  };
+  const values = new ListValues(first === '[' ? '$.*' : '$.servers.*');
   const official = new OfficialGroups(file, input.source ?? 'official');
   let reader: Reader | null = first === '{' ? (value, index) => official.add(listEntry(value, index, file)) : null;
   let count = 0;
   const drain = function* (): Generator<ReadRecord> {
-    for (const { value, index } of values) {
+    for (const { value, index } of values.take()) {
       reader ??= readerFor(value, file);
       for (const record of reader(value, index)) yield readRecordOf(record, file);
       count += 1;
     }
-    values.length = 0;
   };
-  const write = (chunk: Uint8Array | string): void => {
-    if (failure === null) {
-      try {
-        parser.write(chunk);
-      } catch (error) {
-        failure ??= error instanceof Error ? error : new Error(String(error));
-      }
-    }
-  };
-  if (!head.done) write(head.value);
+  if (!head.done) values.write(head.value);
   yield* drain();
   for await (const chunk of chunks) {
-    write(chunk);
+    values.write(chunk);
     yield* drain();
-    if (failure !== null) break;
+    if (values.failure !== null) break;
   }
-  if (failure === null && !parser.isEnded) {
-    try {
-      parser.end();
-    } catch (error) {
-      failure ??= error instanceof Error ? error : new Error(String(error));
-    }
-  }
+  values.end();
   yield* drain();
-  if (failure !== null) throw new IngestError(file, count === 0 ? 'document' : `document after record #${count - 1}`, `not valid JSON (${(failure as Error).message})`);
+  if (values.failure !== null) throw new IngestError(file, count === 0 ? 'document' : `document after record #${count - 1}`, `not valid JSON (${values.failure.message})`);
   if (first === '[' && count === 0) throw notAnyFormat(file);
   for (const record of official.flush()) yield readRecordOf(record, file);
   // An object without a `servers` list: a single server.json (or no upstream document), read whole.
   if (first === '{' && count === 0) {
     const text = input.text ?? (await readFile(input.path, 'utf8'));
     yield* readDocument({ file, text, ...(input.source ? { source: input.source } : {}) }).map(asRead);
+  }
+}
+
+/** The elements of a JSON list at `path`, parsed as chunks of the text arrive; the first failure stops it. */
+class ListValues {
+  private readonly parser: JSONParser;
+  private values: Array<{ value: unknown; index: number }> = [];
+  failure: Error | null = null;
+
+  constructor(path: string) {
+    this.parser = new JSONParser({ paths: [path], keepStack: false, stringBufferSize: 0 });
+    this.parser.onValue = ({ value, key }) => {
+      this.values.push({ value, index: typeof key === 'number' ? key : this.values.length });
+    };
+    this.parser.onError = (error) => {
+      this.failure ??= error;
+    };
+  }
+
+  write(chunk: Uint8Array | string): void {
+    if (this.failure === null) this.attempt(() => this.parser.write(chunk));
+  }
+
+  /** Ends the text: a list left open is a failure. */
+  end(): void {
+    if (this.failure === null && !this.parser.isEnded) this.attempt(() => this.parser.end());
+  }
+
+  /** The elements parsed since the last call. */
+  take(): Array<{ value: unknown; index: number }> {
+    const taken = this.values;
+    this.values = [];
+    return taken;
+  }
+
+  private attempt(step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      this.failure ??= error instanceof Error ? error : new Error(String(error));
+    }
   }
 }
 

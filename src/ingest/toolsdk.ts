@@ -1,7 +1,7 @@
 /** The toolsdk registry export: package files joined with the index's category and tools. */
 import type { EnvironmentVariable, Package } from '../types.js';
 import { isSecretName } from '../catalog/secrets.js';
-import { asArray, asObject, httpUrl, isObject, remote, text } from './json.js';
+import { asArray, asObject, httpUrl, isObject, remote, text } from './upstream-fields.js';
 import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
 
 const RUNTIMES = {

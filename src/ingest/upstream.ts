@@ -4,6 +4,7 @@
  */
 import type { PublishedVersion } from '../catalog/catalog-entry.js';
 import type { Package, Remote, ServerVersion, SourceName, ToolAnnotations, JsonSchemaObject } from '../types.js';
+import { isObject } from '../json.js';
 
 export interface UpstreamTool {
   readonly name: string;
@@ -40,6 +41,11 @@ export interface UpstreamServer {
   readonly declaresSecrets: boolean;
   /** Every version an official registry published (official format only; the registry API serves them). */
   readonly published?: readonly PublishedVersion[];
+}
+
+/** Whether a stored normalized record (JSON read back) is an upstream server. */
+export function isUpstreamServer(value: unknown): value is UpstreamServer {
+  return isObject(value) && typeof value.source === 'string' && typeof value.name === 'string' && Array.isArray(value.packages) && Array.isArray(value.versions);
 }
 
 /** One upstream record with the (scrubbed) document it came from. */

@@ -7,7 +7,7 @@ import { NetError, type NetClient } from '../net/index.js';
 import { RemoteMcpError, openSession } from '../mcp-client/mcp-session.js';
 import type { UpstreamTool } from '../ingest/upstream.js';
 import type { EndpointCheck, RemoteEndpoint } from '../store/index.js';
-import { annotations, asArray, isObject, objectSchema, text } from '../ingest/json.js';
+import { annotations, asArray, isObject, objectSchema, text } from '../ingest/upstream-fields.js';
 import { Cuts, REMOTE_CAPS, capErrorText, capTool, capTools } from '../mcp-client/caps.js';
 
 export interface CheckResult {

@@ -6,7 +6,7 @@
 import { weightsOf } from './ranking.js';
 import type { SearchSource } from './search-source.js';
 import { alternativesOf, type WordMatch } from './typos.js';
-import { SERVER_ORDER, serverQuery, sqlSearches, wordSearchOf, type SqlDialect, type SqlEngine } from './sql-search.js';
+import { SERVER_ORDER, sqlSearches, type SqlDialect, type SqlEngine } from './sql-search.js';
 
 /** bm25() of each index, with its columns' weights. */
 const BM25_OF = {
@@ -34,13 +34,5 @@ export const FTS5: SqlDialect = {
 };
 
 export function createFts5Engine({ sql }: SearchSource): SqlEngine {
-  return {
-    name: 'fts5',
-    ...sqlSearches(FTS5, sql),
-    async explain(query) {
-      const { sql: statement, bindings } = serverQuery(FTS5, query, 's.*', true, wordSearchOf(query.terms));
-      const rows = await sql.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${statement}`, bindings);
-      return rows.map((row) => row.detail);
-    },
-  };
+  return { name: 'fts5', ...sqlSearches(FTS5, sql) };
 }

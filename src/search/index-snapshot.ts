@@ -1,8 +1,8 @@
 /**
- * A snapshot of the in-memory engine's indexes, kept in the catalog's own database for the
+ * A snapshot of the in-memory engine's indexes, saved in the catalog's own database for the
  * content generation it was built from (src/store/search-snapshots.ts), so an instance that
- * starts, or that follows a write another instance has already indexed, loads the indexes in
- * seconds instead of reading and tokenizing the whole catalog again (minutes at 100k servers).
+ * starts, or that follows a write another instance has already indexed, loads the indexes
+ * instead of reading and tokenizing the whole catalog again.
  *
  * The indexes are typed arrays and a few lists of strings: each is a section, written as its
  * bytes (typed arrays) or JSON (strings, maps), in this machine's byte order. A snapshot is only
@@ -72,7 +72,7 @@ export function snapshotOf(servers: ServerDocs, tools: ToolDocs, tokenizer: Unic
 /**
  * The snapshot of indexes built as their sections are asked for: the servers' index first, its
  * sections written, then the tools' (each JSON section made just before it is written). Written
- * as they are made, the servers' index is let go before the tools' is built: a write that keeps a
+ * as they are made, the servers' index is let go before the tools' is built: a write that saves a
  * snapshot for the instances (ingest, sync) holds one index at a time, not both.
  */
 export function snapshotAsBuilt(buildServers: () => Promise<ServerDocs>, buildTools: () => Promise<ToolDocs>, tokenizer: Unicode61): IndexSnapshot {
@@ -133,67 +133,87 @@ export function snapshotAsBuilt(buildServers: () => Promise<ServerDocs>, buildTo
 export async function indexesFromSnapshot(stored: StoredSnapshot, tokenizer: Unicode61): Promise<{ servers: ServerDocs; tools: ToolDocs }> {
   const manifest = JSON.parse(stored.manifest) as Manifest;
   if (manifest.format !== FORMAT) throw new Error(`search index snapshot format ${manifest.format}, expected ${FORMAT}`);
-  const described = new Map(manifest.sections.map((s) => [s.name, s]));
-  const read = async (name: string): Promise<Typed | Uint8Array> => {
-    const section = described.get(name);
-    if (!section) throw new Error(`the search index snapshot has no section ${name}`);
-    if (section.kind === 'json') {
-      const data = new Uint8Array(section.length);
-      await stored.readInto(name, data);
-      return data;
-    }
-    const array = new ARRAYS[section.kind](section.length);
-    await stored.readInto(name, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-    return array;
+  const reader = new SectionReader(stored, manifest, tokenizer);
+  // The characters first: the text indexes tokenize queries with them.
+  tokenizer.learnCodes(await reader.json<Array<[number, CharacterClass]>>('tokenizer'));
+  const serverText = await reader.text('servers.text', manifest.tokens.servers);
+  const servers: ServerDocs = {
+    text: serverText,
+    idRank: await reader.typed('servers.idRank', Int32Array),
+    sourceCount: await reader.typed('servers.sourceCount', Int32Array),
+    nameLength: await reader.typed('servers.nameLength', Int32Array),
+    categories: await reader.typed('servers.categories', Uint32Array),
+    categoryBits: new Map(await reader.json<Array<[string, number]>>('servers.categoryBits')),
+    names: await reader.names('servers.names', serverText.size),
   };
-  const typed = async <T extends Typed>(name: string, type: new (length: number) => T): Promise<T> => {
-    const array = await read(name);
-    if (!(array instanceof type) || described.get(name)?.kind === 'json') throw new Error(`search index snapshot section ${name} has the wrong type`);
-    return array;
+  check([servers.idRank, servers.sourceCount, servers.nameLength, servers.categories].every((a) => a.length === serverText.size), 'servers');
+  const toolText = await reader.text('tools.text', manifest.tokens.tools);
+  const tools: ToolDocs = {
+    text: toolText,
+    idRank: await reader.typed('tools.idRank', Int32Array),
+    names: await reader.names('tools.names', toolText.size),
+    authentication: await reader.typed('tools.authentication', Uint8Array),
+    authenticationCodes: new Map(await reader.json<Array<[string, number]>>('tools.authenticationCodes')),
   };
-  const json = async <T>(name: string): Promise<T> => JSON.parse(Buffer.from(await read(name)).toString('utf8')) as T;
-  const text = async (prefix: string, tokens: number): Promise<TextIndex> => {
-    const vocabulary = await json<string[]>(`${prefix}.vocabulary`);
-    const postings = await typed(`${prefix}.postings`, Uint8Array);
-    const start = await typed(`${prefix}.start`, Float64Array);
-    const docLengths = await typed(`${prefix}.docLengths`, Uint32Array);
-    const rowids = await typed(`${prefix}.rowids`, Uint32Array);
+  check(tools.idRank.length === toolText.size && tools.authentication.length === toolText.size, 'tools');
+  return { servers, tools };
+}
+
+/** Reads a stored snapshot's sections by name, as the manifest describes them, into memory of their own. */
+class SectionReader {
+  private readonly described: Map<string, Manifest['sections'][number]>;
+
+  constructor(
+    private readonly stored: StoredSnapshot,
+    manifest: Manifest,
+    private readonly tokenizer: Unicode61,
+  ) {
+    this.described = new Map(manifest.sections.map((s) => [s.name, s]));
+  }
+
+  async typed<T extends Typed>(name: string, type: new (length: number) => T): Promise<T> {
+    const array = await this.read(name);
+    if (!(array instanceof type) || this.described.get(name)?.kind === 'json') throw new Error(`search index snapshot section ${name} has the wrong type`);
+    return array;
+  }
+
+  async json<T>(name: string): Promise<T> {
+    return JSON.parse(Buffer.from(await this.read(name)).toString('utf8')) as T;
+  }
+
+  async text(prefix: string, tokens: number): Promise<TextIndex> {
+    const vocabulary = await this.json<string[]>(`${prefix}.vocabulary`);
+    const postings = await this.typed(`${prefix}.postings`, Uint8Array);
+    const start = await this.typed(`${prefix}.start`, Float64Array);
+    const docLengths = await this.typed(`${prefix}.docLengths`, Uint32Array);
+    const rowids = await this.typed(`${prefix}.rowids`, Uint32Array);
     check(start.length === vocabulary.length + 1 && start[vocabulary.length] === postings.length && docLengths.length === rowids.length, prefix);
-    return TextIndex.of(tokenizer, { vocabulary, postings, start, docLengths, rowids, tokens });
-  };
-  const names = async (prefix: string, size: number): Promise<NameTable> => {
+    return TextIndex.of(this.tokenizer, { vocabulary, postings, start, docLengths, rowids, tokens });
+  }
+
+  async names(prefix: string, size: number): Promise<NameTable> {
     const table: NameTable = {
-      names: await json<string[]>(`${prefix}.names`),
-      start: await typed(`${prefix}.start`, Int32Array),
-      docs: await typed(`${prefix}.docs`, Int32Array),
+      names: await this.json<string[]>(`${prefix}.names`),
+      start: await this.typed(`${prefix}.start`, Int32Array),
+      docs: await this.typed(`${prefix}.docs`, Int32Array),
       tiers: new Uint8Array(size),
     };
     check(table.start.length === table.names.length + 1 && table.start[table.names.length] === table.docs.length, prefix);
     return table;
-  };
-  // The characters first: the text indexes tokenize queries with them.
-  tokenizer.learnCodes(await json<Array<[number, CharacterClass]>>('tokenizer'));
-  const serverText = await text('servers.text', manifest.tokens.servers);
-  const servers: ServerDocs = {
-    text: serverText,
-    idRank: await typed('servers.idRank', Int32Array),
-    sourceCount: await typed('servers.sourceCount', Int32Array),
-    nameLength: await typed('servers.nameLength', Int32Array),
-    categories: await typed('servers.categories', Uint32Array),
-    categoryBits: new Map(await json<Array<[string, number]>>('servers.categoryBits')),
-    names: await names('servers.names', serverText.size),
-  };
-  check([servers.idRank, servers.sourceCount, servers.nameLength, servers.categories].every((a) => a.length === serverText.size), 'servers');
-  const toolText = await text('tools.text', manifest.tokens.tools);
-  const tools: ToolDocs = {
-    text: toolText,
-    idRank: await typed('tools.idRank', Int32Array),
-    names: await names('tools.names', toolText.size),
-    authentication: await typed('tools.authentication', Uint8Array),
-    authenticationCodes: new Map(await json<Array<[string, number]>>('tools.authenticationCodes')),
-  };
-  check(tools.idRank.length === toolText.size && tools.authentication.length === toolText.size, 'tools');
-  return { servers, tools };
+  }
+
+  private async read(name: string): Promise<Typed | Uint8Array> {
+    const section = this.described.get(name);
+    if (!section) throw new Error(`the search index snapshot has no section ${name}`);
+    if (section.kind === 'json') {
+      const data = new Uint8Array(section.length);
+      await this.stored.readInto(name, data);
+      return data;
+    }
+    const array = new ARRAYS[section.kind](section.length);
+    await this.stored.readInto(name, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    return array;
+  }
 }
 
 function check(consistent: boolean, what: string): void {

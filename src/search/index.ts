@@ -17,7 +17,8 @@ export function createSqlEngine(source: SearchSource): SqlEngine {
 
 export { createFts5Engine } from './fts5-engine.js';
 export { createPostgresEngine } from './postgres-engine.js';
-export { createMemoryEngine, keepIndexSnapshot, type MemoryEngine, type MemoryEngineEvents } from './memory-engine.js';
+export { createMemoryEngine, type MemoryEngine } from './memory-engine.js';
+export { saveIndexSnapshot, type MemoryEngineEvents } from './current-indexes.js';
 export type { SqlEngine } from './sql-search.js';
 export type { SearchSource, SqlRunner, CharacterClassifier } from './search-source.js';
 export type { EngineName, Page, SearchCoverage, SearchEngine, ServerQuery, ToolQuery } from './engine.js';

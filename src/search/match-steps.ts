@@ -43,15 +43,15 @@ async function wordMatches(terms: readonly string[], run: Pick<MatchStepRunner<n
   const answers = await run.holds(asked);
   if (answers === null) return null;
   let at = 0;
-  const held = forms.map(({ synonyms }) => {
+  const found = forms.map(({ synonyms }) => {
     const [self, ...others] = answers.slice(at, (at += 1 + synonyms.length));
     return { self: self === true, synonyms: synonyms.filter((_, i) => others[i]) };
   });
-  const absent = forms.filter((form, i) => !held[i]?.self && held[i]?.synonyms.length === 0 && editsAllowed(form.word) > 0);
+  const absent = forms.filter((form, i) => !found[i]?.self && found[i]?.synonyms.length === 0 && editsAllowed(form.word) > 0);
   const vocabulary = absent.length > 0 ? [...(await run.vocabulary())] : [];
   const words: WordMatch[] = [];
   forms.forEach(({ word, stem }, i) => {
-    const { self, synonyms } = held[i] ?? { self: false, synonyms: [] };
+    const { self, synonyms } = found[i] ?? { self: false, synonyms: [] };
     if (self || synonyms.length > 0) {
       words.push({ word, stem: self ? stem : null, synonyms, typos: [] });
       return;

@@ -80,13 +80,13 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
     serversHold: (prefixes) => holdAll(servers.text, prefixes),
     toolsHold: (prefixes) => (tools === null ? null : holdAll(tools.text, prefixes)),
     searchServers(search) {
-      let keep = (_doc: number): boolean => true;
+      let accepts = (_doc: number): boolean => true;
       if (search.category !== null) {
         const bit = servers.categoryBits.get(search.category);
         if (bit === undefined) return { seqs: [], total: 0 };
-        keep = (doc) => ((servers.categories[doc] as number) & bit) !== 0;
+        accepts = (doc) => ((servers.categories[doc] as number) & bit) !== 0;
       }
-      const matches = search.words === null ? namedMatches(servers.names, search.text, keep) : servers.text.match(search.words, keep);
+      const matches = search.words === null ? namedMatches(servers.names, search.text, accepts) : servers.text.match(search.words, accepts);
       if (!matches) return null;
       const tiers = nameTiers(servers.names, search.text, matches);
       // SERVER_RANKING_RULES: exact name, then name prefix (each by more sources, then the
@@ -104,13 +104,13 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
     },
     searchTools(search) {
       if (tools === null) return null;
-      let keep = (_doc: number): boolean => true;
+      let accepts = (_doc: number): boolean => true;
       if (search.authentication !== null) {
         const code = tools.authenticationCodes.get(search.authentication);
         if (code === undefined) return { seqs: [], total: 0 };
-        keep = (doc) => tools.authentication[doc] === code;
+        accepts = (doc) => tools.authentication[doc] === code;
       }
-      const matches = tools.text.match(search.words, keep);
+      const matches = tools.text.match(search.words, accepts);
       if (!matches) return null;
       const tiers = nameTiers(tools.names, search.text, matches);
       // TOOL_RANKING_RULES: exact name, name prefix, bm25, id.
@@ -120,18 +120,19 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
   };
 }
 
+/** For each prefix, whether an indexed word starts with it; null when one is not a single token. */
 function holdAll(text: TextIndex, prefixes: readonly string[]): boolean[] | null {
-  const held: boolean[] = [];
+  const answers: boolean[] = [];
   for (const prefix of prefixes) {
     const holds = text.holds(prefix);
     if (holds === null) return null;
-    held.push(holds);
+    answers.push(holds);
   }
-  return held;
+  return answers;
 }
 
 /** The bytes of an index's typed arrays (its text index's included). */
-export function heldBytes(docs: ServerDocs | ToolDocs): number {
+export function indexBytes(docs: ServerDocs | ToolDocs): number {
   let bytes = docs.text.bytes + docs.names.start.byteLength + docs.names.docs.byteLength + docs.names.tiers.byteLength;
   for (const value of Object.values(docs)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
   return bytes;
@@ -141,12 +142,12 @@ export function heldBytes(docs: ServerDocs | ToolDocs): number {
  * The documents one of whose names starts with `text` (ranking.ts: MATCH_STEPS, "name prefix"),
  * as matches without a bm25 score (the name tiers and id order them).
  */
-function namedMatches(table: NameTable, text: string, keep: (doc: number) => boolean): TextMatches {
+function namedMatches(table: NameTable, text: string, accepts: (doc: number) => boolean): TextMatches {
   const found = new Set<number>();
   for (let n = lowerBound(table.names, text); n < table.names.length && (table.names[n] as string).startsWith(text); n += 1) {
     for (let d = table.start[n] as number; d < (table.start[n + 1] as number); d += 1) {
       const doc = table.docs[d] as number;
-      if (keep(doc)) found.add(doc);
+      if (accepts(doc)) found.add(doc);
     }
   }
   const docs = Int32Array.from(found);

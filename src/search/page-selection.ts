@@ -1,7 +1,7 @@
 /**
  * Which matches make a page, for the in-memory engine: the few in a name tier sorted by the
- * tier rules, then the rest: documents holding every word first, each part by bm25 and id, of which only as many as the page needs are kept.
- * The orders are the ranking rules of ranking.ts.
+ * tier rules, then the rest: documents holding every word first, each part by bm25 and id, of
+ * which only as many as the page needs are kept. The orders are the ranking rules of ranking.ts.
  */
 import type { TextMatches } from './text-index.js';
 
@@ -49,20 +49,20 @@ export function pageOf(rowids: Uint32Array, matches: TextMatches, tiers: Tiers, 
 /** The first `count` of `items` in `order` (a bounded insertion when that is much less than all of them). */
 function best(items: number[], count: number, order: (a: number, b: number) => number): number[] {
   if (items.length <= count * 4 || count > INSERTION_LIMIT) return items.sort(order).slice(0, count);
-  const kept: number[] = [];
+  const top: number[] = [];
   for (const item of items) {
-    if (kept.length === count && order(item, kept[count - 1] as number) >= 0) continue;
+    if (top.length === count && order(item, top[count - 1] as number) >= 0) continue;
     let lo = 0;
-    let hi = kept.length;
+    let hi = top.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (order(kept[mid] as number, item) <= 0) lo = mid + 1;
+      if (order(top[mid] as number, item) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    kept.splice(lo, 0, item);
-    if (kept.length > count) kept.pop();
+    top.splice(lo, 0, item);
+    if (top.length > count) top.pop();
   }
-  return kept;
+  return top;
 }
 
 /** The `count` best matches outside the name tiers, full matches first, then by higher bm25, then lower id rank, best first. */

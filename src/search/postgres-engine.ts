@@ -7,14 +7,14 @@
 import { TS_RANK_WEIGHTS } from './ranking.js';
 import type { SearchSource } from './search-source.js';
 import { alternativesOf, type WordMatch } from './typos.js';
-import { SERVER_ORDER, serverQuery, sqlSearches, wordSearchOf, type SqlDialect, type SqlEngine } from './sql-search.js';
+import { SERVER_ORDER, sqlSearches, type SqlDialect, type SqlEngine } from './sql-search.js';
 
 /** A tsquery written out, its words quoted (they hold only letters and digits): `('word':* | 'stem':* | 'typo') | ('other':*)`. */
 const TSQUERY = "to_tsquery('simple', ?)";
 
 const lexemesOf = (word: WordMatch): string => alternativesOf(word).map(({ term, prefix }) => (prefix ? `'${term}':*` : `'${term}'`)).join(' | ');
 
-const POSTGRES: SqlDialect = {
+export const POSTGRES: SqlDialect = {
   join: 'JOIN',
   where: (index) => `${index}.document @@ ${TSQUERY}`,
   // ts_rank's weights run D, C, B, A.
@@ -30,17 +30,5 @@ const POSTGRES: SqlDialect = {
 };
 
 export function createPostgresEngine({ sql }: SearchSource): SqlEngine {
-  return {
-    name: 'postgres',
-    ...sqlSearches(POSTGRES, sql),
-    explain(query) {
-      const { sql: statement, bindings } = serverQuery(POSTGRES, query, 's.*', true, wordSearchOf(query.terms));
-      // The plan PostgreSQL would choose for a large catalog: a small one is cheaper to scan.
-      return sql.transaction(async (trx) => {
-        await trx.all('SET LOCAL enable_seqscan = off');
-        const rows = await trx.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement}`, bindings);
-        return rows.map((row) => row['QUERY PLAN'].trim());
-      });
-    },
-  };
+  return { name: 'postgres', ...sqlSearches(POSTGRES, sql) };
 }

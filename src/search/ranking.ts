@@ -102,7 +102,7 @@ function synonymsOf(rows: readonly (readonly [string, string])[]): Record<string
  * undone) and a record's inflected forms all start with it: `calendars` → `calendar`, `scraping`
  * → `scrap` (scrape, scraper), `queries` → `quer` (query). Only ASCII words of MIN_STEMMED
  * letters or more; the first rule whose suffix ends the word applies; a stem shorter than
- * `keep` letters is no stem. A document that holds the word as typed also matches its stem
+ * `minStem` letters is no stem. A document that holds the word as typed also matches its stem
  * (both phrases score in bm25), so it ranks above one that holds only the stem.
  */
 export interface StemRule extends RankingRule {
@@ -112,7 +112,7 @@ export interface StemRule extends RankingRule {
   /** What replaces the suffix. */
   readonly by: string;
   /** Letters the stem keeps at least, before a doubled last letter is undone. */
-  readonly keep: number;
+  readonly minStem: number;
   /** Undo a doubled last consonant (running → run); never l, s or z (calling, passing). */
   readonly undouble?: boolean;
   /** Letters the word has at least. */
@@ -124,16 +124,16 @@ export interface StemRule extends RankingRule {
 export const MIN_STEMMED = 4;
 
 export const STEM_RULES: readonly StemRule[] = [
-  { name: 'sses', suffix: 'sses', by: 'ss', keep: 4, rule: 'addresses → address' },
-  { name: 'ies', suffix: 'ies', by: '', keep: 4, rule: 'queries → quer, libraries → librar' },
-  { name: 'ches', suffix: 'ches', by: 'ch', keep: 4, rule: 'searches → search, patches → patch' },
-  { name: 'shes', suffix: 'shes', by: 'sh', keep: 4, rule: 'pushes → push' },
-  { name: 'xes', suffix: 'xes', by: 'x', keep: 3, rule: 'boxes → box, indexes → index' },
-  { name: 's', suffix: 's', by: '', keep: 3, unless: ['ss', 'us', 'is'], rule: 'calendars → calendar, converts → convert, files → file' },
-  { name: 'ing', suffix: 'ing', by: '', keep: 4, undouble: true, rule: 'scraping → scrap, sending → send, running → run' },
-  { name: 'ed', suffix: 'ed', by: '', keep: 4, undouble: true, rule: 'created → creat, stopped → stop' },
-  { name: 'e', suffix: 'e', by: '', keep: 4, minLength: 5, rule: 'scrape → scrap (scraping), create → creat (creating, creation)' },
-  { name: 'y', suffix: 'y', by: '', keep: 4, minLength: 5, notAfter: 'aeiou', rule: 'query → quer (queries), library → librar' },
+  { name: 'sses', suffix: 'sses', by: 'ss', minStem: 4, rule: 'addresses → address' },
+  { name: 'ies', suffix: 'ies', by: '', minStem: 4, rule: 'queries → quer, libraries → librar' },
+  { name: 'ches', suffix: 'ches', by: 'ch', minStem: 4, rule: 'searches → search, patches → patch' },
+  { name: 'shes', suffix: 'shes', by: 'sh', minStem: 4, rule: 'pushes → push' },
+  { name: 'xes', suffix: 'xes', by: 'x', minStem: 3, rule: 'boxes → box, indexes → index' },
+  { name: 's', suffix: 's', by: '', minStem: 3, unless: ['ss', 'us', 'is'], rule: 'calendars → calendar, converts → convert, files → file' },
+  { name: 'ing', suffix: 'ing', by: '', minStem: 4, undouble: true, rule: 'scraping → scrap, sending → send, running → run' },
+  { name: 'ed', suffix: 'ed', by: '', minStem: 4, undouble: true, rule: 'created → creat, stopped → stop' },
+  { name: 'e', suffix: 'e', by: '', minStem: 4, minLength: 5, rule: 'scrape → scrap (scraping), create → creat (creating, creation)' },
+  { name: 'y', suffix: 'y', by: '', minStem: 4, minLength: 5, notAfter: 'aeiou', rule: 'query → quer (queries), library → librar' },
 ];
 
 /**
@@ -197,7 +197,7 @@ export function weightsOf(table: FtsTable): number[] {
 /** bm25's constants, as FTS5 fixes them. */
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
 
-/** The tokenizer the catalog's FTS5 tables declare (migration 001 keeps its own copy: it is history). */
+/** The tokenizer the catalog's FTS5 tables declare (migration 001 holds its own copy, as it was applied). */
 export const FTS_TOKENIZER = 'unicode61 remove_diacritics 2';
 
 /**

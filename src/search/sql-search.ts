@@ -5,7 +5,7 @@
  */
 import type { ServerSort, ServerSummary, Tool, ToolSort } from '../types.js';
 import type { FtsTable } from '../store/fts.js';
-import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/rows.js';
+import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/read-rows.js';
 import { inSteps } from './match-steps.js';
 import { namePrefixOf } from './query.js';
 import type { Page, SearchEngine, ServerQuery, ToolQuery } from './engine.js';
@@ -14,11 +14,10 @@ import type { SqlBinding, SqlRunner } from './search-source.js';
 import type { WordMatch } from './typos.js';
 import { matchedTermsOf } from './words.js';
 
-/** A SQL engine: it answers every search, and gives the plan of a server search (one line per step; for tests and tuning). */
+/** A SQL engine: it answers every search, at any generation. */
 export interface SqlEngine extends SearchEngine {
   searchServers(query: ServerQuery, generation?: string): Promise<Page<ServerSummary>>;
   searchTools(query: ToolQuery, generation?: string): Promise<Page<Tool>>;
-  explain(query: ServerQuery): Promise<string[]>;
 }
 
 export interface Query {
@@ -202,13 +201,13 @@ export function toolQuery(dialect: SqlDialect, search: ToolQuery, select: string
  * queries, with each index's words read once per content generation for the typo step.
  */
 export function sqlSearches(dialect: SqlDialect, sql: SqlRunner): Pick<SqlEngine, 'searchServers' | 'searchTools'> {
-  const held = new Map<FtsTable, { generation: string; terms: Promise<string[]> }>();
+  const vocabularies = new Map<FtsTable, { generation: string; terms: Promise<string[]> }>();
   const vocabulary = (index: FtsTable, generation: string | undefined): Promise<string[]> => {
-    const kept = held.get(index);
-    if (generation !== undefined && kept?.generation === generation) return kept.terms;
+    const read = vocabularies.get(index);
+    if (generation !== undefined && read?.generation === generation) return read.terms;
     const terms = sql.all<{ term: string }>(dialect.vocabulary(index)).then((rows) => rows.map((row) => row.term));
-    if (generation !== undefined) held.set(index, { generation, terms });
-    terms.catch(() => held.delete(index));
+    if (generation !== undefined) vocabularies.set(index, { generation, terms });
+    terms.catch(() => vocabularies.delete(index));
     return terms;
   };
   /** For each prefix, whether a row of `index` holds a word starting with it (one statement). */
@@ -253,9 +252,4 @@ export async function pageOf<Row, T>(sql: SqlRunner, query: QueryOf, columns: st
   const searched = words === null ? terms : words.map((w) => w.word);
   const items = rows.map((row) => ({ ...map(row), matchedTerms: matchedTermsOf(searched, words === null ? null : Number(row.matched_mask ?? 0)) }));
   return { items, total, terms: searched };
-}
-
-/** A query's terms as words without stems or typos (for plans: `explain`). */
-export function wordSearchOf(terms: readonly string[] | null): WordMatch[] | null {
-  return terms === null ? null : terms.map((word) => ({ word, stem: null, typos: [] }));
 }

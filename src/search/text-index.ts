@@ -1,11 +1,11 @@
 /**
  * An in-memory inverted index that matches and scores the way the SQLite catalog's FTS5 tables
  * do: the unicode61 tokenizer with `remove_diacritics 2`, every query word as a prefix, any word
- * matching (ranking.ts: MATCHING_STRATEGY), and FTS5's bm25 with column weights (same formula, same order of operations), so a
- * search answered from memory ranks exactly as the SQL one would (ranking.ts).
+ * matching (ranking.ts: MATCHING_STRATEGY), and FTS5's bm25 with column weights (same formula,
+ * same order of operations), so a search answered from memory ranks exactly as the SQL one would.
  *
  * It is built from the FTS5 tables' own content (text-index-builder.ts) and replaced, never
- * updated. Postings are delta- and varint-encoded in one buffer (about 2.5 bytes a posting).
+ * updated. Postings are delta- and varint-encoded in one buffer.
  */
 import { BM25 } from './ranking.js';
 import { alternativesOf, type Alternative, type WordMatch } from './typos.js';
@@ -45,10 +45,12 @@ export class TextIndex {
   private readonly score: Float64Array;
   /** Weighted frequencies are sums of small whole numbers: exact in a float. */
   private readonly freq: Float32Array;
-  /** Per document, the words it holds in the current match (valid where `seen` holds its serial). */
+  /** Per document, the words it holds in the current match (valid where `matchSerial` holds its serial). */
   private readonly mask: Uint32Array;
-  private readonly seen: Int32Array;
-  private readonly stamp: Int32Array;
+  /** Per document, the serial of the match its `score` and `mask` belong to. */
+  private readonly matchSerial: Int32Array;
+  /** Per document, the serial of the phrase scan its `freq` belongs to, or of the match its position in `touched` belongs to. */
+  private readonly scanSerial: Int32Array;
   private readonly touched: Int32Array;
   private serial = 0;
   /** The last match's documents and scores (views of these are returned: no allocation per query). */
@@ -74,8 +76,8 @@ export class TextIndex {
     this.score = new Float64Array(docs);
     this.freq = new Float32Array(docs);
     this.mask = new Uint32Array(docs);
-    this.seen = new Int32Array(docs);
-    this.stamp = new Int32Array(docs);
+    this.matchSerial = new Int32Array(docs);
+    this.scanSerial = new Int32Array(docs);
     this.touched = new Int32Array(docs);
     this.matched = new Int32Array(docs);
     this.matchedScores = new Float64Array(docs);
@@ -88,7 +90,7 @@ export class TextIndex {
 
   /** Bytes held: postings, per-document arrays and query scratch (typed arrays only). */
   get bytes(): number {
-    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.mask, this.seen, this.stamp, this.touched, this.matched, this.matchedScores, this.matchedMasks];
+    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.mask, this.matchSerial, this.scanSerial, this.touched, this.matched, this.matchedScores, this.matchedMasks];
     return arrays.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
@@ -119,10 +121,19 @@ export class TextIndex {
    * The documents holding at least one word, with bm25's sum for each, as FTS5 computes `bm25()`
    * for the expression `("w1"* OR "s1"*) OR ("w2"* OR "t1" OR "t2")`: each word as a prefix, its
    * stem as a prefix or (typos.ts) one of its typos, each of those a phrase of its own, summed in
-   * that order (its value is minus this sum). Null when a word is not exactly one token to the
-   * tokenizer (SQLite treats it as a phrase): the caller then asks SQLite.
+   * that order (its value is minus this sum). Only documents `accepts` takes are returned. Null
+   * when a word is not exactly one token to the tokenizer (SQLite treats it as a phrase): the
+   * caller then asks SQLite.
    */
-  match(words: readonly WordMatch[], keep: (doc: number) => boolean): TextMatches | null {
+  match(words: readonly WordMatch[], accepts: (doc: number) => boolean): TextMatches | null {
+    const groups = this.phrasesOf(words);
+    if (groups === null || groups.length > 32) return null;
+    const found = this.scoreGroups(groups);
+    return this.collect(found, accepts, 2 ** groups.length - 1);
+  }
+
+  /** Each word's phrases as tokens (word, stem, typos); null when one is not exactly one token. */
+  private phrasesOf(words: readonly WordMatch[]): Alternative[][] | null {
     const groups: Alternative[][] = [];
     for (const word of words) {
       const phrases: Alternative[] = [];
@@ -133,33 +144,16 @@ export class TextIndex {
       }
       groups.push(phrases);
     }
-    if (groups.length > 32) return null;
-    const { score: sums, mask, seen, touched, matched } = this;
-    const docs = this.size;
+    return groups;
+  }
+
+  /** Sums every phrase's bm25 part into `score` and its word's bit into `mask`; the matched documents, in `matched[0…found)`. */
+  private scoreGroups(groups: readonly Alternative[][]): number {
     this.serial += 1;
     const query = this.serial;
     let found = 0;
-    /** Adds a phrase's part of bm25 to its `hits` documents (their frequencies in `freq`), and word `i`'s bit. */
-    const add = (i: number, hits: number): void => {
-      const bit = 2 ** i;
-      let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
-      if (idf <= 0.0) idf = 1e-6;
-      for (let h = 0; h < hits; h += 1) {
-        const doc = touched[h] as number;
-        const f = this.freq[doc] as number;
-        const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
-        if (seen[doc] !== query) {
-          seen[doc] = query;
-          sums[doc] = 0.0 + part;
-          mask[doc] = bit;
-          matched[found++] = doc;
-        } else {
-          sums[doc] = (sums[doc] as number) + part;
-          mask[doc] = ((mask[doc] as number) | bit) >>> 0;
-        }
-      }
-    };
     for (const [i, phrases] of groups.entries()) {
+      const bit = 2 ** i;
       const [word, stem] = phrases;
       if (word && stem?.prefix && word.prefix && word.term.startsWith(stem.term)) {
         // The stem's words hold the word's (a range inside its range): one pass over them gives
@@ -168,38 +162,68 @@ export class TextIndex {
         const [first, last] = this.rangeOf(word.term, true);
         const [outerFirst, outerLast] = this.rangeOf(stem.term, true);
         let hits = this.scan(first, last, this.serial, 0);
-        add(i, hits);
+        found = this.addHits(bit, hits, query, found);
         hits = this.scan(outerFirst, first, this.serial, hits);
-        add(i, this.scan(last, outerLast, this.serial, hits));
-        for (const phrase of phrases.slice(2)) add(i, this.phraseHits(phrase.term, phrase.prefix));
+        found = this.addHits(bit, this.scan(last, outerLast, this.serial, hits), query, found);
+        for (const phrase of phrases.slice(2)) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
         continue;
       }
-      for (const phrase of phrases) add(i, this.phraseHits(phrase.term, phrase.prefix));
+      for (const phrase of phrases) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
     }
-    // The kept documents are packed into the front of `matched`.
-    let kept = 0;
+    return found;
+  }
+
+  /**
+   * Adds a phrase's part of bm25 to its `hits` documents (in `touched`, their frequencies in
+   * `freq`) and `bit` to their masks, under match `query`; the count of matched documents after.
+   */
+  private addHits(bit: number, hits: number, query: number, found: number): number {
+    const { score: sums, mask, matchSerial, touched, matched } = this;
+    const docs = this.size;
+    let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
+    if (idf <= 0.0) idf = 1e-6;
+    for (let h = 0; h < hits; h += 1) {
+      const doc = touched[h] as number;
+      const f = this.freq[doc] as number;
+      const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
+      if (matchSerial[doc] !== query) {
+        matchSerial[doc] = query;
+        sums[doc] = 0.0 + part;
+        mask[doc] = bit;
+        matched[found++] = doc;
+      } else {
+        sums[doc] = (sums[doc] as number) + part;
+        mask[doc] = ((mask[doc] as number) | bit) >>> 0;
+      }
+    }
+    return found;
+  }
+
+  /** The accepted ones of the `found` matched documents, packed at the front of `matched`, with their scores, masks and positions. */
+  private collect(found: number, accepts: (doc: number) => boolean, full: number): TextMatches {
+    const { score: sums, mask, touched, matched, scanSerial } = this;
+    let accepted = 0;
     for (let a = 0; a < found; a += 1) {
       const doc = matched[a] as number;
-      if (keep(doc)) matched[kept++] = doc;
+      if (accepts(doc)) matched[accepted++] = doc;
     }
-    const docsOut = matched.subarray(0, kept);
-    const scores = this.matchedScores.subarray(0, kept);
-    const masks = this.matchedMasks.subarray(0, kept);
+    const docsOut = matched.subarray(0, accepted);
+    const scores = this.matchedScores.subarray(0, accepted);
+    const masks = this.matchedMasks.subarray(0, accepted);
     this.serial += 1;
     const serial = this.serial;
-    const { stamp } = this;
-    // Each survivor's position in `docsOut`, valid where `stamp` holds this match's serial, goes
+    // Each one's position in `docsOut`, valid where `scanSerial` holds this match's serial, goes
     // in `touched`: the phrases are done with it.
     const positions = touched;
-    for (let k = 0; k < kept; k += 1) {
+    for (let k = 0; k < accepted; k += 1) {
       const doc = docsOut[k] as number;
       scores[k] = sums[doc] as number;
       masks[k] = mask[doc] as number;
       positions[doc] = k;
-      stamp[doc] = serial;
+      scanSerial[doc] = serial;
     }
-    const position = (doc: number): number => (this.serial === serial && stamp[doc] === serial ? (positions[doc] as number) : -1);
-    return { docs: docsOut, scores, masks, full: 2 ** groups.length - 1, position };
+    const position = (doc: number): number => (this.serial === serial && scanSerial[doc] === serial ? (positions[doc] as number) : -1);
+    return { docs: docsOut, scores, masks, full, position };
   }
 
   /** The vocabulary positions [first, last) of the words `term` matches: those it starts (`prefix`), or itself. */
@@ -226,7 +250,7 @@ export class TextIndex {
    * phrase `serial`, `hits` documents so far): a phrase's words may be read in several ranges.
    */
   private scan(first: number, last: number, serial: number, hits: number): number {
-    const { freq, stamp, touched, postings } = this;
+    const { freq, scanSerial, touched, postings } = this;
     for (let t = first; t < last; t += 1) {
       const end = this.start[t + 1] as number;
       let doc = -1;
@@ -244,8 +268,8 @@ export class TextIndex {
           byte = postings[p++] as number;
           f |= (byte & 0x7f) << shift;
         }
-        if (stamp[doc] !== serial) {
-          stamp[doc] = serial;
+        if (scanSerial[doc] !== serial) {
+          scanSerial[doc] = serial;
           freq[doc] = 0;
           touched[hits] = doc;
           hits += 1;

@@ -15,7 +15,7 @@ export function stemOf(word: string): string | null {
     const base = word.slice(0, word.length - rule.suffix.length);
     if (rule.notAfter?.includes(base.at(-1) ?? '')) continue;
     let stem = base + rule.by;
-    if (stem.length < rule.keep) return null;
+    if (stem.length < rule.minStem) return null;
     if (rule.undouble && stem.length > 3 && stem.at(-1) === stem.at(-2) && !'lsz'.includes(stem.at(-1) ?? '')) stem = stem.slice(0, -1);
     return stem === word ? null : stem;
   }
@@ -40,8 +40,8 @@ export function isStopWord(word: string): boolean {
 
 /** The query's words less stop words, or all of them when nothing else is left. */
 export function meaningfulWords(words: readonly string[]): string[] {
-  const kept = words.filter((word) => !isStopWord(word));
-  return kept.length > 0 ? kept : [...words];
+  const meaningful = words.filter((word) => !isStopWord(word));
+  return meaningful.length > 0 ? meaningful : [...words];
 }
 
 /** The words of a search a result holds, from its mask (bit i: word i); every word for a null mask (a name match). */

@@ -5,7 +5,7 @@
 import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { Category, SourceRef, Tool, UpstreamRecord } from '../types.js';
 import { selectPrepared, storable, type Db } from './db.js';
-import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type ServerRow, type ToolRow } from './rows.js';
+import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type ServerRow, type ToolRow } from './read-rows.js';
 
 /** A server with the annotations of its tools (what trust reads of them). */
 export interface AnnotatedServer {
@@ -13,8 +13,8 @@ export interface AnnotatedServer {
   readonly annotations: Array<Pick<Tool, 'annotations'>>;
 }
 
-/** Everything the catalog holds of one server: what its page shows, read together (`dossierOf`). */
-export interface ServerDossier {
+/** Everything the catalog holds of one server: what its page shows, read together (`serverWithRecords`). */
+export interface ServerWithRecords {
   readonly server: CatalogServer;
   /** The key it installs under in a client's configuration (src/catalog/install-key.ts). */
   readonly installKey: string | null;
@@ -31,7 +31,7 @@ export interface CatalogLookups {
    * reads by one key, each a statement prepared once (on SQLite), where the same through the
    * single lookups costs eleven queries.
    */
-  dossierOf(idOrName: string): Promise<ServerDossier | null>;
+  serverWithRecords(idOrName: string): Promise<ServerWithRecords | null>;
   /**
    * Several servers by id, read together (a page of the registry API): those found, by id, each
    * with the annotations of its tools (what trust reads of them), read with the tools.
@@ -77,7 +77,7 @@ function serverOf(row: ServerRow, remotes: readonly RemoteRow[], packages: reado
   };
 }
 
-/** Reads of one server by one key, the same text every time, so SQLite prepares each once: the record's, and the dossier's whole tools and records. */
+/** Reads of one server by one key, the same text every time, so SQLite prepares each once: the server's, and its whole tools and records. */
 const BY_KEY = {
   server: 'SELECT s.* FROM servers s WHERE s.id = ? OR s.name = ? ORDER BY (s.id = ?) DESC LIMIT 1',
   remotes: 'SELECT * FROM remotes WHERE server_id = ? ORDER BY position',
@@ -89,144 +89,145 @@ const BY_KEY = {
 } as const;
 
 export function createCatalogLookups(db: Db): CatalogLookups {
-  const toolsOfServer = async (serverId: string): Promise<Tool[]> => {
-    if (!storable(serverId)) return [];
-    const rows: ToolRow[] = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.server_id', serverId).orderBy('t.position').select(TOOL_COLUMNS);
-    return rows.map(toTool);
-  };
-
-  /** One server by id or name, its child rows read by its id: tools and sources by the statements given. */
-  const oneServer = async <T extends ToolSummaryRow, S extends SourceRow>(idOrName: string, toolsSql: string, sourcesSql: string) => {
-    if (!storable(idOrName)) return null;
-    const [row] = await selectPrepared<ServerRow & { install_key: string | null }>(db, BY_KEY.server, [idOrName, idOrName, idOrName]);
-    if (!row) return null;
-    const [remotes, packages, tools, sources] = await Promise.all([
-      selectPrepared<RemoteRow>(db, BY_KEY.remotes, [row.id]),
-      selectPrepared<PackageRow>(db, BY_KEY.packages, [row.id]),
-      selectPrepared<T>(db, toolsSql, [row.id]),
-      selectPrepared<S>(db, sourcesSql, [row.id]),
-    ]);
-    return { row, server: serverOf(row, remotes, packages, tools, sources), tools, sources };
-  };
-
-  /**
-   * Servers with their remotes, packages, tools and sources, each child table read once for all
-   * of them, by id; with `annotations`, each with its tools' annotations too (read with the tools).
-   */
-  const serversOf = async (rows: readonly ServerRow[], { annotations = false } = {}): Promise<Map<string, AnnotatedServer>> => {
-    const ids = rows.map((row) => row.id);
-    const toolColumns = ['server_id', 'id', 'name', 'title', 'description', ...(annotations ? ['annotations'] : [])];
-    const [remotes, packages, tools, sources]: [Owned<RemoteRow>[], Owned<PackageRow>[], ToolSummaryRow[], SourceRow[]] = await Promise.all([
-      db('remotes').whereIn('server_id', ids).orderBy(['server_id', 'position']),
-      db('packages').whereIn('server_id', ids).orderBy(['server_id', 'position']),
-      db('tools').whereIn('server_id', ids).orderBy(['server_id', 'position']).select(toolColumns),
-      db('sources').whereIn('server_id', ids).orderBy(['server_id', 'source', 'source_key']).select('server_id', 'source', 'source_key', 'ingested_at'),
-    ]);
-    const grouped = <R extends { server_id: string }>(all: readonly R[]): Map<string, R[]> => {
-      const map = new Map<string, R[]>();
-      for (const r of all) {
-        const list = map.get(r.server_id);
-        if (list) list.push(r);
-        else map.set(r.server_id, [r]);
-      }
-      return map;
-    };
-    const [remotesBy, packagesBy, toolsBy, sourcesBy] = [grouped(remotes), grouped(packages), grouped(tools), grouped(sources)];
-    const out = new Map<string, AnnotatedServer>();
-    for (const row of rows) {
-      const tools = toolsBy.get(row.id) ?? [];
-      const server = serverOf(row, remotesBy.get(row.id) ?? [], packagesBy.get(row.id) ?? [], tools, sourcesBy.get(row.id) ?? []);
-      out.set(row.id, { server, annotations: annotations ? tools.map((t) => ({ annotations: JSON.parse(t.annotations ?? '{}') })) : [] });
-    }
-    return out;
-  };
-
   return {
     async installKeyOf(serverId) {
       if (!storable(serverId)) return null;
       const row: { install_key: string | null } | undefined = await db('servers').where({ id: serverId }).first('install_key');
       return row?.install_key ?? null;
     },
-
     async findServer(idOrName) {
-      return (await oneServer<ToolSummaryRow, SourceRow>(idOrName, BY_KEY.tools, BY_KEY.sources))?.server ?? null;
+      return (await oneServer<ToolSummaryRow, SourceRow>(db, idOrName, BY_KEY.tools, BY_KEY.sources))?.server ?? null;
     },
-
-    async dossierOf(idOrName) {
-      const found = await oneServer<Omit<ToolRow, 'server_name'>, SourceRow & { record: string }>(idOrName, BY_KEY.wholeTools, BY_KEY.records);
-      if (!found) return null;
-      const { row, server, tools, sources } = found;
-      return {
-        server,
-        installKey: row.install_key ?? null,
-        tools: tools.map((tool) => toTool({ ...tool, server_name: row.name })),
-        upstream: sources.map((source) => ({ source: source.source, key: source.source_key, ingestedAt: source.ingested_at, record: JSON.parse(source.record) })),
-      };
-    },
-
+    serverWithRecords: (idOrName) => serverWithRecords(db, idOrName),
     async findServers(ids) {
       const wanted = [...new Set(ids)].filter(storable);
       if (wanted.length === 0) return new Map();
-      return serversOf(await db('servers as s').whereIn('s.id', wanted).select('s.*'), { annotations: true });
+      return serversOf(db, await db('servers as s').whereIn('s.id', wanted).select('s.*'), { annotations: true });
     },
-
-    async toolAnnotationsOf(ids) {
-      const wanted = [...new Set(ids)].filter(storable);
-      const out = new Map<string, Array<Pick<Tool, 'annotations'>>>(wanted.map((id) => [id, []]));
-      if (wanted.length === 0) return out;
-      const rows: Array<{ server_id: string; annotations: string }> = await db('tools').whereIn('server_id', wanted).select('server_id', 'annotations');
-      for (const row of rows) out.get(row.server_id)?.push({ annotations: JSON.parse(row.annotations) });
-      return out;
-    },
-
-    async findServerIdByDomain(host) {
-      if (!storable(host)) return null;
-      const rows: Array<{ id: string; name: string; updated_at: string | null }> = await db('servers')
-        .where({ domain: host })
-        .select('id', 'name', 'updated_at');
-      const reversed = host.split('.').reverse().join('.');
-      const namespaceMatches = (name: string): boolean => {
-        const namespace = name.split('/')[0] ?? '';
-        return namespace === reversed || reversed.startsWith(`${namespace}.`) || namespace === host;
-      };
-      rows.sort((a, b) =>
-        Number(namespaceMatches(b.name)) - Number(namespaceMatches(a.name)) ||
-        (b.updated_at ?? '').localeCompare(a.updated_at ?? '') ||
-        a.id.localeCompare(b.id),
-      );
-      return rows[0]?.id ?? null;
-    },
-
+    toolAnnotationsOf: (ids) => toolAnnotationsOf(db, ids),
+    findServerIdByDomain: (host) => findServerIdByDomain(db, host),
     async findTool(id) {
       if (!storable(id)) return null;
       const row: ToolRow | undefined = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.id', id).first(TOOL_COLUMNS);
       return row ? toTool(row) : null;
     },
-
-    toolsOf: toolsOfServer,
-
-    async upstreamRecords(serverId) {
+    async toolsOf(serverId) {
       if (!storable(serverId)) return [];
-      const rows: Array<{ source: SourceRef['source']; source_key: string; ingested_at: string; record: string }> = await db('sources')
-        .where({ server_id: serverId })
-        .orderBy(['source', 'source_key'])
-        .select('source', 'source_key', 'ingested_at', 'record');
-      return rows.map((row) => ({ source: row.source, key: row.source_key, ingestedAt: row.ingested_at, record: JSON.parse(row.record) }));
+      const rows: ToolRow[] = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.server_id', serverId).orderBy('t.position').select(TOOL_COLUMNS);
+      return rows.map(toTool);
     },
-
-    async listCategories() {
-      const rows: Array<{ slug: string; name: string; count: number }> = await db('categories as c')
-        .leftJoin('server_categories as sc', 'sc.slug', 'c.slug')
-        .groupBy('c.slug', 'c.name', 'c.position')
-        .orderBy('c.position')
-        .select('c.slug', 'c.name')
-        .count({ count: 'sc.server_id' });
-      return rows.map((r) => ({ slug: r.slug, name: r.name, count: Number(r.count) }));
-    },
-
+    upstreamRecords: (serverId) => upstreamRecords(db, serverId),
+    listCategories: () => listCategories(db),
     async countServers() {
       const row = await db('servers').count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
   };
+}
+
+/** One server by id or name, its child rows read by its id: tools and sources by the statements given. */
+async function oneServer<T extends ToolSummaryRow, S extends SourceRow>(db: Db, idOrName: string, toolsSql: string, sourcesSql: string) {
+  if (!storable(idOrName)) return null;
+  const [row] = await selectPrepared<ServerRow & { install_key: string | null }>(db, BY_KEY.server, [idOrName, idOrName, idOrName]);
+  if (!row) return null;
+  const [remotes, packages, tools, sources] = await Promise.all([
+    selectPrepared<RemoteRow>(db, BY_KEY.remotes, [row.id]),
+    selectPrepared<PackageRow>(db, BY_KEY.packages, [row.id]),
+    selectPrepared<T>(db, toolsSql, [row.id]),
+    selectPrepared<S>(db, sourcesSql, [row.id]),
+  ]);
+  return { row, server: serverOf(row, remotes, packages, tools, sources), tools, sources };
+}
+
+async function serverWithRecords(db: Db, idOrName: string): Promise<ServerWithRecords | null> {
+  const found = await oneServer<Omit<ToolRow, 'server_name'>, SourceRow & { record: string }>(db, idOrName, BY_KEY.wholeTools, BY_KEY.records);
+  if (!found) return null;
+  const { row, server, tools, sources } = found;
+  return {
+    server,
+    installKey: row.install_key ?? null,
+    tools: tools.map((tool) => toTool({ ...tool, server_name: row.name })),
+    upstream: sources.map((source) => ({ source: source.source, key: source.source_key, ingestedAt: source.ingested_at, record: JSON.parse(source.record) })),
+  };
+}
+
+/**
+ * Servers with their remotes, packages, tools and sources, each child table read once for all
+ * of them, by id; with `annotations`, each with its tools' annotations too (read with the tools).
+ */
+async function serversOf(db: Db, rows: readonly ServerRow[], { annotations = false } = {}): Promise<Map<string, AnnotatedServer>> {
+  const ids = rows.map((row) => row.id);
+  const toolColumns = ['server_id', 'id', 'name', 'title', 'description', ...(annotations ? ['annotations'] : [])];
+  const [remotes, packages, tools, sources]: [Owned<RemoteRow>[], Owned<PackageRow>[], ToolSummaryRow[], SourceRow[]] = await Promise.all([
+    db('remotes').whereIn('server_id', ids).orderBy(['server_id', 'position']),
+    db('packages').whereIn('server_id', ids).orderBy(['server_id', 'position']),
+    db('tools').whereIn('server_id', ids).orderBy(['server_id', 'position']).select(toolColumns),
+    db('sources').whereIn('server_id', ids).orderBy(['server_id', 'source', 'source_key']).select('server_id', 'source', 'source_key', 'ingested_at'),
+  ]);
+  const [remotesBy, packagesBy, toolsBy, sourcesBy] = [byServer(remotes), byServer(packages), byServer(tools), byServer(sources)];
+  const out = new Map<string, AnnotatedServer>();
+  for (const row of rows) {
+    const serverTools = toolsBy.get(row.id) ?? [];
+    const server = serverOf(row, remotesBy.get(row.id) ?? [], packagesBy.get(row.id) ?? [], serverTools, sourcesBy.get(row.id) ?? []);
+    out.set(row.id, { server, annotations: annotations ? serverTools.map((t) => ({ annotations: JSON.parse(t.annotations ?? '{}') })) : [] });
+  }
+  return out;
+}
+
+/** Rows grouped by their server, each group in the rows' order. */
+function byServer<R extends { server_id: string }>(all: readonly R[]): Map<string, R[]> {
+  const map = new Map<string, R[]>();
+  for (const r of all) {
+    const list = map.get(r.server_id);
+    if (list) list.push(r);
+    else map.set(r.server_id, [r]);
+  }
+  return map;
+}
+
+async function toolAnnotationsOf(db: Db, ids: readonly string[]): Promise<Map<string, Array<Pick<Tool, 'annotations'>>>> {
+  const wanted = [...new Set(ids)].filter(storable);
+  const out = new Map<string, Array<Pick<Tool, 'annotations'>>>(wanted.map((id) => [id, []]));
+  if (wanted.length === 0) return out;
+  const rows: Array<{ server_id: string; annotations: string }> = await db('tools').whereIn('server_id', wanted).select('server_id', 'annotations');
+  for (const row of rows) out.get(row.server_id)?.push({ annotations: JSON.parse(row.annotations) });
+  return out;
+}
+
+/** The server of a domain: one whose namespace is the domain reversed first, then the latest updated. */
+async function findServerIdByDomain(db: Db, host: string): Promise<string | null> {
+  if (!storable(host)) return null;
+  const rows: Array<{ id: string; name: string; updated_at: string | null }> = await db('servers')
+    .where({ domain: host })
+    .select('id', 'name', 'updated_at');
+  const reversed = host.split('.').reverse().join('.');
+  const namespaceMatches = (name: string): boolean => {
+    const namespace = name.split('/')[0] ?? '';
+    return namespace === reversed || reversed.startsWith(`${namespace}.`) || namespace === host;
+  };
+  rows.sort((a, b) =>
+    Number(namespaceMatches(b.name)) - Number(namespaceMatches(a.name)) ||
+    (b.updated_at ?? '').localeCompare(a.updated_at ?? '') ||
+    a.id.localeCompare(b.id),
+  );
+  return rows[0]?.id ?? null;
+}
+
+async function upstreamRecords(db: Db, serverId: string): Promise<UpstreamRecord[]> {
+  if (!storable(serverId)) return [];
+  const rows: Array<{ source: SourceRef['source']; source_key: string; ingested_at: string; record: string }> = await db('sources')
+    .where({ server_id: serverId })
+    .orderBy(['source', 'source_key'])
+    .select('source', 'source_key', 'ingested_at', 'record');
+  return rows.map((row) => ({ source: row.source, key: row.source_key, ingestedAt: row.ingested_at, record: JSON.parse(row.record) }));
+}
+
+async function listCategories(db: Db): Promise<Category[]> {
+  const rows: Array<{ slug: string; name: string; count: number }> = await db('categories as c')
+    .leftJoin('server_categories as sc', 'sc.slug', 'c.slug')
+    .groupBy('c.slug', 'c.name', 'c.position')
+    .orderBy('c.position')
+    .select('c.slug', 'c.name')
+    .count({ count: 'sc.server_id' });
+  return rows.map((r) => ({ slug: r.slug, name: r.name, count: Number(r.count) }));
 }

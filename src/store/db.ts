@@ -6,7 +6,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import type { Database } from 'sqlite3';
-import type { Dialect } from './dialect.js';
 import { SqliteClient, type WriteStatement } from './sqlite-client.js';
 
 export type Db = Knex;
@@ -14,12 +13,6 @@ export { dialectOf, type Dialect } from './dialect.js';
 export type { WriteStatement } from './sqlite-client.js';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
-
-/** Which database a URL names (the config has already checked it is one of the two). */
-export function dialectOfUrl(databaseUrl: string): Dialect {
-  return POSTGRES_URL.test(databaseUrl) ? 'postgres' : 'sqlite';
-}
-
 
 /** Rows of a `db.raw` result: SQLite's driver returns the rows, pg a result object holding them. */
 export function rowsOf<T>(result: unknown): T[] {
@@ -110,8 +103,8 @@ export function sqliteFileOf(databaseUrl: string): string | null {
 /** Opens the database named by `databaseUrl` (`sqlite::memory:` for a throwaway SQLite one). */
 export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db {
   if (POSTGRES_URL.test(databaseUrl)) {
-    // A request waits for a connection 10 s at most (knex's default is 60): the read model
-    // bounds its own queue of searches, so a longer wait means the database does not answer.
+    // The read model bounds its own queue of searches, so a long wait for a connection means the
+    // database does not answer: knex's default wait is cut to a few seconds.
     return noteQueryFailures(knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 }, acquireConnectionTimeout: 10_000, log: QUIET_ACQUIRE, compileSqlOnError: false }));
   }
   const file = sqliteFileOf(databaseUrl);
@@ -141,10 +134,9 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
 
 /**
  * A connection of its own for small reads that must not queue behind the pool's work (the
- * content generation, read every 250 ms by every request): on PostgreSQL a pool of one that
- * waits 2 s at most for its connection. SQLite has none (null): its reads are local and short
- * (searches are answered from memory), and a second connection held open would keep a first
- * ingest in WAL mode (first-load-journal.ts: SQLite refuses to leave WAL while another connection is open).
+ * content generation, read often by every request): on PostgreSQL a pool of one with a short
+ * wait. SQLite has none (null): its reads are local and short, and a second connection held open
+ * would keep a first ingest in WAL mode (first-load-journal.ts).
  */
 export function openSideConnection(databaseUrl: string): Db | null {
   if (!POSTGRES_URL.test(databaseUrl)) return null;

@@ -1,16 +1,12 @@
 /**
- * A write into an empty SQLite catalog (a first ingest) creates every page of the database.
- * In WAL mode each page goes to the log, pages the cache spills are looked up again through the
- * log's hash tables, and the checkpoint after the commit copies the whole log into the database
- * file (10-16 s of a 100k-server ingest). A rollback journal keeps nothing for pages past the
- * file's original end (a rollback truncates the file), so such a load writes each page once and
- * still rolls back completely on a failure or a crash.
+ * A write into an empty SQLite catalog (a first ingest) creates every page of the database. WAL
+ * mode would write each page to the log and copy the whole log into the file at the checkpoint; a
+ * rollback journal keeps nothing for pages past the file's original end, so such a load writes
+ * each page once and still rolls back completely on a failure or a crash.
  *
  * So the connection leaves WAL mode for such a write and returns to it afterwards. SQLite refuses
- * to leave WAL mode while another connection has the database open (it answers SQLITE_BUSY at
- * once); the write then runs in WAL mode, as every other write does. Either way the write is the
- * same transaction: a connection opened in between (which asks for WAL mode itself) or a catalog
- * filled in between only costs the speed, never correctness.
+ * to leave WAL mode while another connection has the database open; the write then runs in WAL
+ * mode, as every other write does: only the speed differs, never what is written.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dialectOf, rowsOf, type Db } from './db.js';

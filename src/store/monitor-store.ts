@@ -59,98 +59,98 @@ interface CheckRow {
 
 export function createMonitorStore(db: Db): MonitorStore {
   let recorded = 0;
-  /** Each server's latest `limit` checks per endpoint URL, newest first, from rows ordered by server, URL and time (newest first). */
-  const latestOf = (serverIds: readonly string[], rows: readonly CheckRow[], limit: number): Map<string, EndpointCheck[]> => {
-    const out = new Map<string, EndpointCheck[]>(serverIds.map((id) => [id, []]));
-    const perUrl = new Map<string, number>();
-    for (const row of rows) {
-      const key = `${row.server_id}\n${row.url}`;
-      const seen = perUrl.get(key) ?? 0;
-      perUrl.set(key, seen + 1);
-      if (seen >= limit) continue;
-      out.get(row.server_id)?.push({
-        serverId: row.server_id, url: row.url, checkedAt: row.checked_at, state: row.state, httpStatus: row.http_status, latencyMs: row.latency_ms,
-        protocolVersion: row.protocol_version, toolCount: row.tool_count, error: row.error, cuts: cutsOf(row.cuts),
-      });
-    }
-    return out;
-  };
-  const recentChecksOf = async (serverIds: readonly string[], limit: number): Promise<Map<string, EndpointCheck[]>> => {
-    if (serverIds.length === 0) return new Map();
-    const rows: CheckRow[] = await db('endpoint_checks')
-      .whereIn('server_id', [...new Set(serverIds)])
-      .orderBy([{ column: 'server_id' }, { column: 'url' }, { column: 'checked_at', order: 'desc' }])
-      .select('*');
-    return latestOf(serverIds, rows, limit);
-  };
-
-  const lock = dialectOf(db) === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   return {
-    async scheduleEndpoints() {
-      await db.transaction(async (trx) => {
-        await trx.raw(`DELETE FROM monitor_schedule WHERE NOT EXISTS
-          (SELECT 1 FROM remotes r WHERE r.server_id = monitor_schedule.server_id AND r.url = monitor_schedule.url)`);
-        // WHERE true: SQLite needs it to tell the upsert's ON from a join's.
-        await trx.raw(`INSERT INTO monitor_schedule (server_id, url, host, transport, due_at)
-          SELECT server_id, url, min(host), min(transport), '' FROM remotes WHERE true GROUP BY server_id, url
-          ON CONFLICT (server_id, url) DO NOTHING`);
-      });
-    },
-
-    async claimDue(worker, now, nextDue, limit) {
-      // One statement: pick the due rows (by host, so one host's endpoints come together) and move them on.
-      const rows = rowsOf<{ server_id: string; url: string; host: string; transport: RemoteEndpoint['transport'] }>(
-        await db.raw(
-          `WITH due AS (SELECT server_id, url FROM monitor_schedule WHERE due_at <= ? ORDER BY host, url, server_id LIMIT ? ${lock})
-          UPDATE monitor_schedule SET due_at = ?, claimed_by = ? FROM due
-          WHERE monitor_schedule.server_id = due.server_id AND monitor_schedule.url = due.url
-          RETURNING monitor_schedule.server_id, monitor_schedule.url, monitor_schedule.host, monitor_schedule.transport`,
-          [now, limit, nextDue, worker],
-        ),
-      );
-      return rows
-        .map((r) => ({ serverId: r.server_id, url: r.url, host: r.host, transport: r.transport }))
-        .sort((a, b) => a.host.localeCompare(b.host) || a.url.localeCompare(b.url));
-    },
-
+    scheduleEndpoints: () => scheduleEndpoints(db),
+    claimDue: (worker, now, nextDue, limit) => claimDue(db, worker, now, nextDue, limit),
     checksRecorded: () => recorded,
-
     async recordCheck(check, keep) {
-      await db.transaction(async (trx) => {
-        await trx('endpoint_checks').insert({
-          server_id: check.serverId, url: check.url, checked_at: check.checkedAt, state: check.state, http_status: check.httpStatus,
-          latency_ms: check.latencyMs, protocol_version: check.protocolVersion, tool_count: check.toolCount, error: check.error,
-          cuts: check.cuts ? JSON.stringify(check.cuts) : null,
-        });
-        const stale = trx('endpoint_checks').where({ server_id: check.serverId, url: check.url }).orderBy('checked_at', 'desc').offset(keep).select('id');
-        await trx('endpoint_checks').whereIn('id', stale).delete();
-      });
+      await recordCheck(db, check, keep);
       // Counted once committed: a read made after this sees the check.
       recorded += 1;
     },
-
     async recentChecks(serverId, limit) {
       // One server's, a page's read: the same text every time, so SQLite prepares it once.
       const rows = await selectPrepared<CheckRow>(db, 'SELECT * FROM endpoint_checks WHERE server_id = ? ORDER BY url, checked_at DESC', [serverId]);
       return latestOf([serverId], rows, limit).get(serverId) ?? [];
     },
-
-    recentChecksOf,
-
+    async recentChecksOf(serverIds, limit) {
+      if (serverIds.length === 0) return new Map();
+      const rows: CheckRow[] = await db('endpoint_checks')
+        .whereIn('server_id', [...new Set(serverIds)])
+        .orderBy([{ column: 'server_id' }, { column: 'url' }, { column: 'checked_at', order: 'desc' }])
+        .select('*');
+      return latestOf(serverIds, rows, limit);
+    },
     async lastSyncStart(upstream) {
       const row = await db('sync_runs').where({ upstream, status: 'complete' }).orderBy('started_at', 'desc').first('started_at');
       return row?.started_at ?? null;
     },
-
     async startSync(upstream, at) {
       const [row] = await db('sync_runs').insert({ upstream, started_at: at, status: 'running' }).returning('id');
       return typeof row === 'object' ? Number(row.id) : Number(row);
     },
-
     async finishSync(id, at, status, records, error) {
       await db('sync_runs').where({ id }).update({ finished_at: at, status, records, error });
     },
   };
+}
+
+async function scheduleEndpoints(db: Db): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx.raw(`DELETE FROM monitor_schedule WHERE NOT EXISTS
+      (SELECT 1 FROM remotes r WHERE r.server_id = monitor_schedule.server_id AND r.url = monitor_schedule.url)`);
+    // WHERE true: SQLite needs it to tell the upsert's ON from a join's.
+    await trx.raw(`INSERT INTO monitor_schedule (server_id, url, host, transport, due_at)
+      SELECT server_id, url, min(host), min(transport), '' FROM remotes WHERE true GROUP BY server_id, url
+      ON CONFLICT (server_id, url) DO NOTHING`);
+  });
+}
+
+/** One statement: picks the due rows (by host, so one host's endpoints come together) and moves them on. */
+async function claimDue(db: Db, worker: string, now: string, nextDue: string, limit: number): Promise<RemoteEndpoint[]> {
+  const lock = dialectOf(db) === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+  const rows = rowsOf<{ server_id: string; url: string; host: string; transport: RemoteEndpoint['transport'] }>(
+    await db.raw(
+      `WITH due AS (SELECT server_id, url FROM monitor_schedule WHERE due_at <= ? ORDER BY host, url, server_id LIMIT ? ${lock})
+      UPDATE monitor_schedule SET due_at = ?, claimed_by = ? FROM due
+      WHERE monitor_schedule.server_id = due.server_id AND monitor_schedule.url = due.url
+      RETURNING monitor_schedule.server_id, monitor_schedule.url, monitor_schedule.host, monitor_schedule.transport`,
+      [now, limit, nextDue, worker],
+    ),
+  );
+  return rows
+    .map((r) => ({ serverId: r.server_id, url: r.url, host: r.host, transport: r.transport }))
+    .sort((a, b) => a.host.localeCompare(b.host) || a.url.localeCompare(b.url));
+}
+
+/** Stores a check and lets all but the newest `keep` of its endpoint go. */
+async function recordCheck(db: Db, check: EndpointCheck, keep: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('endpoint_checks').insert({
+      server_id: check.serverId, url: check.url, checked_at: check.checkedAt, state: check.state, http_status: check.httpStatus,
+      latency_ms: check.latencyMs, protocol_version: check.protocolVersion, tool_count: check.toolCount, error: check.error,
+      cuts: check.cuts ? JSON.stringify(check.cuts) : null,
+    });
+    const older = trx('endpoint_checks').where({ server_id: check.serverId, url: check.url }).orderBy('checked_at', 'desc').offset(keep).select('id');
+    await trx('endpoint_checks').whereIn('id', older).delete();
+  });
+}
+
+/** Each server's latest `limit` checks per endpoint URL, newest first, from rows ordered by server, URL and time (newest first). */
+function latestOf(serverIds: readonly string[], rows: readonly CheckRow[], limit: number): Map<string, EndpointCheck[]> {
+  const out = new Map<string, EndpointCheck[]>(serverIds.map((id) => [id, []]));
+  const perUrl = new Map<string, number>();
+  for (const row of rows) {
+    const key = `${row.server_id}\n${row.url}`;
+    const seen = perUrl.get(key) ?? 0;
+    perUrl.set(key, seen + 1);
+    if (seen >= limit) continue;
+    out.get(row.server_id)?.push({
+      serverId: row.server_id, url: row.url, checkedAt: row.checked_at, state: row.state, httpStatus: row.http_status, latencyMs: row.latency_ms,
+      protocolVersion: row.protocol_version, toolCount: row.tool_count, error: row.error, cuts: cutsOf(row.cuts),
+    });
+  }
+  return out;
 }
 
 /** The stored cuts of a check; null when the check predates them. */

@@ -1,7 +1,7 @@
 /**
- * The `registry_versions` table (migration 011): what the MCP Registry API serves, one row per
- * registry name and version. The catalog writer replaces a server's rows with the server; the
- * subregistry service (src/registry-api) reads them in pages, a name's versions, or one version.
+ * The `registry_versions` table: what the MCP Registry API serves, one row per registry name and
+ * version. The catalog writer replaces a server's rows with the server; the registry API service
+ * (src/registry-api) reads them in pages, a name's versions, or one version.
  */
 import type { Knex } from 'knex';
 import type { components } from '../../generated/openapi.js';

@@ -3,11 +3,11 @@
  * of the servers table for a `q` search fails.
  */
 import { expect } from 'chai';
-import { createSqlEngine } from '../../src/search/index.js';
 import { parseQuery } from '../../src/search/query.js';
 import type { ServerSort } from '../../src/types.js';
 import { TEST_DIALECT } from '../support/database.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { explainServerSearch } from '../support/query-plan.js';
 
 describe('server search query plan', () => {
   let h: Harness;
@@ -21,7 +21,7 @@ describe('server search query plan', () => {
     for (const category of [null, 'databases']) {
       it(`reads the FTS index, not the servers table, for q with sort=${sort}${category ? ' and a category' : ''}`, async () => {
         const query = parseQuery('github issues')!;
-        const plan = await createSqlEngine(h.service.store.searchSource).explain({ terms: query.terms, text: query.text, category, sort, limit: 20, offset: 0 });
+        const plan = await explainServerSearch(h.service.store.searchSource, { terms: query.terms, text: query.text, category, sort, limit: 20, offset: 0 });
         if (TEST_DIALECT === 'postgres') {
           // PostgreSQL's planner weighs a category against the text by their statistics: with a
           // category it may start from the category's index; without one the GIN index drives.

@@ -1,5 +1,5 @@
 /**
- * Categories a person would agree with (issue 25): on the demo catalog through the API, and on
+ * Categories a person would agree with: on the demo catalog through the API, and on
  * the hand-labelled real servers of test/fixtures/categories/labelled.json (agreement as defined
  * in test/support/category-agreement.ts). The real-data part is skipped, with the reason, where
  * ../shared/data is absent (a bare clone).

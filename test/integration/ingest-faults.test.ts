@@ -24,7 +24,7 @@ interface Run {
 
 /** A `sextant` child process (the launcher, src/main.ts, as the `sextant` command runs it). */
 function sextant(args: readonly string[], env: Record<string, string>): { readonly pid: number; kill(signal: NodeJS.Signals): void; readonly done: Promise<Run> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/tsx-in-workers.mjs', 'src/main.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,5 +1,5 @@
 /**
- * A server's view (the read behind its web page): one read of the server's dossier and one of its
+ * A server's view (the read behind its web page): one read of the server with its records and one of its
  * checks must give exactly what the single reads give, the ones REST serves: the server, its
  * tools, install instructions for every client, trust and status. Servers with packages,
  * remotes, several sources, many tools, hostile text and recorded checks, on both databases.

@@ -1,5 +1,5 @@
 /**
- * Install keys (issue 25): what distinguishes a server, not a word every server shares, and a
+ * Install keys: what distinguishes a server, not a word every server shares, and a
  * different key for every server of the catalog (ingest adds `-2`, `-3`… to a taken key).
  */
 import { expect } from 'chai';

@@ -63,8 +63,8 @@ function smallIndex(): TextIndex {
 }
 
 /** The rowids a query matches, each with its score. */
-function scores(index: TextIndex, words: string[], keep: (doc: number) => boolean = () => true): Map<number, number> | null {
-  const matches = index.match(words.map((word) => ({ word, stem: null, typos: [] })), keep);
+function scores(index: TextIndex, words: string[], accepts: (doc: number) => boolean = () => true): Map<number, number> | null {
+  const matches = index.match(words.map((word) => ({ word, stem: null, typos: [] })), accepts);
   if (!matches) return null;
   return new Map([...matches.docs].map((doc, k) => [index.rowids[doc] as number, matches.scores[k] as number]));
 }

@@ -35,7 +35,7 @@ const ADD = `INSERT INTO rate_limits (key, points, expire) VALUES (?, ?, ?)
  * A limiter on `db`'s `rate_limits` table; `insurance` answers while the database does not
  * (a write lock held past the busy timeout), as PostgreSQL's limiter does.
  */
-export function databaseLimiter(db: Db, spec: CounterSpec, insurance: Limiter): Limiter {
+export function tableRateLimiter(db: Db, spec: CounterSpec, insurance: Limiter): Limiter {
   let consumed = 0;
   const add = async (key: string, points: number): Promise<{ points: number; msLeft: number }> => {
     const now = Date.now();

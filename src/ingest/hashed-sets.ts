@@ -1,8 +1,12 @@
 /**
- * A run-long set of hash52 values (ids, keys): open addressing in a Float64Array, 8 bytes a slot
- * and at most three quarters full, where a Set of numbers takes about 56 bytes an entry (each
- * number a heap object of its own, which every full collection marks again). A million servers
- * bring a million ids and three million merge keys (issue 27: the run's memory is bounded).
+ * Run-long sets of an ingest keyed by 52-bit string hashes (`hash52`): a few bytes an entry
+ * however long the string, so a run's memory stays bounded by a number per id and merge key.
+ */
+
+/**
+ * A set of hash52 values (ids, keys): open addressing in a Float64Array, 8 bytes a slot and at
+ * most three quarters full, where a Set of numbers holds each number as a heap object that every
+ * full collection marks again.
  */
 export class Hash52Set {
   private keys = new Float64Array(1 << 16);
@@ -114,4 +118,27 @@ export function hash52(value: string): number {
     b ^= b >>> 13;
   }
   return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+}
+
+/** A run-long set of strings kept as hash52 values: a few bytes each, however long the string. */
+export class HashedSet {
+  private readonly hashes = new Hash52Set();
+
+  constructor(values: Iterable<string>) {
+    for (const value of values) this.hashes.add(hash52(value));
+  }
+
+  /** As the Set<string> assignInstallKeys takes (it asks `has` and `add`); a collision only passes over a free key. */
+  asSet(): Set<string> {
+    const hashes = this.hashes;
+    return new (class extends Set<string> {
+      override has(value: string): boolean {
+        return hashes.has(hash52(value));
+      }
+      override add(value: string): this {
+        hashes.add(hash52(value));
+        return this;
+      }
+    })();
+  }
 }

@@ -1,6 +1,6 @@
 /** A first load's lookups (src/ingest/first-load-filter.ts): asked only about what the run wrote, and about all of it. */
 import { expect } from 'chai';
-import { FirstLoad } from '../../src/ingest/first-load-filter.js';
+import { FirstLoadFilter } from '../../src/ingest/first-load-filter.js';
 import type { PendingBatch, PlacementLookups } from '../../src/ingest/pending-batch.js';
 import type { ServerRows } from '../../src/store/index.js';
 
@@ -35,12 +35,12 @@ function batch(key: string, id: string, name: string): PendingBatch {
   };
 }
 
-describe('FirstLoad', () => {
+describe('FirstLoadFilter', () => {
   it('asks the catalog about the values the run wrote, of each kind, and about no other', async () => {
     const { asked, catalog } = recording();
-    const run = new FirstLoad(100);
-    run.note(batch('a', 'server-a', 'io.github.a/a'));
-    run.note(batch('b', 'server-b', 'io.github.b/b'));
+    const run = new FirstLoadFilter(100);
+    run.addWritten(batch('a', 'server-a', 'io.github.a/a'));
+    run.addWritten(batch('b', 'server-b', 'io.github.b/b'));
     const lookups = run.lookups(catalog);
     await lookups.sourceRows([{ source: 'official', key: 'a' }, { source: 'official', key: 'c' }, { source: 'docker', key: 'b' }]);
     await lookups.keyOwners(['repo:b', 'repo:c']);
@@ -64,9 +64,9 @@ describe('FirstLoad', () => {
   it('never leaves out a value it was given, however many', async () => {
     const { asked, catalog } = recording();
     // Ten times the values it was sized for: more false positives, never a miss.
-    const run = new FirstLoad(1_000);
+    const run = new FirstLoadFilter(1_000);
     const ids = Array.from({ length: 60_000 }, (_, i) => `server-${i}`);
-    for (const id of ids) run.note(batch(id, id, `name-${id}`));
+    for (const id of ids) run.addWritten(batch(id, id, `name-${id}`));
     await run.lookups(catalog).takenIds(ids);
     expect(asked.takenIds).to.deep.equal(ids);
   });

@@ -1,16 +1,13 @@
 /**
- * A catalog entry as the rows the catalog writer stores, table by table (issue 27). Ingest turns
- * each entry into its rows as soon as it is materialized, so what waits for SQLite (a batch, while
- * the next one is materialized) is flat arrays of text and numbers, not the entry's object tree:
- * the entries die young, and the garbage collector neither copies nor marks them again. The row
- * numbers (`seq`) are left out; the writer gives them when it writes (catalog-writer.ts).
+ * A catalog entry as the rows the catalog writer stores, table by table. Ingest turns each entry
+ * into rows as soon as it is materialized, so what waits for the database is flat arrays of text
+ * and numbers the garbage collector need not trace. Row numbers (`seq`) are given by the writer.
  */
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { withoutNamespace } from '../catalog/namespace.js';
 import { serverSearchRow, toolSearchRow } from '../catalog/search-text.js';
 import type { Row } from './bulk-insert.js';
 import { versionRowsOf } from './registry-versions.js';
-
 
 /** The columns of `servers` a server's content fills, in the order of `ServerRows.server`. */
 export const SERVER_COLUMNS = [

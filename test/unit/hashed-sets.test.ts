@@ -1,6 +1,6 @@
-/** The run-long sets and tables of hashes (src/ingest/key-owners.ts). */
+/** The run-long sets and tables of hashes (src/ingest/hashed-sets.ts). */
 import { expect } from 'chai';
-import { hash52, Hash52Set, KeyOwners } from '../../src/ingest/key-owners.js';
+import { hash52, Hash52Set, KeyOwners } from '../../src/ingest/hashed-sets.js';
 
 describe('Hash52Set', () => {
   it('holds each hash once, 0 and the largest hash52 among them', () => {

@@ -1,0 +1,30 @@
+/** Rate limiters whose counters live where every instance of the service sees them. */
+import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
+import { dialectOf, type Db } from './db.js';
+import { tableRateLimiter, type Limiter } from './table-rate-limiter.js';
+
+export type { Limiter } from './table-rate-limiter.js';
+
+export interface RateLimiterSpec {
+  /** Names the policy's counters (several policies share one table). */
+  readonly keyPrefix: string;
+  readonly points: number;
+  /** Window, in seconds. */
+  readonly duration: number;
+  /**
+   * Counts that must outlive a restart (the assessment quotas): in the database on SQLite too.
+   * Elsewhere SQLite counts in memory: a write per request on its one connection would queue
+   * every read behind it, and a per-minute count lost in a restart costs a minute's allowance.
+   */
+  readonly durable?: boolean;
+}
+
+/**
+ * A limiter on PostgreSQL's `rate_limits` table (with this process's memory as insurance if the
+ * database fails); on SQLite on that table when `durable`, else in this process's memory.
+ */
+export function createRateLimiter(db: Db, { durable, ...spec }: RateLimiterSpec): Limiter {
+  const memory = new RateLimiterMemory({ ...spec });
+  if (dialectOf(db) === 'postgres') return new RateLimiterPostgres({ ...spec, storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, insuranceLimiter: memory });
+  return durable ? tableRateLimiter(db, spec, memory) : memory;
+}
