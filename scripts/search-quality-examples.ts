@@ -64,8 +64,8 @@ export async function exampleRows(engines: readonly { label: string; engine: Mea
 export async function registryPositions(store: Store): Promise<RegistryPosition[]> {
   // Ranked as the service ranks it (src/compose.ts): by the catalog's relevance search, here SQL's.
   const generation = () => store.contentGeneration();
-  const catalogSearch = createDiscoveryService({ catalog: store.catalog, search: searchThrough([createSqlEngine(store.searchSource)], generation), monitor: store.monitor });
-  const rank = async (text: string) => (await catalogSearch.searchServers({ q: text, limit: RANKED_HEAD })).items;
+  const catalogSearch = createDiscoveryService({ catalog: store.catalog, search: searchThrough([createSqlEngine(store.searchSource)]), monitor: store.monitor });
+  const rank = async (text: string) => (await catalogSearch.searchServers({ q: text, limit: RANKED_HEAD }, null)).items;
   const registry = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
   const positions: RegistryPosition[] = [];
   for (const version of ['latest', null] as const) {

@@ -40,9 +40,10 @@ export interface ServerView {
   readonly status: StatusReport;
 }
 
+/** `generation`, where a search takes one: the catalog's content generation as the read model read it (null: unknown), which picks the engine. */
 export interface DiscoveryService {
-  searchServers(input: ServerSearchInput): Promise<ServerPage>;
-  searchTools(input: ToolSearchInput): Promise<ToolPage>;
+  searchServers(input: ServerSearchInput, generation: string | null): Promise<ServerPage>;
+  searchTools(input: ToolSearchInput, generation: string | null): Promise<ToolPage>;
   /** A server as the catalog holds it (the read model adds the contract's links). */
   getServer(idOrName: string): Promise<CatalogServer>;
   getServerByDomain(domain: string): Promise<CatalogServer>;
@@ -50,8 +51,8 @@ export interface DiscoveryService {
   /** Every tool of the server with this id, in upstream order (none for an unknown id). */
   getServerTools(serverId: string): Promise<Tool[]>;
   listCategories(): Promise<CategoryList>;
-  /** What answers relevance searches at the catalog's current generation. */
-  searchCoverage(): Promise<SearchCoverage>;
+  /** What answers relevance searches at `generation`. */
+  searchCoverage(generation: string | null): SearchCoverage;
   /**
    * Install instructions of a server (as `getServer` gave it) for one client, or for every
    * supported client. This and the next two take the server found, not its id: the read model
@@ -89,7 +90,7 @@ function resolveSearch<Sort extends string>(input: SearchInput<Sort | 'relevance
 
 export interface DiscoveryDeps {
   readonly catalog: CatalogReader;
-  /** Searches, through the engine the read model chooses. */
+  /** Searches, through the engine chosen for the generation the read model hands them. */
   readonly search: CatalogSearch;
   readonly monitor: Pick<MonitorStore, 'recentChecks'>;
   readonly now?: () => Date;
@@ -110,7 +111,7 @@ export function createDiscoveryService({ catalog, search, monitor, now = () => n
   };
 
   return {
-    async searchServers(input) {
+    async searchServers(input, generation) {
       const { query, sort, limit, offset } = resolveSearch<ServerSort>(input);
       const category = input.category ?? null;
       if (category !== null && !CATEGORY_SLUGS.includes(category)) {
@@ -120,16 +121,16 @@ export function createDiscoveryService({ catalog, search, monitor, now = () => n
       }
       const envelope = { limit, offset, sort, query: query?.text ?? null, category };
       if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
-      const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, sort, limit, offset });
+      const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, sort, limit, offset }, generation);
       return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
     },
 
-    async searchTools(input) {
+    async searchTools(input, generation) {
       const { query, sort, limit, offset } = resolveSearch<ToolSort>(input);
       const authentication = input.authentication ?? null;
       const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
       if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
-      const page = await search.tools({ terms: query?.terms ?? null, text: query?.text ?? null, authentication, sort, limit, offset });
+      const page = await search.tools({ terms: query?.terms ?? null, text: query?.text ?? null, authentication, sort, limit, offset }, generation);
       return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
     },
 
@@ -150,7 +151,7 @@ export function createDiscoveryService({ catalog, search, monitor, now = () => n
 
     getServerTools: (serverId) => catalog.toolsOf(serverId),
 
-    searchCoverage: () => search.coverage(),
+    searchCoverage: (generation) => search.coverage(generation),
 
     async listCategories() {
       const items = await catalog.listCategories();

@@ -3,11 +3,9 @@
  * contract and validates and coerces its parameters and body, as `OpenAPIBackend.handleRequest`
  * would (test/unit/contract-router.test.ts checks the two agree). openapi-backend rebuilds its
  * list of operations with lodash several times per request and compiles a RegExp per path
- * template to route one; here the list is read once, each template compiled once, and the
- * outcome of a GET whose operation reads nothing but its path and query (the same target always
- * routes and validates the same way) is remembered for a while. Handlers are ours to call.
+ * template to route one; here the list is read once and each template compiled once. Handlers
+ * are ours to call.
  */
-import { LRUCache } from 'lru-cache';
 import { OpenAPIBackend, type Document, type Operation, type Request, type ValidationResult } from 'openapi-backend';
 import { createAjv, type OpenApiDocument } from '../contract.js';
 import { AppError } from '../errors.js';
@@ -44,9 +42,6 @@ class ContractBackend extends OpenAPIBackend {
   }
 }
 
-/** How many request targets keep their routed outcome (paths carry ids, so they are many). */
-const REMEMBERED = 10_000;
-
 interface Template {
   readonly operation: Operation;
   readonly pattern: RegExp;
@@ -62,9 +57,7 @@ export async function createContractRouter(document: OpenApiDocument, options: {
     coerceTypes: true,
     customizeAjv: (_original, ajvOpts) => createAjv({ ...ajvOpts }),
     // Quick: validators are compiled when first used, not all at init. Only the request
-    // validators are ever used here (responses are validated by the tests against the contract),
-    // so those are compiled now and the response and response-header ones (5 of a start's 7.6 s
-    // here) never are.
+    // validators are ever used here (the tests validate responses), so only those are compiled.
     quick: true,
   });
   await api.init();
@@ -74,8 +67,6 @@ export async function createContractRouter(document: OpenApiDocument, options: {
     .map((operation) => ({ operation, pattern: patternOf(operation.path), specificity: operation.path.replace(/\{.*?\}/g, '').length }))
     .sort((a, b) => b.specificity - a.specificity);
   const byId = new Map(operations.map((operation) => [operation.operationId ?? '', operation]));
-  const targetOnly = new Set(operations.filter(readsTargetOnly).map((operation) => operation.operationId));
-  const remembered = new LRUCache<string, Routed | AppError>({ max: REMEMBERED });
 
   /** The operation of `method` (lower case) on `path`; `asked` is the request's own method, as errors name it. */
   const match = (method: string, path: string, asked: string): Operation => {
@@ -93,7 +84,7 @@ export async function createContractRouter(document: OpenApiDocument, options: {
   const validate = (request: RouterRequest, operation: Operation): Routed => {
     const operationId = operation.operationId ?? '';
     // An operation that reads its body in its own protocol and its headers itself (MCP), without
-    // path or query parameters: nothing to parse (parsing was a tenth of a warm MCP call's time).
+    // path or query parameters: nothing to parse.
     if (unvalidated.has(operationId) && (operation.parameters ?? []).every((p) => 'in' in p && p.in === 'header')) return { operation, operationId, path: {}, query: {} };
     const req: Request = { method: request.method, path: request.path, query: request.query, headers: { ...request.headers() }, body: asBody(request.body) };
     if (unvalidated.has(operationId)) {
@@ -115,24 +106,8 @@ export async function createContractRouter(document: OpenApiDocument, options: {
     route(request) {
       // HEAD is the GET of the same target, its content left out (Koa sends none for HEAD).
       const method = request.method === 'HEAD' ? 'GET' : request.method;
-      // A GET answered before: its outcome stands (only GETs of path and query are remembered).
-      const key = method === 'GET' ? `${request.path}?${request.query}` : null;
-      const known = key === null ? undefined : remembered.get(key);
-      if (known instanceof AppError) throw known;
-      if (known) return known;
       assertDecodablePath(request.path);
-      const operation = match(method.toLowerCase(), request.path, request.method);
-      if (key === null || !targetOnly.has(operation.operationId)) return validate(request, operation);
-      let outcome: Routed | AppError;
-      try {
-        outcome = validate(request, operation);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        outcome = err;
-      }
-      remembered.set(key, outcome);
-      if (outcome instanceof AppError) throw outcome;
-      return outcome;
+      return validate(request, match(method.toLowerCase(), request.path, request.method));
     },
     operation: (operationId) => byId.get(operationId),
   };
@@ -145,12 +120,6 @@ function assertDecodablePath(path: string): void {
   } catch {
     throw new AppError('validation_failed', 'The request path is not valid percent-encoded UTF-8.', [{ location: 'path', message: 'is not valid percent-encoding' }]);
   }
-}
-
-/** Whether an operation's input is its path and query alone: a GET with no header, cookie or body parameter. */
-function readsTargetOnly(operation: Operation): boolean {
-  const parameters = operation.parameters ?? [];
-  return operation.method === 'get' && operation.requestBody === undefined && parameters.every((p) => 'in' in p && (p.in === 'path' || p.in === 'query'));
 }
 
 /** As openapi-backend normalizes a path for matching: a leading slash, no trailing ones. */

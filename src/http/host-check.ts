@@ -9,7 +9,6 @@
  *   address: a server reachable by address answers by address; by name only once named.
  */
 import { isIP } from 'node:net';
-import { LRUCache } from 'lru-cache';
 import { isLoopbackHost, parseHost } from '../net/host-names.js';
 
 export interface HostCheckOptions {
@@ -48,7 +47,7 @@ function namedHosts(options: HostCheckOptions): Named[] {
 export function createHostCheck(options: HostCheckOptions): (host: string | undefined, localPort: number | undefined) => boolean {
   const named = namedHosts(options);
   const boundToLoopback = isLoopbackHost(options.host);
-  const decide = (host: string | undefined, localPort: number | undefined): boolean => {
+  return (host, localPort) => {
     const parts = host === undefined ? null : parseHost(host);
     if (parts === null) return false;
     if (named.some((n) => n.hostname === parts.hostname && (n.ports === null || n.ports.includes(parts.port)))) return true;
@@ -56,18 +55,4 @@ export function createHostCheck(options: HostCheckOptions): (host: string | unde
     if (isLoopbackHost(parts.hostname)) return true;
     return !boundToLoopback && isIP(parts.hostname) !== 0;
   };
-  // The decision depends on the header and the port alone, and parsing the header (URL, a
-  // BlockList check) was a tenth of a warm MCP call's time: decisions are remembered, for the
-  // few Host values a deployment sees (bounded, whatever a caller sends).
-  const decided = new LRUCache<string, boolean>({ max: HOSTS_REMEMBERED });
-  return (host, localPort) => {
-    if (host === undefined) return false;
-    const key = `${localPort ?? ''} ${host}`;
-    let answer = decided.get(key);
-    if (answer === undefined) decided.set(key, (answer = decide(host, localPort)));
-    return answer;
-  };
 }
-
-/** Host decisions remembered at most. */
-const HOSTS_REMEMBERED = 256;

@@ -5,11 +5,8 @@
 import type { operations } from '../../generated/openapi.js';
 import type { PathOf, QueryOf } from '../contract.js';
 import type { Answer } from '../read/answer.js';
+import type { TextBody } from '../read/answer-cache.js';
 import type { OperationId } from '../types.js';
-import type { TextBody } from '../web/text-body.js';
-
-export type { TextBody };
-
 
 type Responses<O extends OperationId> = operations[O]['responses'];
 /** Statuses a handler answers itself: JSON bodies and empty ones; problems come from thrown AppErrors. */
@@ -19,20 +16,15 @@ type OwnStatus<O extends OperationId> = {
     : never;
 }[keyof Responses<O>];
 type Body<O extends OperationId, S extends keyof Responses<O>> = Responses<O>[S] extends { content: { 'application/json': infer B } }
-  ?
-      | { readonly body: B; readonly answer?: undefined; readonly raw?: undefined }
-      | { readonly body?: undefined; readonly answer: Answer<B>; readonly raw?: undefined }
-      | { readonly body?: undefined; readonly answer?: undefined; readonly raw: readonly Buffer[] }
+  ? { readonly body: B | Answer<B>; readonly text?: undefined }
   : Responses<O>[S] extends { content: Record<string, string> }
-    ? { readonly body?: undefined; readonly answer?: undefined; readonly raw?: undefined; readonly text: TextBody }
-    : { readonly body?: undefined; readonly answer?: undefined; readonly raw?: undefined };
-
+    ? { readonly body?: undefined; readonly text: TextBody }
+    : { readonly body?: undefined; readonly text?: undefined };
 
 /**
- * One of the operation's JSON (or empty) responses: a `body` (scrubbed and serialized as it is
- * sent), an `answer` of the read model (scrubbed and serialized already), or `raw` JSON bytes
- * in pieces that an edge composed from such answers (an MCP envelope around a tool result);
- * or, for a response declared in another media type (the web pages), its `text`.
+ * One of the operation's responses: a JSON `body` (a value, or an answer of the read model,
+ * which the encoder writes as it is), its `text` for a response declared in another media type
+ * (the web pages), or nothing.
  */
 export type Reply<O extends OperationId> = {
   [S in OwnStatus<O>]: { readonly status: S; readonly headers?: Readonly<Record<string, string>> } & Body<O, S>;

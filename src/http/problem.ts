@@ -2,6 +2,7 @@
 import type Koa from 'koa';
 import { AppError, ERROR_TABLE } from '../errors.js';
 import type { Problem } from '../types.js';
+import { writeReply } from './reply.js';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -22,8 +23,5 @@ export function problemOf(error: AppError, requestId: string, instance: string):
 /** Writes an AppError to the response as problem+json. */
 export function sendProblem(ctx: Koa.Context, error: AppError, requestId: string): void {
   const problem = problemOf(error, requestId, ctx.path);
-  for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
-  ctx.status = problem.status;
-  ctx.type = PROBLEM_TYPE;
-  ctx.body = JSON.stringify(problem);
+  writeReply(ctx, { status: problem.status, headers: error.headers, body: problem, type: PROBLEM_TYPE });
 }

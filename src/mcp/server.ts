@@ -8,7 +8,7 @@ import { createAjv, type OpenApiDocument } from '../contract.js';
 import { AppError } from '../errors.js';
 import { asObject } from '../json.js';
 import type { Logger } from '../logger.js';
-import type { Answer } from '../read/answer.js';
+import { Answer } from '../read/answer.js';
 import type { ReadModel } from '../read/read-model.js';
 import { LATEST_PROTOCOL_VERSION, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';
 import { createTools, type McpTool } from './tools.js';
@@ -30,14 +30,6 @@ export interface McpServerDeps {
 /** Per-request context: the protocol version the client speaks (from its header). */
 export interface McpCallContext {
   readonly protocolVersion: ProtocolVersion;
-}
-
-/**
- * A tools/call result made from a read-model answer, as the JSON bytes of a CallToolResult
- * (the page as structuredContent and again as text): made once per answer, whoever asks.
- */
-export class AnsweredCall {
-  constructor(readonly json: Buffer) {}
 }
 
 export interface McpServer {
@@ -79,7 +71,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     return { tools: page, ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) };
   });
 
-  server.addMethod('tools/call', async (params: unknown, context): Promise<CallToolResult | AnsweredCall> => {
+  server.addMethod('tools/call', async (params: unknown, context): Promise<CallToolResult | Answer<CallToolResult>> => {
     const { name, arguments: args = {} } = asObject(params);
     if (typeof name !== 'string') throw invalidParams('tools/call needs params.name (a string)');
     const tool = byName.get(name);
@@ -92,16 +84,14 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 }
 
 /**
- * The CallToolResult of an answer, as JSON text: the answer's JSON (a scrubbed object) as
- * structured content, and the same JSON as a string for the text block. Written from the
- * answer's bytes, not parsed and serialized again: the object's JSON is what it already is.
+ * The CallToolResult of an answer: its JSON as structured content, and the same JSON as a
+ * string for the text block, composed from the answer's bytes rather than parsed and written again.
  */
-function resultOf(answer: Answer<object>): Buffer {
-  const json = answer.json.toString();
-  return Buffer.from(`{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json},"isError":false}`);
+function resultOf(answer: Answer<object>): Answer<CallToolResult> {
+  return Answer.compose<CallToolResult>`{"content":[{"type":"text","text":${answer.asText()}}],"structuredContent":${answer},"isError":false}`;
 }
 
-async function callTool(tool: McpTool, args: object, context: McpCallContext, read: ReadModel): Promise<CallToolResult | AnsweredCall> {
+async function callTool(tool: McpTool, args: object, context: McpCallContext, read: ReadModel): Promise<CallToolResult | Answer<CallToolResult>> {
   let outcome;
   try {
     outcome = await tool.call(read, args);
@@ -117,7 +107,7 @@ async function callTool(tool: McpTool, args: object, context: McpCallContext, re
     if (context.protocolVersion === '2025-11-25') return toolError(`${message} Fix the arguments and call it again.`);
     throw invalidParams(message);
   }
-  return new AnsweredCall(outcome.answer.rendition('mcp', resultOf));
+  return resultOf(outcome.answer);
 }
 
 function toolError(message: string): CallToolResult {

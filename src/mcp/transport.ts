@@ -5,21 +5,21 @@
 import type { components } from '../../generated/openapi.js';
 import type { JSONRPCResponse } from 'json-rpc-2.0';
 import { AppError } from '../errors.js';
-import { scrubValue } from '../catalog/secrets.js';
+import { JsonText } from '../json.js';
+import { Answer } from '../read/answer.js';
 import { DEFAULT_PROTOCOL_VERSION, PROTOCOL_VERSIONS, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';
-import { AnsweredCall, type McpServer } from './server.js';
+import type { McpServer } from './server.js';
 import { exactIdText, needsExactId } from './exact-id.js';
 import { isOwnOrigin } from '../origin.js';
 
 type RpcErrorResponse = components['schemas']['JsonRpcErrorResponse'];
 type RpcResponse = components['schemas']['JsonRpcResponse'];
 
+/** The HTTP answer to a POST: a JSON-RPC message (a value, or composed around an answer's bytes), or 202 with nothing. */
 export type McpHttpReply =
-  | { readonly status: 200; readonly body: RpcResponse }
-  | { readonly status: 200; readonly raw: readonly Buffer[] }
+  | { readonly status: 200; readonly body: RpcResponse | Answer<RpcResponse> }
   | { readonly status: 202 }
-  | { readonly status: 400; readonly body: RpcErrorResponse }
-  | { readonly status: 400; readonly raw: readonly Buffer[] };
+  | { readonly status: 400; readonly body: RpcErrorResponse | Answer<RpcErrorResponse> };
 
 export interface McpTransportOptions {
   /** Origins allowed to call /mcp from a browser beside its own; `*` allows any. Requests without Origin are always allowed. */
@@ -80,12 +80,10 @@ function readMcpPost(options: McpTransportOptions, text: string, headers: Readon
   return { kind: 'message', protocolVersion, method: fields.method, fields, id, idText };
 }
 
-/** A reply whose id is echoed as the client wrote it (`idText`), when JSON.parse could not hold it. */
+/** A refusal whose id is echoed as the client wrote it (`idText`), when JSON.parse could not hold it. */
 function withExactId(reply: McpHttpReply, idText: string | null): McpHttpReply {
-  if (idText === null || !('body' in reply) || reply.body.id === null) return reply;
-  const member = 'error' in reply.body ? `"error":${JSON.stringify(scrubValue(reply.body.error))}` : `"result":${JSON.stringify(scrubValue(reply.body.result))}`;
-  const raw = [Buffer.from(`{"jsonrpc":"2.0","id":${idText},${member}}`)];
-  return reply.status === 200 ? { status: 200, raw } : { status: 400, raw };
+  if (idText === null || reply.status !== 400 || reply.body instanceof Answer || reply.body.id === null) return reply;
+  return { status: 400, body: Answer.compose<RpcErrorResponse>`{"jsonrpc":"2.0","id":${new JsonText(idText)},"error":${reply.body.error}}` };
 }
 
 /** Handles one POST /mcp: `text` is the raw body, `headers` have lower-case names. */
@@ -96,14 +94,13 @@ export async function handleMcpPost(server: McpServer, options: McpTransportOpti
   const request = { jsonrpc: '2.0' as const, method, params: fields.params, ...(id === null ? {} : { id }) };
   const response = await server.receive(request, { protocolVersion });
   if (fields.id === undefined || response === null) return { status: 202 };
-  if (response.result instanceof AnsweredCall) {
-    // The result's bytes are an answer's, scrubbed as it entered the read model; the id is the caller's.
-    return { status: 200, raw: [Buffer.from(`{"jsonrpc":"2.0","id":${idText ?? JSON.stringify(scrubValue(response.id))},"result":`), response.result.json, CLOSE] };
-  }
-  return withExactId({ status: 200, body: toContract(response) }, idText);
+  const reply = toContract(response);
+  // A result made of an answer, or an id JSON.parse could not hold, is composed around their exact JSON.
+  if (idText === null && !('result' in reply && reply.result instanceof Answer)) return { status: 200, body: reply };
+  const echoed = idText === null ? reply.id : new JsonText(idText);
+  if ('error' in reply) return { status: 200, body: Answer.compose<RpcResponse>`{"jsonrpc":"2.0","id":${echoed},"error":${reply.error}}` };
+  return { status: 200, body: Answer.compose<RpcResponse>`{"jsonrpc":"2.0","id":${echoed},"result":${reply.result}}` };
 }
-
-const CLOSE = Buffer.from('}');
 
 function badRequest(code: number, message: string, data?: unknown, id: string | number | null = null): McpHttpReply {
   return { status: 400, body: { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } } };

@@ -1,45 +1,48 @@
 /**
- * Answers kept per catalog content generation, bounded by their bytes together. Everything is
- * dropped when the generation moves; an answer computed while it moved is not kept.
+ * The one cache of the read model: answers and the pages made of them, bounded by their bytes
+ * together. Everything is dropped when the catalog's content generation moves; an entry that
+ * also reads monitor checks or the clock carries a short time to live of its own.
  */
 import { LRUCache } from 'lru-cache';
 import type { Answer } from './answer.js';
 
-/**
- * Bytes of kept answers at most: room for a long rotation of distinct reads, REST and MCP
- * renditions together, and of registry API pages (about 45 KB each, held compressed).
- */
+/** A page made from answers (HTML, or a static file): its media type and bytes. */
+export interface TextBody {
+  readonly type: string;
+  readonly bytes: Buffer;
+}
+
+/** What the cache holds: an answer's JSON, or a page. */
+export type CacheEntry = Answer<unknown> | TextBody;
+
+/** Bytes of kept entries at most: room for a long rotation of distinct reads and pages, and registry API pages. */
 const KEPT_BYTES = 128 * 2 ** 20;
 
-/**
- * What an answer is charged when it enters: its JSON three times (the JSON, and MCP's result
- * that holds the page again as structured content and as text), so renditions made later fit;
- * an answer held compressed, which holds no rendition, what it holds.
- */
-const charge = (answer: Answer<unknown>, key: string): number => key.length + (answer.compressed ? answer.bytes : 3 * answer.body.size);
+const sizeOf = (entry: CacheEntry, key: string): number => key.length + ('json' in entry ? entry.json.length : entry.bytes.length);
 
 export interface AnswerCache {
-  /** The answer kept under `key` at `generation`. */
-  get(generation: string, key: string): Answer<unknown> | undefined;
-  set(generation: string, key: string, answer: Answer<unknown>): void;
+  /** The entry kept under `key` at `generation`. */
+  get(generation: string, key: string): CacheEntry | undefined;
+  /** Keeps `entry` for the generation, or for `ttlMs` at most within it. */
+  set(generation: string, key: string, entry: CacheEntry, ttlMs?: number): void;
 }
 
 export function createAnswerCache(maxBytes = KEPT_BYTES): AnswerCache {
-  const kept = new LRUCache<string, Answer<unknown>>({ maxSize: maxBytes, sizeCalculation: (answer, key) => Math.max(1, charge(answer, key)) });
+  const entries = new LRUCache<string, CacheEntry>({ maxSize: maxBytes, sizeCalculation: (entry, key) => Math.max(1, sizeOf(entry, key)) });
   let current = '';
   const follow = (generation: string): void => {
     if (generation === current) return;
-    kept.clear();
+    entries.clear();
     current = generation;
   };
   return {
     get(generation, key) {
       follow(generation);
-      return kept.get(key);
+      return entries.get(key);
     },
-    set(generation, key, answer) {
+    set(generation, key, entry, ttlMs) {
       follow(generation);
-      kept.set(key, answer);
+      entries.set(key, entry, ttlMs ? { ttl: ttlMs } : {});
     },
   };
 }

@@ -1,69 +1,52 @@
 /**
- * An answer of the read model: a value scrubbed of credentials once, as it entered, kept as its
- * JSON bytes (what REST sends) and any other rendition an edge makes of it (MCP's tool result),
- * each made once however often the answer is sent. Only bytes are kept: a kept page as objects
- * would weigh several times its JSON on the heap, uncounted by the cache's budget.
- *
- * A large answer kept for later reads (a page of the registry API is 100-250 KB) is held
- * brotli-compressed, a quarter of its size or less (`forKeeping`): a client that accepts brotli
- * (VS Code, browsers over HTTPS) gets those bytes, another its JSON inflated for it (and gzipped
- * again if it accepts gzip); its renditions are made each time, not held beside it. An answer
- * the cache does not keep (a comparison; trust and status, held for a moment) stays as JSON.
+ * The encoder: the one place a value leaving the service is scrubbed of credentials and written
+ * as JSON. An answer is those bytes, kept as they are however often they are sent; JSON that
+ * embeds answers (an MCP envelope around a tool result) is composed from their bytes.
  */
 import { scrubValue } from '../catalog/secrets.js';
-import { compress, compressedBody, bodyOf, type Body } from '../compression.js';
 import { JsonText } from '../json.js';
 
-/** Answers of this many bytes of JSON or more are held compressed. */
-export const HELD_COMPRESSED = 32 * 1024;
-
 export class Answer<T> {
-  private readonly renditions = new Map<string, Buffer>();
+  /** Never set: it ties the bytes to their type. */
+  declare private readonly of?: T;
 
   private constructor(
-    /** The JSON of the scrubbed value, or its brotli form for a large one. */
-    private readonly held: Buffer,
-    /** As `body`: what is sent, in either encoding. */
-    readonly body: Body,
-    /** Whether it is held compressed (and holds no rendition). */
-    readonly compressed: boolean,
+    /** The JSON of the scrubbed value. */
+    readonly json: Buffer,
   ) {}
 
-  /** The answer to `value` once scrubbed (JSON text already made of scrubbed parts, as it is): the only way an answer is made. */
+  /** The answer to `value` once scrubbed; JSON text already made of scrubbed parts goes as it is. */
   static of<T>(value: T | JsonText<T>): Answer<T> {
-    const json = Buffer.from(value instanceof JsonText ? value.text : JSON.stringify(scrubValue(value)));
-    return new Answer<T>(json, bodyOf(json), false);
+    return new Answer<T>(Buffer.from(value instanceof JsonText ? value.text : JSON.stringify(scrubValue(value))));
   }
 
-  /** The answer as it is kept: itself, or for a large one the same answer held compressed. */
-  forKeeping(): Answer<T> {
-    if (this.compressed || this.held.length < HELD_COMPRESSED) return this;
-    const held = compress(this.held);
-    return new Answer<T>(held, compressedBody(held, this.held.length), true);
-  }
-
-  /** The JSON of the scrubbed value (inflated each time for an answer held compressed). */
-  get json(): Buffer {
-    return this.body.identity();
-  }
-
-  /** The scrubbed value, read again from its JSON (a copy each time: for an edge that needs fields, not bytes). */
+  /** The scrubbed value, read again from its JSON (a copy each time, for a page that needs fields). */
   get value(): T {
     return JSON.parse(this.json.toString());
   }
 
-  /** The bytes an edge sends for this answer, made by `render` the first time an edge asks (each time, for an answer held compressed). */
-  rendition(edge: string, render: (answer: Answer<T>) => Buffer): Buffer {
-    if (this.compressed) return render(this);
-    let bytes = this.renditions.get(edge);
-    if (bytes === undefined) this.renditions.set(edge, (bytes = render(this)));
-    return bytes;
+  /**
+   * JSON composed from a template of JSON text, each part encoded: an answer goes in as its
+   * bytes, JSON text as it is, any other value scrubbed and serialized.
+   */
+  static compose<T>(template: TemplateStringsArray, ...parts: unknown[]): Answer<T> {
+    const pieces: Buffer[] = [];
+    template.forEach((text, i) => {
+      pieces.push(Buffer.from(text));
+      if (i < parts.length) pieces.push(encode(parts[i]));
+    });
+    return new Answer<T>(Buffer.concat(pieces));
   }
 
-  /** What the answer holds in bytes: its JSON (or its brotli form) and every rendition made so far. */
-  get bytes(): number {
-    let bytes = this.held.length;
-    for (const rendition of this.renditions.values()) bytes += rendition.length;
-    return bytes;
+  /** This answer's JSON as a JSON string (MCP's text block holds the result so). */
+  asText(): Answer<string> {
+    return new Answer<string>(Buffer.from(JSON.stringify(this.json.toString())));
   }
+}
+
+/** The bytes sent for a reply body: an answer's as they are, any other value scrubbed and serialized. */
+export function encode(body: unknown): Buffer {
+  if (body instanceof Answer) return body.json;
+  if (body instanceof JsonText) return Buffer.from(body.text);
+  return Answer.of(body).json;
 }

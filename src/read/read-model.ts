@@ -1,27 +1,23 @@
 /**
- * The read model: the one door every surface (REST, MCP, and later the registry API and the web
- * pages) reads the catalog through. It alone reads the catalog's content generation, keeps
- * answers (scrubbed once as they enter, with the bytes each edge sends) and, through
- * src/search/engine-choice.ts, picks the search engine. Reads of the catalog alone are kept until the
- * content changes; reads that also depend on monitor checks or the clock serve only the reads of
- * the next moment (trust, status, compare: `recentMs`), so a check never flushes a content
- * answer and shows within that moment. What it computes, it computes under a bound (gate.ts).
+ * The read model: the one door every surface (REST, MCP, the registry API, the web pages) reads
+ * the catalog through. It alone reads the catalog's content generation (once per read, handed
+ * to the search), encodes each answer once (answer.ts) and keeps answers and the pages made of
+ * them in one cache (answer-cache.ts). Reads of the catalog alone live until the content
+ * changes; reads that also depend on monitor checks or the clock (trust, status, compare, the
+ * pages that show them) live `monitorTtlMs`, and no longer than the next check this process
+ * records. What it computes, it computes under a bound (bounded-work.ts).
  */
 import type { CatalogServer } from '../catalog/catalog-entry.js';
 import { DEFAULT_LIMIT, type DiscoveryService, type ServerSearchInput, type ServerView, type ToolSearchInput } from '../discovery/discovery-service.js';
 import type { SearchCoverage } from '../search/engine.js';
 import type { RegistryListInput, RegistryServerList, RegistryServerResponse, RegistryApiService } from '../registry-api/registry-api-service.js';
 import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
-import { LRUCache } from 'lru-cache';
 import { Answer } from './answer.js';
 import { AppError } from '../errors.js';
-import { scrubValue } from '../catalog/secrets.js';
 import type { JsonText } from '../json.js';
-import { createAnswerCache, type AnswerCache } from './answer-cache.js';
-import { createFlights, type Flights } from './flights.js';
-import { busy, createGate, type Gate, type GateOptions } from './gate.js';
+import { createAnswerCache, type AnswerCache, type CacheEntry, type TextBody } from './answer-cache.js';
+import { busy, createGate, createSharedWork, type Gate, type GateOptions, type SharedWork } from './bounded-work.js';
 import { withLinks } from './links.js';
-import { createRenditions, type Renditions } from './renditions.js';
 
 /**
  * `signal`, where a read takes one: its caller has gone (the request's connection closed), so a
@@ -40,25 +36,23 @@ export interface ReadModel {
   getInstall(idOrName: string, client?: InstallClient): Promise<Answer<InstallInstructions>>;
   getTrust(idOrName: string): Promise<Answer<TrustReport>>;
   getStatus(idOrName: string): Promise<Answer<StatusReport>>;
-  /** Kept like trust and status, which it shows: for `recentMs`, until a new check. */
   compareServers(ids: readonly string[], signal?: AbortSignal): Promise<Answer<Comparison>>;
   /** The MCP Registry API (src/registry-api): a page of the list, a server's versions, one version. */
   registryServers(input: RegistryListInput): Promise<Answer<RegistryServerList>>;
   registryVersions(name: string, includeDeleted: boolean): Promise<Answer<RegistryServerList>>;
   registryVersion(name: string, version: string, includeDeleted: boolean): Promise<Answer<RegistryServerResponse>>;
-  /** Every tool of a server, by the server's id (a web page's details), in upstream order. */
+  /** Every tool of a server, by the server's id, in upstream order. */
   getServerTools(serverId: string): Promise<Answer<Tool[]>>;
   /**
    * A server with its tools, install instructions, trust and status, read together (a server's
-   * web page). Made afresh and scrubbed, as objects: what is kept is the page made of it
-   * (`renditions`), so the view is never written out as JSON.
+   * web page): its value, through the encoder. Not kept: the page made of it is.
    */
   getServerView(idOrName: string): Promise<ServerPageView>;
   /**
-   * Renditions made from several answers (a web page): each kept while the answers it reads
-   * would be the same (src/read/renditions.ts). `followsChecks`: it reads trust or status.
+   * A page made from answers by `render`, kept in the same cache as they are while they would be
+   * the same; `showsChecks`: it shows trust or status, so it lives as they do.
    */
-  renditions<R extends object>(bytesOf: (rendition: R) => number, followsChecks: boolean): Renditions<R>;
+  page(key: string, render: (callersGone: AbortSignal) => Promise<TextBody>, showsChecks: boolean, signal?: AbortSignal): Promise<TextBody>;
 }
 
 /** A server's view with the server as every surface shows it (with its links). */
@@ -68,7 +62,7 @@ export interface ReadModelDeps {
   readonly discovery: DiscoveryService;
   /** The registry API's service; a read model built without it (a test of another surface) has no registry API. */
   readonly registryApi?: RegistryApiService;
-  /** The catalog's content generation; null when it cannot be read (answers are then neither kept nor replaced). */
+  /** The catalog's content generation; null when it cannot be read (nothing is then kept or replaced). */
   readonly generation: () => Promise<string | null>;
   /** Whether the database answers now: asked after a read failed, to tell an outage from a fault. */
   readonly databaseAnswers?: () => Promise<boolean>;
@@ -76,105 +70,54 @@ export interface ReadModelDeps {
   readonly databaseBusy?: (err: unknown) => boolean;
   readonly cache?: AnswerCache;
   /**
-   * How long a trust or status answer serves the reads that follow it (ms; 0: each read computes
-   * its own): a burst of reads of one server costs one computation, and a new monitor check shows
-   * within this time.
+   * How long an answer that reads monitor checks or the clock lives (ms; 0: each read computes
+   * its own): a burst of reads of one server costs one computation, and a new check shows within it.
    */
-  readonly recentMs?: number;
-  /**
-   * Checks recorded in this process so far (the monitor in `serve`): a trust or status answer
-   * made before the latest is not served again. Checks another process records show within `recentMs`.
-   */
+  readonly monitorTtlMs?: number;
+  /** Checks recorded in this process so far (the monitor in `serve`): an answer made before the latest is not served again. */
   readonly checksRecorded?: () => number;
-  /** How reads of the catalog are computed (flights.ts). */
-  readonly flights?: Flights;
+  /** How reads of the catalog are computed. */
+  readonly reads?: SharedWork;
   /** How comparisons are computed: apart from reads, fewer at once, so a flood of them never queues a search. */
-  readonly comparisons?: Flights;
-  /** Where page renderings (`renditions`) wait for their turn. */
-  readonly renders?: Gate;
+  readonly comparisons?: SharedWork;
+  /** Where page renderings wait for their turn (apart from the reads they wait for in turn). */
+  readonly renderings?: Gate;
 }
 
-/** How long trust, status and compare answers serve the reads that follow (ms), how many are held, and their bytes together. */
-const RECENT_MS = 30_000;
-const RECENT_MAX = 10_000;
-const RECENT_BYTES = 32 * 2 ** 20;
-
+const MONITOR_TTL_MS = 30_000;
 /** Comparisons: each reads up to ten whole servers and their trust, so two at once, one per core, and few waiting. */
 const COMPARISONS: GateOptions = { concurrency: 2, queued: 64, what: 'comparisons' };
 /** Page renderings that are not kept yet: a few at once (each holds its reads while it renders), few waiting. */
-const RENDERS: GateOptions = { concurrency: 4, queued: 64, what: 'page renderings' };
-
+const RENDERINGS: GateOptions = { concurrency: 4, queued: 64, what: 'page renderings' };
 /** How long a client is told to wait before asking again while the database does not answer. */
 const OUTAGE_RETRY_SECONDS = 5;
 
-/** The error of a read the database could not answer (503, `database_unavailable`, `Retry-After`). */
-function databaseUnavailable(): AppError {
-  return new AppError('database_unavailable', `The catalog's database does not answer; try again in ${OUTAGE_RETRY_SECONDS} s.`, [], {
-    'Retry-After': String(OUTAGE_RETRY_SECONDS),
-  });
+/** How an entry is made and kept: through which shared work, and whether it lives as monitor checks do. */
+interface Keeping {
+  readonly through: SharedWork;
+  readonly followsChecks: boolean;
+  readonly signal?: AbortSignal | undefined;
 }
 
-export function createReadModel({
-  discovery: registry, registryApi, generation, databaseAnswers = async () => true, databaseBusy = () => false, cache = createAnswerCache(), flights = createFlights(),
-  comparisons = createFlights(createGate(COMPARISONS)), renders = createGate(RENDERS), recentMs = RECENT_MS, checksRecorded = () => 0,
-}: ReadModelDeps): ReadModel {
-  /** The last generation read: while the database does not answer, answers kept at it are served. */
-  let known: string | null = null;
-  /**
-   * `compute`'s value; a failure while the database does not answer becomes `database_unavailable`,
-   * and a connection not had in time while it answers `service_unavailable` (both 503, Retry-After).
-   */
-  const guarded = async <R>(compute: () => Promise<R>): Promise<R> => {
-    try {
-      return await compute();
-    } catch (err) {
-      if (err instanceof AppError) throw err;
-      if (!(await databaseAnswers())) throw databaseUnavailable();
-      throw databaseBusy(err) ? busy('database reads') : err;
-    }
-  };
-  /**
-   * The answer kept under `key`, or `compute`'s, kept if the content did not change meanwhile.
-   * Identical misses share one computation, and computations queue (flights.ts).
-   */
-  const kept = async <T>(key: string, compute: () => Promise<T | JsonText<T>>, signal?: AbortSignal): Promise<Answer<T>> => {
-    const now = await generation();
-    if (now !== null) known = now;
-    const at = now ?? known;
-    const hit = at === null ? undefined : cache.get(at, key);
-    // Kept under a key only this function sets, for a compute of the same T.
-    if (hit) return hit as Answer<T>;
-    return flights.run(`${now ?? ''}\n${key}`, async () => {
-      const answer = Answer.of<T>(await guarded(compute)).forKeeping();
-      if (now !== null && (await generation()) === now) cache.set(now, key, answer);
-      return answer;
-    }, signal);
-  };
-  const fresh = async <T>(compute: () => Promise<T>): Promise<Answer<T>> => Answer.of(await guarded(compute));
-  const recentAnswers = recentMs > 0
-    ? new LRUCache<string, Answer<unknown>>({ max: RECENT_MAX, maxSize: RECENT_BYTES, sizeCalculation: (answer, key) => answer.bytes + key.length, ttl: recentMs })
-    : null;
-  /** `compute`'s answer (computed `through` these flights), or the one made under `key` less than `recentMs` ago (reads of monitor checks and the clock). */
-  const recent = async <T>(key: string, compute: () => Promise<T>, through = flights, signal?: AbortSignal): Promise<Answer<T>> => {
-    if (!recentAnswers) return fresh(compute);
-    key = `${checksRecorded()}\n${key}`;
-    const hit = recentAnswers.get(key);
-    // Kept under a key only this function sets, for a compute of the same T.
-    if (hit) return hit as Answer<T>;
-    return through.run(`recent\n${key}`, async () => {
-      const answer = (await fresh(compute)).forKeeping();
-      recentAnswers.set(key, answer);
-      return answer;
-    }, signal);
-  };
+export function createReadModel(deps: ReadModelDeps): ReadModel {
+  const { discovery, registryApi, generation } = deps;
+  const { cached, uncached, renderings } = createCaching(deps);
+  const reads = deps.reads ?? createSharedWork();
+  const comparisons = deps.comparisons ?? createSharedWork(createGate(COMPARISONS));
   const keyOf = (operation: string, ...args: unknown[]): string => `${operation}\n${JSON.stringify(args)}`;
-  const getServer = (idOrName: string): Promise<Answer<Server>> => kept(keyOf('getServer', idOrName), async () => withLinks(await registry.getServer(idOrName)));
-  /** A server as the catalog holds it, from the answer kept for it (install, trust and status are made from it, not found again). */
+  /** The answer to a read of the catalog alone, kept for the generation it was read at. */
+  const catalogRead = <T>(key: string, compute: (at: string | null) => Promise<T | JsonText<T>>, signal?: AbortSignal): Promise<Answer<T>> =>
+    cached(key, async (at) => Answer.of<T>(await compute(at)), { through: reads, followsChecks: false, signal });
+  /** The answer to a read of monitor checks or the clock too, kept for a moment. */
+  const checkedRead = <T>(key: string, compute: () => Promise<T>, through = reads, signal?: AbortSignal): Promise<Answer<T>> =>
+    cached(key, async () => Answer.of<T>(await compute()), { through, followsChecks: true, signal });
+  const getServer = (idOrName: string): Promise<Answer<Server>> => catalogRead(keyOf('getServer', idOrName), async () => withLinks(await discovery.getServer(idOrName)));
+  /** A server as the catalog holds it, from its kept answer (install, trust and status are made from it, not found again). */
   const catalogServer = async (idOrName: string): Promise<CatalogServer> => {
     const { links: _links, ...server } = (await getServer(idOrName)).value;
     return server;
   };
-  const registryApiOf = (): RegistryApiService => {
+  const registry = (): RegistryApiService => {
     if (!registryApi) throw new AppError('not_found', 'This service has no registry API.');
     return registryApi;
   };
@@ -182,43 +125,73 @@ export function createReadModel({
   return {
     // Keyed with the page's defaults applied: REST's `?q=x`, the web page of `x` and MCP's call ask the same read.
     searchServers: (input, signal) =>
-      kept(keyOf('searchServers', input.q, input.category, input.sort, input.limit ?? DEFAULT_LIMIT, input.offset ?? 0), () => registry.searchServers(input), signal),
+      catalogRead(keyOf('searchServers', input.q, input.category, input.sort, input.limit ?? DEFAULT_LIMIT, input.offset ?? 0), (at) => discovery.searchServers(input, at), signal),
     searchTools: (input, signal) =>
-      kept(keyOf('searchTools', input.q, input.authentication, input.sort, input.limit ?? DEFAULT_LIMIT, input.offset ?? 0), () => registry.searchTools(input), signal),
+      catalogRead(keyOf('searchTools', input.q, input.authentication, input.sort, input.limit ?? DEFAULT_LIMIT, input.offset ?? 0), (at) => discovery.searchTools(input, at), signal),
     getServer,
-    getServerByDomain: (domain) => kept(keyOf('getServerByDomain', domain), async () => withLinks(await registry.getServerByDomain(domain))),
-    getTool: (id) => kept(keyOf('getTool', id), () => registry.getTool(id)),
-    getServerTools: (serverId) => kept(keyOf('getServerTools', serverId), () => registry.getServerTools(serverId)),
+    getServerByDomain: (domain) => catalogRead(keyOf('getServerByDomain', domain), async () => withLinks(await discovery.getServerByDomain(domain))),
+    getTool: (id) => catalogRead(keyOf('getTool', id), () => discovery.getTool(id)),
+    getServerTools: (serverId) => catalogRead(keyOf('getServerTools', serverId), () => discovery.getServerTools(serverId)),
     getServerView: async (idOrName) => {
-      const view = await guarded(() => registry.serverView(idOrName));
-      return scrubValue({ ...view, server: withLinks(view.server) });
+      const view = await uncached(async () => {
+        const found = await discovery.serverView(idOrName);
+        return { ...found, server: withLinks(found.server) };
+      });
+      return view.value;
     },
-    listCategories: () => kept(keyOf('listCategories'), () => registry.listCategories()),
-    searchCoverage: () => registry.searchCoverage(),
-    getInstall: (idOrName, client) => kept(keyOf('getInstall', idOrName, client), async () => registry.installOf(await catalogServer(idOrName), client)),
-    getTrust: (idOrName) => recent(keyOf('getTrust', idOrName), async () => registry.trustOf(await catalogServer(idOrName))),
-    getStatus: (idOrName) => recent(keyOf('getStatus', idOrName), async () => registry.statusOf(await catalogServer(idOrName))),
-    compareServers: (ids, signal) => recent(keyOf('compareServers', ids), () => registry.compareServers(ids), comparisons, signal),
+    listCategories: () => catalogRead(keyOf('listCategories'), () => discovery.listCategories()),
+    searchCoverage: async () => discovery.searchCoverage(await generation()),
+    getInstall: (idOrName, client) => catalogRead(keyOf('getInstall', idOrName, client), async () => discovery.installOf(await catalogServer(idOrName), client)),
+    getTrust: (idOrName) => checkedRead(keyOf('getTrust', idOrName), async () => discovery.trustOf(await catalogServer(idOrName))),
+    getStatus: (idOrName) => checkedRead(keyOf('getStatus', idOrName), async () => discovery.statusOf(await catalogServer(idOrName))),
+    compareServers: (ids, signal) => checkedRead(keyOf('compareServers', ids), () => discovery.compareServers(ids), comparisons, signal),
     // Kept until the catalog changes; trust and status in Sextant's `_meta` say when they were observed.
     registryServers: (input) =>
-      kept(keyOf('registryServers', input.cursor, input.limit, input.search, input.updated_since, input.version, input.include_deleted), () => registryApiOf().listServers(input)),
-    registryVersions: (name, includeDeleted) => kept(keyOf('registryVersions', name, includeDeleted), () => registryApiOf().listVersions(name, includeDeleted)),
+      catalogRead(keyOf('registryServers', input.cursor, input.limit, input.search, input.updated_since, input.version, input.include_deleted), () => registry().listServers(input)),
+    registryVersions: (name, includeDeleted) => catalogRead(keyOf('registryVersions', name, includeDeleted), () => registry().listVersions(name, includeDeleted)),
     registryVersion: (name, version, includeDeleted) =>
-      kept(keyOf('registryVersion', name, version, includeDeleted), () => registryApiOf().getVersion(name, version, includeDeleted)),
-    renditions: <R extends object>(bytesOf: (rendition: R) => number, followsChecks: boolean) =>
-      createRenditions<R>({
-        bytesOf,
-        flights: createFlights(renders),
-        // Trust and status answers serve for `recentMs`: a rendition of them no longer, and none is kept without them.
-        ttlMs: followsChecks ? recentMs : null,
-        stamp: async () => {
-          const now = await generation();
-          if (now !== null) known = now;
-          const checks = followsChecks ? `\n${checksRecorded()}` : '';
-          return { now: now === null ? null : `${now}${checks}`, last: known === null ? null : `${known}${checks}` };
-        },
-      }),
+      catalogRead(keyOf('registryVersion', name, version, includeDeleted), () => registry().getVersion(name, version, includeDeleted)),
+    page: (key, render, showsChecks, signal) => cached(`page\n${key}`, (_at, callersGone) => render(callersGone), { through: renderings, followsChecks: showsChecks, signal }),
   };
+}
+
+/**
+ * The cache in front of every read: `cached` answers from it, or makes the entry (identical
+ * misses share one computation) and keeps it if the generation held meanwhile; `uncached` makes
+ * an answer each time. Either way a failure while the database does not answer becomes
+ * `database_unavailable`, and a connection not had in time while it answers `service_unavailable`.
+ */
+function createCaching({ generation, cache = createAnswerCache(), databaseAnswers = async () => true, databaseBusy = () => false, monitorTtlMs = MONITOR_TTL_MS, checksRecorded = () => 0, renderings }: ReadModelDeps) {
+  /** The last generation read: while the database does not answer, what was kept at it is served. */
+  let known: string | null = null;
+  const databaseErrors = async <R>(compute: () => Promise<R>): Promise<R> => {
+    try {
+      return await compute();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (!(await databaseAnswers())) {
+        throw new AppError('database_unavailable', `The catalog's database does not answer; try again in ${OUTAGE_RETRY_SECONDS} s.`, [], { 'Retry-After': String(OUTAGE_RETRY_SECONDS) });
+      }
+      throw databaseBusy(err) ? busy('database reads') : err;
+    }
+  };
+  const cached = async <K extends CacheEntry>(key: string, make: (at: string | null, callersGone: AbortSignal) => Promise<K>, { through, followsChecks, signal }: Keeping): Promise<K> => {
+    const now = await generation();
+    if (followsChecks && monitorTtlMs <= 0) return databaseErrors(() => make(now, new AbortController().signal));
+    if (now !== null) known = now;
+    const at = now ?? known;
+    const fullKey = followsChecks ? `${checksRecorded()}\n${key}` : key;
+    const hit = at === null ? undefined : cache.get(at, fullKey);
+    // Kept under a key only this function sets, by a `make` of the same K.
+    if (hit) return hit as K;
+    return through.run(`${now ?? ''}\n${fullKey}`, async (callersGone) => {
+      const made = await databaseErrors(() => make(now, callersGone));
+      if (now !== null && (await generation()) === now) cache.set(now, fullKey, made, followsChecks ? monitorTtlMs : undefined);
+      return made;
+    }, signal);
+  };
+  const uncached = async <T>(compute: () => Promise<T>): Promise<Answer<T>> => Answer.of(await databaseErrors(compute));
+  return { cached, uncached, renderings: createSharedWork(renderings ?? createGate(RENDERINGS)) };
 }
 
 /** The content generation as the read model follows it: null, not a throw, when the store cannot tell. */

@@ -61,10 +61,13 @@ export interface SearchEngine {
  */
 export type SearchCoverage = 'memory' | 'servers' | 'sql';
 
-/** Searches as the services ask them: a page, from whichever engine the read model chose (src/search/engine-choice.ts). */
+/**
+ * Searches as the services ask them: a page, from the first engine that answers at `generation`
+ * (src/search/engine-choice.ts), the content generation the read model read (null: unknown).
+ */
 export interface CatalogSearch {
-  servers(query: ServerQuery): Promise<Page<ServerSummary>>;
-  tools(query: ToolQuery): Promise<Page<Tool>>;
-  /** What answers relevance searches at the current generation (`/readyz` says it). */
-  coverage(): Promise<SearchCoverage>;
+  servers(query: ServerQuery, generation: string | null): Promise<Page<ServerSummary>>;
+  tools(query: ToolQuery, generation: string | null): Promise<Page<Tool>>;
+  /** What answers relevance searches at `generation` (`/readyz` says it). */
+  coverage(generation: string | null): SearchCoverage;
 }

@@ -17,8 +17,7 @@ export function ExternalLink({ href, children }: { readonly href: string | null 
 /** The page of a server. */
 export const serverPath = (id: string): string => `/servers/${encodeURIComponent(id)}`;
 
-// Made once: `toLocaleString` with options builds a formatter on every call (a fifth of a
-// server page's rendering, measured).
+// Made once: `toLocaleString` with options builds a formatter on every call.
 const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 

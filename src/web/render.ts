@@ -5,7 +5,7 @@
  */
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import type { TextBody } from './text-body.js';
+import type { TextBody } from '../read/answer-cache.js';
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
 

@@ -1,31 +1,32 @@
 /**
- * The headers every page and static file carries (DESIGN.md "Web interface"): a strict
- * Content-Security-Policy (scripts and styles only from this origin, no inline script or
- * style, no framing, forms post only here), `nosniff`, and a Referrer-Policy.
+ * The pages' security (DESIGN.md "Web interface"): which paths are pages, the headers every page
+ * and static file carries, and which URLs may become links.
  */
+import type { HelmetOptions } from 'helmet';
 
 /**
- * `style-src 'self'` with no 'unsafe-inline': pages carry no style attribute; the one library
- * that sets styles (Swagger UI on /docs) sets them through the DOM, which CSP allows.
- * `img-src data:` is for the SVG icons Swagger UI's stylesheet embeds.
+ * The pages' headers, as koa-helmet sets them (its defaults; HSTS is for whoever terminates TLS):
+ * scripts and styles only from this origin, none inline (Swagger UI styles through the DOM, which
+ * CSP allows; `data:` images are its stylesheet's icons), no framing, forms post only here.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'DENY',
+export const PAGE_SECURITY: Readonly<HelmetOptions> = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  xFrameOptions: { action: 'deny' },
+  strictTransportSecurity: false,
 };
 
 /** Paths that answer JSON (problem+json when they fail), never pages. */

@@ -1,12 +1,14 @@
 /**
  * The web pages as a service: each page reads the catalog through the read model (the one read
- * door, as the REST handlers do) or the assessment service, and renders with preact. Errors are
- * thrown as AppErrors; the web edge (edge.ts) shows them as pages.
+ * door, as the REST handlers do) or the assessment service, and renders with preact; a page of
+ * the catalog is kept in the read model's cache beside the answers it shows (`read.page`).
+ * Errors are thrown as AppErrors; the web edge (src/http/web-edge.ts) shows them as pages.
  */
 import type { AssessmentService } from '../assessments/assessment-service.js';
 import { NOTICE } from '../assessments/assessment-service.js';
 import { AppError } from '../errors.js';
 import type { Answer } from '../read/answer.js';
+import type { TextBody } from '../read/answer-cache.js';
 import type { ReadModel } from '../read/read-model.js';
 import type { Authentication, Server, ServerSort, Tool, ToolSort } from '../types.js';
 import type { AssetCatalog } from './assets.js';
@@ -20,7 +22,6 @@ import { ServerPageView } from './pages/server.js';
 import { ServersPage } from './pages/servers.js';
 import { ToolsPage } from './pages/tools.js';
 import { renderPage } from './render.js';
-import type { PageReply, TextBody } from './text-body.js';
 
 /** Results on a page of /servers and /tools. */
 export const PAGE_SIZE = 20;
@@ -46,6 +47,13 @@ export interface ToolsPageInput {
 export interface AssessForm {
   readonly domain?: string | undefined;
   readonly exposure?: string | undefined;
+}
+
+/** What a page handler answers: a page's (or a static file's) bytes and media type, with its status. */
+export interface PageReply {
+  readonly status: number;
+  readonly text: TextBody;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export type AssessOutcome = { readonly kind: 'page'; readonly page: PageReply } | { readonly kind: 'queued'; readonly location: string };
@@ -74,11 +82,6 @@ export interface WebPagesDeps {
 
 export function createWebPages({ read, assessments, assets }: WebPagesDeps): WebPages {
   const ok = (text: TextBody): PageReply => ({ status: 200, text });
-  // A page is made from the read model's answers, and kept while they would be the same
-  // (src/read/renditions.ts): pages of the catalog alone while it does not change, server pages
-  // (which show trust and status) while the monitor's checks do not change either.
-  const pages = read.renditions<TextBody>((page) => page.bytes.length, false);
-  const serverPages = read.renditions<TextBody>((page) => page.bytes.length, true);
   /** A page's not found, said without the REST hint. */
   const notFoundHere = (err: unknown, id: string): unknown =>
     err instanceof AppError && err.code === 'not_found' ? new AppError('not_found', `No server has the id or name “${id}”.`) : err;
@@ -96,39 +99,40 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
 
   return {
     async home(signal) {
-      return ok(await pages.of('home', async () => {
+      return ok(await read.page('home', async () => {
         const [servers, tools, categories] = await Promise.all([
           read.searchServers({ sort: 'newest', limit: 6, offset: 0 }),
           read.searchTools({ limit: 1, offset: 0 }),
           read.listCategories(),
         ]);
         return renderPage(<HomePage assets={assets} data={{ servers: servers.value, toolTotal: tools.value.total, categories: categories.value }} />);
-      }, signal));
+      }, false, signal));
     },
 
     async servers(input, signal) {
       const compare = [...new Set(input.compare ?? [])];
       const key = `servers\n${JSON.stringify([input.q, input.category, input.sort, input.offset ?? 0, compare])}`;
-      return ok(await pages.of(key, async (gone) => {
+      return ok(await read.page(key, async (gone) => {
         const [page, categories, chosen] = await Promise.all([
           read.searchServers({ q: input.q, category: input.category, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone),
           read.listCategories(),
           Promise.all(compare.map(serverAnswer)),
         ]);
         return renderPage(<ServersPage assets={assets} data={{ page: page.value, categories: categories.value, chosen: titledOf(chosen) }} />);
-      }, signal));
+      }, false, signal));
     },
 
     async tools(input, signal) {
       const key = `tools\n${JSON.stringify([input.q, input.authentication, input.sort, input.offset ?? 0])}`;
-      return ok(await pages.of(key, async (gone) => {
+      return ok(await read.page(key, async (gone) => {
         const page = await read.searchTools({ q: input.q, authentication: input.authentication, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone);
         return renderPage(<ToolsPage assets={assets} page={page.value} />);
-      }, signal));
+      }, false, signal));
     },
 
     async server(id, signal) {
-      return ok(await serverPages.of(`server\n${id}`, async () => {
+      // It shows trust and status, so it lives as they do.
+      return ok(await read.page(`server\n${id}`, async () => {
         const [view, categories] = await Promise.all([
           read.getServerView(id).catch((err: unknown) => {
             throw notFoundHere(err, id);
@@ -138,7 +142,7 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
         const { server, tools, install, trust, status } = view;
         const details = new Map<string, Tool>(tools.slice(0, TOOL_DETAILS).map((tool) => [tool.id, tool]));
         return renderPage(<ServerPageView assets={assets} data={{ server, tools: details, install, trust, status, categories: categories.value }} />);
-      }, signal));
+      }, true, signal));
     },
 
     async compare(given, signal) {
@@ -146,11 +150,11 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
       if (ids.length > 10) throw new AppError('validation_failed', `Compare at most 10 servers at a time; ${ids.length} were given.`, [{ location: 'query.ids', message: 'must name 2 to 10 servers' }]);
       if (ids.length < 2) return ok(renderPage(<ComparePage assets={assets} data={{ kind: 'choose', chosen: await titled(ids) }} />));
       // Kept like a server page: it shows status and trust.
-      return ok(await serverPages.of(`compare\n${JSON.stringify(ids)}`, async (gone) => {
+      return ok(await read.page(`compare\n${JSON.stringify(ids)}`, async (gone) => {
         const [comparison, categories] = await Promise.all([read.compareServers(ids, gone), read.listCategories()]);
         const categoryNames = new Map(categories.value.items.map((c) => [c.slug, c.name]));
         return renderPage(<ComparePage assets={assets} data={{ kind: 'comparison', comparison: comparison.value, categoryNames }} />);
-      }, signal));
+      }, true, signal));
     },
 
     assessForm: () => ok(renderPage(<AssessPage assets={assets} data={{ notice: NOTICE }} />)),

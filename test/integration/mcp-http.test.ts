@@ -4,6 +4,7 @@ import { loadContract } from '../../src/contract.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { createReadModel } from '../../src/read/read-model.js';
 import { handleMcpPost } from '../../src/mcp/transport.js';
+import { encode } from '../../src/read/answer.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { fixture, silentLogger, startHarness, type Harness } from '../support/harness.js';
 
@@ -183,8 +184,9 @@ describe('MCP endpoint over HTTP', () => {
     });
 
     it('answers a repeated tools/call (from the kept result) exactly as the first, in canonical JSON', async () => {
+      // Uncompressed, so that Content-Length counts the JSON text itself.
       const call = (id: number | string) => fetch(`${h.baseUrl}/mcp`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+        method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', 'accept-encoding': 'identity' },
         body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github', limit: 5 } } }),
       });
       const texts: string[] = [];
@@ -240,11 +242,11 @@ describe('MCP endpoint over HTTP', () => {
         },
       });
       let generation = 'g1';
-      const read = createReadModel({ discovery: registry, generation: async () => generation, recentMs: 300 });
+      const read = createReadModel({ discovery: registry, generation: async () => generation, monitorTtlMs: 300 });
       const server = createMcpServer({ read, document: loadContract(), logger: silentLogger, version: '1.0.0' });
       const call = async (name: string, args: object, id = 1) => {
         const reply = await handleMcpPost(server, { allowedOrigins: [], publicOrigin: null }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });
-        return 'raw' in reply ? Buffer.concat(reply.raw).toString() : 'body' in reply ? JSON.stringify(reply.body) : undefined;
+        return 'body' in reply ? encode(reply.body).toString() : undefined;
       };
       const first = await call('search_servers', { q: 'github' });
       expect(first).to.be.a('string');
@@ -259,7 +261,7 @@ describe('MCP endpoint over HTTP', () => {
       expect(counted.get('statusOf'), 'a burst of status reads costs one computation').to.equal(1);
       await new Promise((resolve) => setTimeout(resolve, 400));
       await call('get_status', { id });
-      expect(counted.get('statusOf'), 'status reads monitor checks and the clock: kept only recentMs').to.equal(2);
+      expect(counted.get('statusOf'), 'status reads monitor checks and the clock: kept only monitorTtlMs').to.equal(2);
     });
 
     it('answers tools/call from the new catalog once it changed', async () => {

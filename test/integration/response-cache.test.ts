@@ -51,9 +51,9 @@ describe('response cache of catalog reads', () => {
     const { registry } = h.service;
     const search = registry.searchServers.bind(registry);
     const counted = { calls: 0 };
-    registry.searchServers = async (input) => {
+    registry.searchServers = async (input, generation) => {
       counted.calls += 1;
-      return search(input);
+      return search(input, generation);
     };
     return counted;
   };

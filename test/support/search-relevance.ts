@@ -9,9 +9,10 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { searchThrough } from '../../src/search/engine-choice.js';
-import { createDiscoveryService, type DiscoveryService } from '../../src/discovery/discovery-service.js';
+import { createDiscoveryService, type ServerSearchInput, type ToolSearchInput } from '../../src/discovery/discovery-service.js';
 import { createMemoryEngine, createSqlEngine, type EngineName, type SearchEngine } from '../../src/search/index.js';
 import type { Store } from '../../src/store/index.js';
+import type { ServerPage, ToolPage } from '../../src/types.js';
 import { DATA_DIR, DATA_FILES } from './category-agreement.js';
 import { plainBm25, score, summarize, type Grades, type PlainDocument, type Scored, type Summary } from './relevance-metrics.js';
 
@@ -107,10 +108,16 @@ export async function baselineSearcher(store: Store): Promise<Searcher> {
   return async (kind, q) => index[kind].search(q, PAGE);
 }
 
+/** The registry service's searches, at the catalog's generation of the moment (as the read model asks them). */
+export interface ServiceSearches {
+  searchServers(input: ServerSearchInput): Promise<ServerPage>;
+  searchTools(input: ToolSearchInput): Promise<ToolPage>;
+}
+
 /** An engine as callers meet it: the registry service over it, and how often it passed a search on. */
 export interface MeasuredEngine {
   readonly name: EngineName;
-  readonly registry: DiscoveryService;
+  readonly registry: ServiceSearches;
   /** Searches it declined, which the SQL engine behind it answered. */
   readonly declined: { count: number };
   close(): void;
@@ -138,7 +145,13 @@ export async function measuredEngines(store: Store): Promise<MeasuredEngine[]> {
   const sql = createSqlEngine(store.searchSource);
   const memory = createMemoryEngine(store.searchSource, () => store.contentGeneration(true));
   if (!(await memory.warm())) throw new Error('the in-memory engine could not build its index');
-  const service = (engines: SearchEngine[]): DiscoveryService => createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines, generation), monitor: store.monitor });
+  const service = (engines: SearchEngine[]): ServiceSearches => {
+    const discovery = createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines), monitor: store.monitor });
+    return {
+      searchServers: async (input) => discovery.searchServers(input, await generation()),
+      searchTools: async (input) => discovery.searchTools(input, await generation()),
+    };
+  };
   const memoryDeclined = { count: 0 };
   return [
     { name: 'memory', registry: service([counting(memory, memoryDeclined), sql]), declined: memoryDeclined, close: () => memory.close() },
@@ -150,7 +163,7 @@ export async function measuredEngines(store: Store): Promise<MeasuredEngine[]> {
  * Answers as the search routes give them: through the registry service, a PAGE of results; a
  * request longer than the contract's `q` allows is refused there (400), so it gets nothing.
  */
-export function serviceSearcher(registry: DiscoveryService, queryLimit: number, refused: { count: number }): Searcher {
+export function serviceSearcher(registry: ServiceSearches, queryLimit: number, refused: { count: number }): Searcher {
   return async (kind, q) => {
     if ([...q].length > queryLimit) {
       refused.count += 1;

@@ -92,7 +92,7 @@ describe('contract router (our adapter over openapi-backend)', function () {
     }
   });
 
-  it('gives the same outcome to a repeated request, remembered or not', async () => {
+  it('gives the same outcome to a repeated request', async () => {
     const router = await createContractRouter(loadContract(), { unvalidated: ['postMcp'] });
     for (const request of REQUESTS) {
       const outcome = () => {

@@ -1,11 +1,10 @@
 /**
- * Bounded computation (src/read/gate.ts, src/read/flights.ts): a few at once, a bounded queue
+ * Bounded computation (src/read/bounded-work.ts): a few at once, a bounded queue
  * that refuses with 503 and Retry-After, and work whose callers have all gone never started.
  */
 import { expect } from 'chai';
 import { AppError } from '../../src/errors.js';
-import { createFlights } from '../../src/read/flights.js';
-import { createGate } from '../../src/read/gate.js';
+import { createGate, createSharedWork } from '../../src/read/bounded-work.js';
 
 /** A computation that runs until it is let go, counting its starts. */
 function held() {
@@ -27,11 +26,11 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('bounded computation', () => {
   it('runs no more than its concurrency at once and refuses one beyond its queue with 503 and Retry-After', async () => {
-    const flights = createFlights(createGate({ concurrency: 1, queued: 1, what: 'comparisons' }));
+    const work = createSharedWork(createGate({ concurrency: 1, queued: 1, what: 'comparisons' }));
     const { started, compute, finishOne } = held();
-    const first = flights.run('a', compute('a'));
-    const second = flights.run('b', compute('b'));
-    const refused = await flights.run('c', compute('c')).catch((err: unknown) => err);
+    const first = work.run('a', compute('a'));
+    const second = work.run('b', compute('b'));
+    const refused = await work.run('c', compute('c')).catch((err: unknown) => err);
     expect(refused).to.be.instanceOf(AppError).and.to.deep.include({ code: 'service_unavailable', headers: { 'Retry-After': '1' } });
     expect((refused as AppError).detail).to.match(/Too many comparisons are waiting/);
     await tick();
@@ -42,15 +41,15 @@ describe('bounded computation', () => {
   });
 
   it('never starts a queued computation whose caller has gone, and frees its place in the queue', async () => {
-    const flights = createFlights(createGate({ concurrency: 1, queued: 1, what: 'reads' }));
+    const work = createSharedWork(createGate({ concurrency: 1, queued: 1, what: 'reads' }));
     const { started, compute, finishOne } = held();
-    const running = flights.run('a', compute('a'));
+    const running = work.run('a', compute('a'));
     const caller = new AbortController();
-    const gone = flights.run('b', compute('b'), caller.signal).catch((err: unknown) => err);
+    const gone = work.run('b', compute('b'), caller.signal).catch((err: unknown) => err);
     await tick();
     caller.abort();
     expect(await gone).to.be.instanceOf(AppError).and.to.deep.include({ code: 'service_unavailable' });
-    const next = flights.run('c', compute('c'));
+    const next = work.run('c', compute('c'));
     await finishOne();
     await finishOne();
     expect(await Promise.all([running, next])).to.deep.equal(['a', 'c']);
@@ -58,13 +57,13 @@ describe('bounded computation', () => {
   });
 
   it('still computes a shared answer while one of its callers remains', async () => {
-    const flights = createFlights(createGate({ concurrency: 1, queued: 4, what: 'reads' }));
+    const work = createSharedWork(createGate({ concurrency: 1, queued: 4, what: 'reads' }));
     const { started, compute, finishOne } = held();
-    const running = flights.run('a', compute('a'));
+    const running = work.run('a', compute('a'));
     const leaving = new AbortController();
     const staying = new AbortController();
-    void flights.run('b', compute('b'), leaving.signal).catch(() => undefined);
-    const kept = flights.run('b', compute('b'), staying.signal);
+    void work.run('b', compute('b'), leaving.signal).catch(() => undefined);
+    const kept = work.run('b', compute('b'), staying.signal);
     await tick();
     leaving.abort();
     await finishOne();
@@ -74,15 +73,15 @@ describe('bounded computation', () => {
   });
 
   it('starts afresh for a caller who comes after every earlier caller of the same answer had gone', async () => {
-    const flights = createFlights(createGate({ concurrency: 1, queued: 4, what: 'reads' }));
+    const work = createSharedWork(createGate({ concurrency: 1, queued: 4, what: 'reads' }));
     const { started, compute, finishOne } = held();
-    const running = flights.run('a', compute('a'));
+    const running = work.run('a', compute('a'));
     const gone = new AbortController();
-    const abandoned = flights.run('b', compute('b'), gone.signal).catch((err: unknown) => err);
+    const abandoned = work.run('b', compute('b'), gone.signal).catch((err: unknown) => err);
     await tick();
     gone.abort();
     await abandoned;
-    const later = flights.run('b', compute('b'));
+    const later = work.run('b', compute('b'));
     await finishOne();
     await finishOne();
     expect(await Promise.all([running, later])).to.deep.equal(['a', 'b']);

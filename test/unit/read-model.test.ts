@@ -1,15 +1,14 @@
 /**
- * The read model: answers kept per content generation, scrubbed once as they enter, bounded by
- * their bytes; reads of monitor checks and the clock made afresh; the cache steps aside while
- * the generation cannot be read; identical misses computed once, distinct ones queued; a
- * database outage answered from what is kept, or with database_unavailable.
+ * The read model: answers and pages kept per content generation in one cache, scrubbed once as
+ * they enter, bounded by their bytes; reads of monitor checks and the clock kept for a moment;
+ * the cache steps aside while the generation cannot be read; identical misses computed once,
+ * distinct ones queued; a database outage answered from what is kept, or with database_unavailable.
  */
 import { expect } from 'chai';
 import { Answer } from '../../src/read/answer.js';
 import { createAnswerCache } from '../../src/read/answer-cache.js';
 import { AppError } from '../../src/errors.js';
-import { createFlights } from '../../src/read/flights.js';
-import { createGate } from '../../src/read/gate.js';
+import { createGate, createSharedWork } from '../../src/read/bounded-work.js';
 import { isPoolTimeout } from '../../src/store/db.js';
 import knex from 'knex';
 import { createReadModel } from '../../src/read/read-model.js';
@@ -89,7 +88,7 @@ describe('read model', () => {
         return { args };
       },
     });
-    const read = createReadModel({ discovery: registry, generation: async () => 'g1', flights: createFlights(createGate({ concurrency: 3, queued: 100, what: 'reads' })) });
+    const read = createReadModel({ discovery: registry, generation: async () => 'g1', reads: createSharedWork(createGate({ concurrency: 3, queued: 100, what: 'reads' })) });
     const pages = await Promise.all(Array.from({ length: 30 }, (_, i) => read.searchServers({ q: `word${i}`, limit: 3 })));
     expect(pages.map((p) => (p.value as unknown as { args: Array<{ q: string }> }).args[0]?.q)).to.deep.equal(Array.from({ length: 30 }, (_, i) => `word${i}`));
     expect(most).to.equal(3);
@@ -97,7 +96,7 @@ describe('read model', () => {
 
   it('refuses a miss beyond the queue with 503 service_unavailable and Retry-After', async () => {
     const registry = new Proxy({} as DiscoveryService, { get: () => () => new Promise(() => undefined) });
-    const read = createReadModel({ discovery: registry, generation: async () => 'g1', flights: createFlights(createGate({ concurrency: 1, queued: 1, what: 'reads' })) });
+    const read = createReadModel({ discovery: registry, generation: async () => 'g1', reads: createSharedWork(createGate({ concurrency: 1, queued: 1, what: 'reads' })) });
     void read.searchServers({ q: 'a' });
     void read.searchServers({ q: 'b' });
     const refused = await read.searchServers({ q: 'c' }).catch((err: unknown) => err);
@@ -143,7 +142,7 @@ describe('read model', () => {
 
   it('keeps trust, status and comparisons for a moment only: they read monitor checks and the clock', async () => {
     const { registry, calls } = countingRegistry();
-    const read = createReadModel({ discovery: registry, generation: async () => 'g1', recentMs: 200 });
+    const read = createReadModel({ discovery: registry, generation: async () => 'g1', monitorTtlMs: 200 });
     for (let i = 0; i < 2; i += 1) {
       await read.getTrust('a');
       await read.getStatus('a');
@@ -158,10 +157,10 @@ describe('read model', () => {
     await read.compareServers(['a', 'b']);
     expect([calls.get('trustOf'), calls.get('statusOf'), calls.get('compareServers')], 'made again once the moment has passed').to.deep.equal([2, 2, 3]);
     const never = countingRegistry();
-    const each = createReadModel({ discovery: never.registry, generation: async () => 'g1', recentMs: 0 });
+    const each = createReadModel({ discovery: never.registry, generation: async () => 'g1', monitorTtlMs: 0 });
     await each.getStatus('a');
     await each.getStatus('a');
-    expect(never.calls.get('statusOf'), 'recentMs 0: every read computes').to.equal(2);
+    expect(never.calls.get('statusOf'), 'monitorTtlMs 0: every read computes').to.equal(2);
   });
 
   it('scrubs an answer once as it enters, and its JSON is the scrubbed value', async () => {
@@ -174,23 +173,51 @@ describe('read model', () => {
     }
   });
 
-  it('makes each edge rendition of an answer once', () => {
-    const answer = Answer.of({ page: [1, 2, 3] });
+  it('keeps a page beside the answers it shows: until the generation moves, from the last one while it cannot be read, never when it moved meanwhile', async () => {
+    const { registry } = countingRegistry();
+    let generation: string | null = 'g1';
+    const read = createReadModel({ discovery: registry, generation: async () => generation });
     let made = 0;
-    const render = (a: Answer<{ page: number[] }>): Buffer => {
-      made += 1;
-      return Buffer.from(`[${a.json.toString()}]`);
-    };
-    expect(answer.rendition('mcp', render).toString()).to.equal('[{"page":[1,2,3]}]');
-    expect(answer.rendition('mcp', render)).to.equal(answer.rendition('mcp', render));
+    const render = (text: string) => async () => ({ type: 'text/html', bytes: Buffer.from(`${text} #${(made += 1)}`) });
+    const first = await read.page('home', render('home'), false);
+    expect(await read.page('home', render('home'), false)).to.equal(first);
+    const all = await Promise.all([1, 2, 3].map(() => read.page('other', render('other'), false)));
+    expect(new Set(all).size, 'identical requests meanwhile share one rendering').to.equal(1);
+    expect(made).to.equal(2);
+    generation = null;
+    expect(await read.page('home', render('home'), false), 'no generation: what was kept at the last one').to.equal(first);
+    await read.page('new', render('new'), false);
+    await read.page('new', render('new'), false);
+    expect(made, 'no generation: nothing new is kept').to.equal(4);
+    generation = 'g2';
+    expect((await read.page('home', render('home'), false)).bytes.toString()).to.equal('home #5');
+    await read.page('moving', async () => {
+      generation = 'g3';
+      return { type: 'text/html', bytes: Buffer.from('made across a change') };
+    }, false);
+    expect((await read.page('moving', render('moving'), false)).bytes.toString()).to.equal('moving #6');
+  });
+
+  it('keeps a page that shows checks for a moment only, and none with a moment of 0', async () => {
+    let made = 0;
+    const render = async () => ({ type: 'text/html', bytes: Buffer.from(`server #${(made += 1)}`) });
+    const brief = createReadModel({ discovery: countingRegistry().registry, generation: async () => 'g1', monitorTtlMs: 30 });
+    await brief.page('server', render, true);
+    await brief.page('server', render, true);
     expect(made).to.equal(1);
-    expect(answer.bytes).to.equal(answer.json.length * 2 + 2);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await brief.page('server', render, true);
+    expect(made).to.equal(2);
+    const none = createReadModel({ discovery: countingRegistry().registry, generation: async () => 'g1', monitorTtlMs: 0 });
+    await none.page('server', render, true);
+    await none.page('server', render, true);
+    expect(made).to.equal(4);
   });
 
   it('bounds what it keeps by bytes, dropping the least recently used answer', () => {
-    const cache = createAnswerCache(3_000);
+    const cache = createAnswerCache(1_000);
     const big = (n: number) => Answer.of({ text: 'x'.repeat(n) });
-    // Each is charged its key and three times its JSON (room for the MCP rendition).
+    // Each is charged its key and its JSON.
     const [a, b, c] = [big(400), big(400), big(400)];
     cache.set('g1', 'a', a);
     cache.set('g1', 'b', b);

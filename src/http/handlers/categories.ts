@@ -4,6 +4,6 @@ import type { HandlerMap } from '../operation.js';
 
 export function categoryHandlers(read: ReadModel): Pick<HandlerMap, 'listCategories'> {
   return {
-    listCategories: async () => ({ status: 200, answer: await read.listCategories() }),
+    listCategories: async () => ({ status: 200, body: await read.listCategories() }),
   };
 }

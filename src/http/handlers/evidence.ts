@@ -4,9 +4,9 @@ import type { HandlerMap } from '../operation.js';
 
 export function evidenceHandlers(read: ReadModel): Pick<HandlerMap, 'getInstall' | 'getTrust' | 'getStatus' | 'compareServers'> {
   return {
-    getStatus: async ({ path }) => ({ status: 200, answer: await read.getStatus(path.id) }),
-    getInstall: async ({ path, query }) => ({ status: 200, answer: await read.getInstall(path.id, query.client) }),
-    getTrust: async ({ path }) => ({ status: 200, answer: await read.getTrust(path.id) }),
-    compareServers: async ({ query, signal }) => ({ status: 200, answer: await read.compareServers(query.ids, signal) }),
+    getStatus: async ({ path }) => ({ status: 200, body: await read.getStatus(path.id) }),
+    getInstall: async ({ path, query }) => ({ status: 200, body: await read.getInstall(path.id, query.client) }),
+    getTrust: async ({ path }) => ({ status: 200, body: await read.getTrust(path.id) }),
+    compareServers: async ({ query, signal }) => ({ status: 200, body: await read.compareServers(query.ids, signal) }),
   };
 }

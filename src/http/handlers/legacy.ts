@@ -16,17 +16,17 @@ export function legacyHandlers(read: ReadModel): Pick<HandlerMap, 'legacySearch'
   return {
     legacySearch: async ({ query }) => ({
       status: 200,
-      answer: await read.searchServers(query),
+      body: await read.searchServers(query),
       headers: deprecation('/api/v1/servers/search'),
     }),
     legacyListCategories: async () => ({
       status: 200,
-      answer: await read.listCategories(),
+      body: await read.listCategories(),
       headers: deprecation('/api/v1/categories'),
     }),
     legacyGetServerByDomain: async ({ path }) => {
       const server = await read.getServerByDomain(path.domain);
-      return { status: 200, answer: server, headers: deprecation(`/api/v1/servers/${encodeURIComponent(server.value.id)}`) };
+      return { status: 200, body: server, headers: deprecation(`/api/v1/servers/${encodeURIComponent(server.value.id)}`) };
     },
   };
 }

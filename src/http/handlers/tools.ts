@@ -4,7 +4,7 @@ import type { HandlerMap } from '../operation.js';
 
 export function toolHandlers(read: ReadModel): Pick<HandlerMap, 'searchTools' | 'getTool'> {
   return {
-    searchTools: async ({ query, signal }) => ({ status: 200, answer: await read.searchTools(query, signal) }),
-    getTool: async ({ path }) => ({ status: 200, answer: await read.getTool(path.id) }),
+    searchTools: async ({ query, signal }) => ({ status: 200, body: await read.searchTools(query, signal) }),
+    getTool: async ({ path }) => ({ status: 200, body: await read.getTool(path.id) }),
   };
 }

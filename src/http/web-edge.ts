@@ -1,15 +1,16 @@
 /**
  * The web edge, in front of routing: every response outside the API paths (pages, static
- * files, unknown pages) carries the security headers, and any error there is a page, not
- * problem+json: an unknown page is a 404 page; `/api`, `/v0.1`, `/mcp` and `/openapi.json` are
- * left to the JSON error handling.
+ * files, unknown pages) carries the pages' security headers (koa-helmet), and any error there is
+ * a page, not problem+json: an unknown page is a 404 page; `/api`, `/v0.1`, `/mcp` and
+ * `/openapi.json` are left to the JSON error handling.
  */
 import type Koa from 'koa';
-import { AppError, ERROR_TABLE } from '../errors.js';
-import { encodedBody } from '../compression.js';
+import helmet from 'koa-helmet';
 import type { Logger } from 'pino';
-import { isPagePath, SECURITY_HEADERS } from './security.js';
-import type { WebPages } from './web-pages.js';
+import { AppError, ERROR_TABLE } from '../errors.js';
+import { isPagePath, PAGE_SECURITY } from '../web/security.js';
+import type { WebPages } from '../web/web-pages.js';
+import { writeReply } from './reply.js';
 
 /** How each error reads as a page title. */
 const TITLES: Partial<Record<AppError['code'], string>> = {
@@ -25,9 +26,10 @@ const TITLES: Partial<Record<AppError['code'], string>> = {
 };
 
 export function webEdge(pages: WebPages, logger: Logger): Koa.Middleware<{ requestId: string }> {
+  const securityHeaders = helmet(PAGE_SECURITY);
   return async (ctx, next) => {
     if (!isPagePath(ctx.path)) return next();
-    ctx.set(SECURITY_HEADERS);
+    await securityHeaders(ctx, async () => undefined);
     try {
       await next();
     } catch (err) {
@@ -38,10 +40,7 @@ export function webEdge(pages: WebPages, logger: Logger): Koa.Middleware<{ reque
       const status = ERROR_TABLE[error.code].status;
       const detail = error.code === 'route_not_found' ? `There is no page at ${ctx.path}.` : error.detail;
       const page = pages.error({ status, title: TITLES[error.code] ?? ERROR_TABLE[error.code].title, detail, requestId: ctx.state.requestId, errors: error.errors });
-      ctx.set(error.headers);
-      ctx.status = page.status;
-      ctx.type = page.text.type;
-      ctx.body = encodedBody(ctx, page.text.bytes);
+      writeReply(ctx, { status: page.status, headers: error.headers, text: page.text });
     }
   };
 }

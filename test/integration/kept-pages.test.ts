@@ -1,5 +1,5 @@
 /**
- * Web pages kept as renditions of the read model's answers (src/read/renditions.ts): a repeated
+ * Web pages kept in the read model's cache beside the answers they show (`read.page`): a repeated
  * page is the same bytes without rendering or reading the catalog again, and a page follows the
  * catalog once it changes, and a server page a new monitor check.
  */

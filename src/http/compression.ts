@@ -1,0 +1,38 @@
+/**
+ * Response compression, one middleware for every response: koa-compress negotiates and
+ * compresses (gzip; brotli for large bodies) bodies of a kilobyte or more, with
+ * `Vary: Accept-Encoding`. Around it, the compressed body is held whole so it goes with a
+ * Content-Length, and a HEAD is told the encoding and length its GET would get.
+ */
+import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import type Koa from 'koa';
+import compress from 'koa-compress';
+
+/** Bodies below this size go as they are: compressing them saves less than it costs. */
+const THRESHOLD = 1024;
+/** Brotli pays for its cost on large bodies (registry API pages); gzip serves the rest. */
+const BROTLI_FROM = 32 * 1024;
+
+export function compression(): Koa.Middleware {
+  const negotiated = compress({
+    threshold: THRESHOLD,
+    br: (_type, size) => size >= BROTLI_FROM,
+    deflate: false,
+    zstd: false,
+  });
+  return async (ctx, next) => {
+    const head = ctx.method === 'HEAD';
+    // koa-compress leaves HEAD alone; compressed as its GET, it carries the GET's headers.
+    await negotiated(ctx, async () => {
+      await next();
+      if (head) ctx.method = 'GET';
+    });
+    if (head) ctx.method = 'HEAD';
+    if (ctx.response.get('Content-Encoding') && isStream(ctx.body)) ctx.body = await buffer(ctx.body);
+  };
+}
+
+function isStream(body: unknown): body is Readable {
+  return typeof body === 'object' && body !== null && 'pipe' in body;
+}
