@@ -96,7 +96,9 @@ export async function createContractRouter(document: OpenApiDocument, options: {
       const errors = fieldErrors(validation);
       throw new AppError('validation_failed', `The request has ${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}.`, errors);
     }
+    // The validator hands back what it parsed and coerced; an operation it had nothing to check is parsed here.
     const coerced = validation.coerced ?? req;
+    if (isRecord(coerced.params) && isRecord(coerced.query)) return { operation, operationId, path: coerced.params, query: coerced.query };
     const parsed = api.router.parseRequest(coerced, operation);
     const query: unknown = typeof coerced.query === 'object' ? coerced.query : parsed.query;
     return { operation, operationId, path: parsed.params, query: isRecord(query) ? query : {} };
