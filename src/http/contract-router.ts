@@ -49,8 +49,8 @@ interface Template {
   readonly specificity: number;
 }
 
-export async function createContractRouter(document: OpenApiDocument, options: { readonly unvalidated?: readonly string[] } = {}): Promise<ContractRouter> {
-  const unvalidated = new Set(options.unvalidated ?? []);
+/** openapi-backend over the contract, its request validators compiled. */
+async function backendOf(document: OpenApiDocument): Promise<OpenAPIBackend> {
   const api = new ContractBackend({
     definition: documentOf(structuredClone(document)),
     strict: true,
@@ -62,6 +62,12 @@ export async function createContractRouter(document: OpenApiDocument, options: {
   });
   await api.init();
   api.validator.preCompileRequestValidators();
+  return api;
+}
+
+export async function createContractRouter(document: OpenApiDocument, options: { readonly unvalidated?: readonly string[] } = {}): Promise<ContractRouter> {
+  const unvalidated = new Set(options.unvalidated ?? []);
+  const api = await backendOf(document);
   const operations = api.router.getOperations();
   const templates: Template[] = operations
     .map((operation) => ({ operation, pattern: patternOf(operation.path), specificity: operation.path.replace(/\{.*?\}/g, '').length }))
