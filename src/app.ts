@@ -1,7 +1,7 @@
 /**
  * The Koa app, its middlewares in the order a request meets them: one request per connection
  * at a time, compression of every response, request id and the error middleware (problem+json),
- * the Host check, CORS, the pages' headers and error pages, same-origin forms, rate limits,
+ * the Host check, CORS, the pages' edge (headers, same-origin forms, error pages), rate limits,
  * bodies, and dispatch to the handlers (src/http/dispatch.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -27,7 +27,6 @@ import type { AssessmentService } from './assessments/assessment-service.js';
 import type { ReadModel } from './read/read-model.js';
 import type { Store } from './store/index.js';
 import { loadAssets } from './web/assets.js';
-import { sameOriginForms } from './web/same-origin.js';
 import { isPagePath } from './web/security.js';
 import { createWebPages } from './web/web-pages.js';
 
@@ -78,8 +77,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
     return next();
   });
   app.use(corsReads());
-  app.use(webEdge(pages, deps.logger));
-  app.use(sameOriginForms(deps.config.publicUrl));
+  app.use(webEdge(pages, deps.logger, deps.config.publicUrl));
   const limiter = deps.store.rateLimiter;
   app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, clientOf, applies: (path) => DISCOVERY.test(path), limiter }));
   app.use(rateLimit({ policy: 'pages', perMinute: deps.config.pageRateLimit, clientOf, applies: (path) => isPagePath(path) && !ASSETS.test(path), limiter }));

@@ -1,7 +1,7 @@
 /**
  * Credential scrubbing, in one place (DESIGN.md "Trust"): applied to upstream records at
- * ingest, so no secret value is ever stored where a route can return it, and again to what
- * leaves the service (as answers enter the read model; every other body at the edge).
+ * ingest, so no secret value is ever stored where a route can return it, and again to
+ * everything that leaves the service, by the read model's encoder (src/read/answer.ts).
  */
 
 export const REDACTED = '[redacted]';
@@ -93,7 +93,7 @@ export function scrubUrl(raw: string): string {
  * the value fields of entries marked secret, named like secrets or stored under a secret-named
  * key (a schema property `api_key` with a `default`), and secret-shaped strings anywhere.
  * Typed as returning its input's type: the copy has the same shape, only some strings differ.
- * Applied at ingest, as answers enter the read model, and to every other body the edges send.
+ * Applied at ingest and by the encoder to every body the service sends.
  */
 export function scrubValue<T>(value: T): T;
 export function scrubValue(value: unknown, underSecretKey?: boolean): unknown;

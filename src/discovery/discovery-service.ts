@@ -102,8 +102,10 @@ function instructions(server: CatalogServer, installKey: string | null, client?:
   return { serverId: server.id, serverName: server.name, clients: clients.map((c) => installFor(server, c, installKey)) };
 }
 
-export function createDiscoveryService({ catalog, search, monitor, now = () => new Date() }: DiscoveryDeps): DiscoveryService {
-  const notFound = (idOrName: string): AppError => new AppError('not_found', `No server has the id or name "${idOrName}".`, [], {}, 'server');
+const notFound = (idOrName: string): AppError => new AppError('not_found', `No server has the id or name "${idOrName}".`, [], {}, 'server');
+
+export function createDiscoveryService(deps: DiscoveryDeps): DiscoveryService {
+  const { catalog, search, monitor, now = () => new Date() } = deps;
   const findServer = async (idOrName: string): Promise<CatalogServer> => {
     const server = await catalog.findServer(idOrName);
     if (!server) throw notFound(idOrName);
@@ -111,29 +113,8 @@ export function createDiscoveryService({ catalog, search, monitor, now = () => n
   };
 
   return {
-    async searchServers(input, generation) {
-      const { query, sort, limit, offset } = resolveSearch<ServerSort>(input);
-      const category = input.category ?? null;
-      if (category !== null && !CATEGORY_SLUGS.includes(category)) {
-        throw new AppError('validation_failed', `Unknown category "${category}".`, [
-          { location: 'category', message: `must be one of: ${CATEGORY_SLUGS.join(', ')}` },
-        ]);
-      }
-      const envelope = { limit, offset, sort, query: query?.text ?? null, category };
-      if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
-      const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, sort, limit, offset }, generation);
-      return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
-    },
-
-    async searchTools(input, generation) {
-      const { query, sort, limit, offset } = resolveSearch<ToolSort>(input);
-      const authentication = input.authentication ?? null;
-      const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
-      if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
-      const page = await search.tools({ terms: query?.terms ?? null, text: query?.text ?? null, authentication, sort, limit, offset }, generation);
-      return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
-    },
-
+    searchServers: (input, generation) => searchServers(search, input, generation),
+    searchTools: (input, generation) => searchTools(search, input, generation),
     getServer: findServer,
 
     async getServerByDomain(domain) {
@@ -150,7 +131,6 @@ export function createDiscoveryService({ catalog, search, monitor, now = () => n
     },
 
     getServerTools: (serverId) => catalog.toolsOf(serverId),
-
     searchCoverage: (generation) => search.coverage(generation),
 
     async listCategories() {
@@ -172,49 +152,76 @@ export function createDiscoveryService({ catalog, search, monitor, now = () => n
       return statusReport(server, await monitor.recentChecks(server.id, STATUS_HISTORY));
     },
 
-    async serverView(idOrName) {
-      const found = await catalog.serverWithRecords(idOrName);
-      if (!found) throw notFound(idOrName);
-      const { server, installKey, tools, upstream } = found;
-      const checks = await monitor.recentChecks(server.id, STATUS_HISTORY);
-      const annotations = tools.map((tool) => ({ annotations: tool.annotations }));
-      return {
-        server,
-        tools,
-        install: instructions(server, installKey),
-        trust: trustReport(server, annotations, upstream, checks, now().toISOString()),
-        status: statusReport(server, checks),
-      };
-    },
-
-    async compareServers(ids) {
-      const wanted = [...new Set(ids)];
-      if (wanted.length < MIN_COMPARE || wanted.length > MAX_COMPARE) {
-        throw new AppError('validation_failed', `Compare takes ${MIN_COMPARE} to ${MAX_COMPARE} different server ids.`, [{ location: 'ids', message: `must name ${MIN_COMPARE} to ${MAX_COMPARE} different servers` }]);
-      }
-      const found = await Promise.all(wanted.map((id) => catalog.findServer(id)));
-      const missing = wanted.filter((_, i) => !found[i]);
-      if (missing.length > 0) throw new AppError('not_found', `No server has the id or name ${missing.map((m) => `"${m}"`).join(', ')}.`, [], {}, 'server');
-      const servers = found.filter((s): s is CatalogServer => s !== null);
-      const at = now().toISOString();
-      const annotations = await catalog.toolAnnotationsOf(servers.map((server) => server.id));
-      const compared = await Promise.all(servers.map(async (server) => {
-        const endpointChecks = await monitor.recentChecks(server.id, 1);
-        const { checks } = trustReport(server, annotations.get(server.id) ?? [], [], endpointChecks, at);
-        return {
-          id: server.id, name: server.name, title: server.title, transports: server.transports, endpointCount: server.endpointCount,
-          toolCount: server.toolCount, authentication: server.authentication, license: server.license, categories: server.categories,
-          trust: { summary: summarize(checks), outcomes: checks.map((c) => ({ check: c.check, outcome: c.outcome })) },
-          status: primaryState(server, endpointChecks),
-        };
-      }));
-      const names = servers.map((s) => new Set(s.tools.map((t) => t.name)));
-      const shared = [...(names[0] ?? [])].filter((name) => names.every((set) => set.has(name))).sort();
-      const unique = servers.map((server, i) => ({
-        serverId: server.id,
-        tools: [...(names[i] ?? [])].filter((name) => names.every((set, j) => j === i || !set.has(name))).sort(),
-      }));
-      return { servers: compared, tools: { shared, unique } };
-    },
+    serverView: (idOrName) => serverView(deps, idOrName),
+    compareServers: (ids) => compareServers(deps, ids),
   };
+}
+
+async function searchServers(search: CatalogSearch, input: ServerSearchInput, generation: string | null): Promise<ServerPage> {
+  const { query, sort, limit, offset } = resolveSearch<ServerSort>(input);
+  const category = input.category ?? null;
+  if (category !== null && !CATEGORY_SLUGS.includes(category)) {
+    throw new AppError('validation_failed', `Unknown category "${category}".`, [
+      { location: 'category', message: `must be one of: ${CATEGORY_SLUGS.join(', ')}` },
+    ]);
+  }
+  const envelope = { limit, offset, sort, query: query?.text ?? null, category };
+  if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
+  const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, sort, limit, offset }, generation);
+  return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
+}
+
+async function searchTools(search: CatalogSearch, input: ToolSearchInput, generation: string | null): Promise<ToolPage> {
+  const { query, sort, limit, offset } = resolveSearch<ToolSort>(input);
+  const authentication = input.authentication ?? null;
+  const envelope = { limit, offset, sort, query: query?.text ?? null, authentication };
+  if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
+  const page = await search.tools({ terms: query?.terms ?? null, text: query?.text ?? null, authentication, sort, limit, offset }, generation);
+  return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
+}
+
+/** A server's page data from one read of the server with its records and one of its checks. */
+async function serverView({ catalog, monitor, now = () => new Date() }: DiscoveryDeps, idOrName: string): Promise<ServerView> {
+  const found = await catalog.serverWithRecords(idOrName);
+  if (!found) throw notFound(idOrName);
+  const { server, installKey, tools, upstream } = found;
+  const checks = await monitor.recentChecks(server.id, STATUS_HISTORY);
+  const annotations = tools.map((tool) => ({ annotations: tool.annotations }));
+  return {
+    server,
+    tools,
+    install: instructions(server, installKey),
+    trust: trustReport(server, annotations, upstream, checks, now().toISOString()),
+    status: statusReport(server, checks),
+  };
+}
+
+async function compareServers({ catalog, monitor, now = () => new Date() }: DiscoveryDeps, ids: readonly string[]): Promise<Comparison> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length < MIN_COMPARE || wanted.length > MAX_COMPARE) {
+    throw new AppError('validation_failed', `Compare takes ${MIN_COMPARE} to ${MAX_COMPARE} different server ids.`, [{ location: 'ids', message: `must name ${MIN_COMPARE} to ${MAX_COMPARE} different servers` }]);
+  }
+  const found = await Promise.all(wanted.map((id) => catalog.findServer(id)));
+  const missing = wanted.filter((_, i) => !found[i]);
+  if (missing.length > 0) throw new AppError('not_found', `No server has the id or name ${missing.map((m) => `"${m}"`).join(', ')}.`, [], {}, 'server');
+  const servers = found.filter((s): s is CatalogServer => s !== null);
+  const at = now().toISOString();
+  const annotations = await catalog.toolAnnotationsOf(servers.map((server) => server.id));
+  const compared = await Promise.all(servers.map(async (server) => {
+    const endpointChecks = await monitor.recentChecks(server.id, 1);
+    const { checks } = trustReport(server, annotations.get(server.id) ?? [], [], endpointChecks, at);
+    return {
+      id: server.id, name: server.name, title: server.title, transports: server.transports, endpointCount: server.endpointCount,
+      toolCount: server.toolCount, authentication: server.authentication, license: server.license, categories: server.categories,
+      trust: { summary: summarize(checks), outcomes: checks.map((c) => ({ check: c.check, outcome: c.outcome })) },
+      status: primaryState(server, endpointChecks),
+    };
+  }));
+  const names = servers.map((s) => new Set(s.tools.map((t) => t.name)));
+  const shared = [...(names[0] ?? [])].filter((name) => names.every((set) => set.has(name))).sort();
+  const unique = servers.map((server, i) => ({
+    serverId: server.id,
+    tools: [...(names[i] ?? [])].filter((name) => names.every((set, j) => j === i || !set.has(name))).sort(),
+  }));
+  return { servers: compared, tools: { shared, unique } };
 }

@@ -49,8 +49,8 @@ interface Template {
   readonly specificity: number;
 }
 
-export async function createContractRouter(document: OpenApiDocument, options: { readonly unvalidated?: readonly string[] } = {}): Promise<ContractRouter> {
-  const unvalidated = new Set(options.unvalidated ?? []);
+/** openapi-backend over the contract, its request validators compiled. */
+async function backendOf(document: OpenApiDocument): Promise<OpenAPIBackend> {
   const api = new ContractBackend({
     definition: documentOf(structuredClone(document)),
     strict: true,
@@ -62,6 +62,12 @@ export async function createContractRouter(document: OpenApiDocument, options: {
   });
   await api.init();
   api.validator.preCompileRequestValidators();
+  return api;
+}
+
+export async function createContractRouter(document: OpenApiDocument, options: { readonly unvalidated?: readonly string[] } = {}): Promise<ContractRouter> {
+  const unvalidated = new Set(options.unvalidated ?? []);
+  const api = await backendOf(document);
   const operations = api.router.getOperations();
   const templates: Template[] = operations
     .map((operation) => ({ operation, pattern: patternOf(operation.path), specificity: operation.path.replace(/\{.*?\}/g, '').length }))
@@ -96,7 +102,9 @@ export async function createContractRouter(document: OpenApiDocument, options: {
       const errors = fieldErrors(validation);
       throw new AppError('validation_failed', `The request has ${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}.`, errors);
     }
+    // The validator hands back what it parsed and coerced; an operation it had nothing to check is parsed here.
     const coerced = validation.coerced ?? req;
+    if (isRecord(coerced.params) && isRecord(coerced.query)) return { operation, operationId, path: coerced.params, query: coerced.query };
     const parsed = api.router.parseRequest(coerced, operation);
     const query: unknown = typeof coerced.query === 'object' ? coerced.query : parsed.query;
     return { operation, operationId, path: parsed.params, query: isRecord(query) ? query : {} };

@@ -4,11 +4,13 @@
  * service's error is put in the request's terms (request-terms.ts) on its way to the error
  * middleware.
  */
+import { setMaxListeners } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type Koa from 'koa';
 import type { OpenApiDocument } from '../contract.js';
 import { AppError } from '../errors.js';
 import type { OperationId } from '../types.js';
-import { connectionSignal } from './connection-signal.js';
 import { createContractRouter, type Routed } from './contract-router.js';
 import type { HandlerInput, HandlerMap, OperationHandler, Reply, UnvalidatedOperation } from './operation.js';
 import { writeReply } from './reply.js';
@@ -56,4 +58,25 @@ function flatHeaders(ctx: Koa.Context): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   return headers;
+}
+
+const signals = new WeakMap<Socket, AbortSignal>();
+
+/**
+ * A signal that aborts when a request's connection closes: its client has gone, so work not yet
+ * started for it need not start. One per connection (pipelined requests share it), so a
+ * connection that sends many requests adds one listener, not one each.
+ */
+function connectionSignal(req: IncomingMessage): AbortSignal {
+  const socket = req.socket;
+  let signal = signals.get(socket);
+  if (!signal) {
+    const controller = new AbortController();
+    // A listener per request waiting on this connection (pipelined ones too), each removed when its work is done.
+    setMaxListeners(0, controller.signal);
+    if (socket.destroyed) controller.abort();
+    else socket.once('close', () => controller.abort());
+    signals.set(socket, (signal = controller.signal));
+  }
+  return signal;
 }

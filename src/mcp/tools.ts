@@ -46,9 +46,11 @@ interface ToolSpec<O extends OperationId> {
 const FIND_SERVER = 'Call search_servers with the server\'s name or the task it should do, in plain words, then use an id from its results.';
 const FIND_TOOL = 'Call search_tools with the task, in plain words, then use an id from its results.';
 
-/** Every tool, in the order tools/list shows them. */
-export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] {
-  const define = <O extends OperationId>(spec: ToolSpec<O>): McpTool => {
+/** A tool made against the contract: its schemas are its operation's. */
+type ToolMaker = (document: OpenApiDocument, ajv: Ajv2020) => McpTool;
+
+function tool<O extends OperationId>(spec: ToolSpec<O>): ToolMaker {
+  return (document, ajv) => {
     const schemas = operationSchemas(document, spec.operationId);
     const validate = ajv.compile<Args<O>>(schemas.inputSchema);
     return {
@@ -66,80 +68,86 @@ export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] 
       },
     };
   };
-  return [
-    define({
-      name: 'search_servers',
-      operationId: 'searchServers',
-      title: 'Search MCP servers',
-      description: 'Search the MCP server catalog by name, purpose, category or tool. q may be keywords or the task you have, described in plain words (up to 1,000 characters): results holding every meaningful word come first, then those holding some; each result\'s matchedTerms says which words it holds. Returns a page of server summaries with ids for get_server. Sort: relevance (default with q), a-z (default without), z-a, newest, oldest, tools, endpoints.',
-      notFoundHint: FIND_SERVER,
-      run: (read, args) => read.searchServers(args),
-    }),
-    define({
-      name: 'search_tools',
-      operationId: 'searchTools',
-      title: 'Search MCP tools',
-      description: 'Search the tools that catalogued MCP servers offer, optionally only those needing a given kind of authentication (none, api_key, oauth, unknown). q may be the task you have, described in plain words (up to 1,000 characters), e.g. "create an issue in my GitHub repository": tools holding every meaningful word come first, then those holding some; each result\'s matchedTerms says which words it holds. Returns tools with their input schemas and ids for get_tool.',
-      notFoundHint: FIND_TOOL,
-      run: (read, args) => read.searchTools(args),
-    }),
-    define({
-      name: 'get_server',
-      operationId: 'getServer',
-      title: 'Get an MCP server',
-      description: 'One MCP server by id (from search_servers) or canonical name: description, packages, remote endpoints, tools, versions and sources.',
-      notFoundHint: FIND_SERVER,
-      run: (read, args) => read.getServer(args.id),
-    }),
-    define({
-      name: 'get_tool',
-      operationId: 'getTool',
-      title: 'Get an MCP tool',
-      description: 'One tool by id (from search_tools or get_server): its description, input schema, annotations and the authentication its server needs.',
-      notFoundHint: FIND_TOOL,
-      run: (read, args) => read.getTool(args.id),
-    }),
-    define({
-      name: 'get_install',
-      operationId: 'getInstall',
-      title: 'Get install instructions',
-      description: 'How to add a server (id from search_servers) to an MCP client: configuration file, the JSON to merge, CLI command and install link, and the inputs the user must supply. Without client, every supported client.',
-      notFoundHint: FIND_SERVER,
-      run: (read, args) => read.getInstall(args.id, args.client),
-    }),
-    define({
-      name: 'get_trust',
-      operationId: 'getTrust',
-      title: 'Get trust evidence',
-      description: 'Evidence about a server (id from search_servers): checks such as namespace ownership, repository, licence, pinned packages, HTTPS endpoints, declared secrets and tool annotations, each pass/fail/unknown with its evidence, plus each source\'s record. Observations, not a verdict.',
-      notFoundHint: FIND_SERVER,
-      run: (read, args) => read.getTrust(args.id),
-    }),
-    define({
-      name: 'get_status',
-      operationId: 'getStatus',
-      title: 'Get endpoint status',
-      description: 'How a server\'s remote endpoints answered the status monitor: state (up, auth_required, not_mcp, down, blocked, unknown), latency, protocol version, tool count, recent history and uptime. Probes nothing itself.',
-      notFoundHint: FIND_SERVER,
-      run: (read, args) => read.getStatus(args.id),
-    }),
-    define({
-      name: 'compare_servers',
-      operationId: 'compareServers',
-      title: 'Compare servers',
-      description: 'Two to ten servers (ids from search_servers) side by side: transports, endpoints, tools, authentication, licence, categories, trust outcomes, and the tools they share or alone offer.',
-      notFoundHint: FIND_SERVER,
-      run: (read, args) => read.compareServers(args.ids),
-    }),
-    define({
-      name: 'list_categories',
-      operationId: 'listCategories',
-      title: 'List categories',
-      description: 'The category taxonomy with the number of servers in each; pass a slug as category to search_servers.',
-      notFoundHint: FIND_SERVER,
-      run: (read) => read.listCategories(),
-    }),
-  ];
+}
+
+/** Every tool, in the order tools/list shows them. */
+const TOOLS: readonly ToolMaker[] = [
+  tool({
+    name: 'search_servers',
+    operationId: 'searchServers',
+    title: 'Search MCP servers',
+    description: 'Search the MCP server catalog by name, purpose, category or tool. q may be keywords or the task you have, described in plain words (up to 1,000 characters): results holding every meaningful word come first, then those holding some; each result\'s matchedTerms says which words it holds. Returns a page of server summaries with ids for get_server. Sort: relevance (default with q), a-z (default without), z-a, newest, oldest, tools, endpoints.',
+    notFoundHint: FIND_SERVER,
+    run: (read, args) => read.searchServers(args),
+  }),
+  tool({
+    name: 'search_tools',
+    operationId: 'searchTools',
+    title: 'Search MCP tools',
+    description: 'Search the tools that catalogued MCP servers offer, optionally only those needing a given kind of authentication (none, api_key, oauth, unknown). q may be the task you have, described in plain words (up to 1,000 characters), e.g. "create an issue in my GitHub repository": tools holding every meaningful word come first, then those holding some; each result\'s matchedTerms says which words it holds. Returns tools with their input schemas and ids for get_tool.',
+    notFoundHint: FIND_TOOL,
+    run: (read, args) => read.searchTools(args),
+  }),
+  tool({
+    name: 'get_server',
+    operationId: 'getServer',
+    title: 'Get an MCP server',
+    description: 'One MCP server by id (from search_servers) or canonical name: description, packages, remote endpoints, tools, versions and sources.',
+    notFoundHint: FIND_SERVER,
+    run: (read, args) => read.getServer(args.id),
+  }),
+  tool({
+    name: 'get_tool',
+    operationId: 'getTool',
+    title: 'Get an MCP tool',
+    description: 'One tool by id (from search_tools or get_server): its description, input schema, annotations and the authentication its server needs.',
+    notFoundHint: FIND_TOOL,
+    run: (read, args) => read.getTool(args.id),
+  }),
+  tool({
+    name: 'get_install',
+    operationId: 'getInstall',
+    title: 'Get install instructions',
+    description: 'How to add a server (id from search_servers) to an MCP client: configuration file, the JSON to merge, CLI command and install link, and the inputs the user must supply. Without client, every supported client.',
+    notFoundHint: FIND_SERVER,
+    run: (read, args) => read.getInstall(args.id, args.client),
+  }),
+  tool({
+    name: 'get_trust',
+    operationId: 'getTrust',
+    title: 'Get trust evidence',
+    description: 'Evidence about a server (id from search_servers): checks such as namespace ownership, repository, licence, pinned packages, HTTPS endpoints, declared secrets and tool annotations, each pass/fail/unknown with its evidence, plus each source\'s record. Observations, not a verdict.',
+    notFoundHint: FIND_SERVER,
+    run: (read, args) => read.getTrust(args.id),
+  }),
+  tool({
+    name: 'get_status',
+    operationId: 'getStatus',
+    title: 'Get endpoint status',
+    description: 'How a server\'s remote endpoints answered the status monitor: state (up, auth_required, not_mcp, down, blocked, unknown), latency, protocol version, tool count, recent history and uptime. Probes nothing itself.',
+    notFoundHint: FIND_SERVER,
+    run: (read, args) => read.getStatus(args.id),
+  }),
+  tool({
+    name: 'compare_servers',
+    operationId: 'compareServers',
+    title: 'Compare servers',
+    description: 'Two to ten servers (ids from search_servers) side by side: transports, endpoints, tools, authentication, licence, categories, trust outcomes, and the tools they share or alone offer.',
+    notFoundHint: FIND_SERVER,
+    run: (read, args) => read.compareServers(args.ids),
+  }),
+  tool({
+    name: 'list_categories',
+    operationId: 'listCategories',
+    title: 'List categories',
+    description: 'The category taxonomy with the number of servers in each; pass a slug as category to search_servers.',
+    notFoundHint: FIND_SERVER,
+    run: (read) => read.listCategories(),
+  }),
+];
+
+export function createTools(document: OpenApiDocument, ajv: Ajv2020): McpTool[] {
+  return TOOLS.map((make) => make(document, ajv));
 }
 
 function describe(errors: readonly ErrorObject[]): string[] {

@@ -17,7 +17,6 @@ import { AppError } from '../errors.js';
 import type { JsonText } from '../json.js';
 import { createAnswerCache, type AnswerCache, type CacheEntry, type TextBody } from './answer-cache.js';
 import { busy, createGate, createSharedWork, type Gate, type GateOptions, type SharedWork } from './bounded-work.js';
-import { withLinks } from './links.js';
 
 /**
  * `signal`, where a read takes one: its caller has gone (the request's connection closed), so a
@@ -192,6 +191,15 @@ function createCaching({ generation, cache = createAnswerCache(), databaseAnswer
   };
   const uncached = async <T>(compute: () => Promise<T>): Promise<Answer<T>> => Answer.of(await databaseErrors(compute));
   return { cached, uncached, renderings: createSharedWork(renderings ?? createGate(RENDERINGS)) };
+}
+
+/**
+ * The contract's links of a server: where the REST route set serves it and searches its tools.
+ * Every surface shows the same representation, so they are added as its answer is made.
+ */
+function withLinks(server: CatalogServer): Server {
+  const links = { self: `/api/v1/servers/${encodeURIComponent(server.id)}`, tools: `/api/v1/tools/search?q=${encodeURIComponent(server.name)}` };
+  return { ...server, links };
 }
 
 /** The content generation as the read model follows it: null, not a throw, when the store cannot tell. */

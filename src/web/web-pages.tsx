@@ -81,22 +81,43 @@ export interface WebPagesDeps {
 }
 
 export function createWebPages({ read, assessments, assets }: WebPagesDeps): WebPages {
-  const ok = (text: TextBody): PageReply => ({ status: 200, text });
-  /** A page's not found, said without the REST hint. */
-  const notFoundHere = (err: unknown, id: string): unknown =>
-    err instanceof AppError && err.code === 'not_found' ? new AppError('not_found', `No server has the id or name “${id}”.`) : err;
-  /** A server's answer for a page. */
-  const serverAnswer = (id: string): Promise<Answer<Server>> =>
-    read.getServer(id).catch((err: unknown) => {
-      throw notFoundHere(err, id);
-    });
-  const titledOf = (answers: readonly Answer<Server>[]) =>
-    answers.map((answer) => {
-      const found = answer.value;
-      return { id: found.id, title: found.title ?? found.name };
-    });
-  const titled = async (ids: readonly string[]) => titledOf(await Promise.all(ids.map(serverAnswer)));
+  return {
+    ...catalogPages(read, assets),
+    ...checkedPages(read, assets),
+    ...assessmentPages(assessments, assets),
+    docs: () => ok(renderPage(<DocsPage assets={assets} />)),
+    asset(file) {
+      const found = assets.find(file);
+      if (!found) throw new AppError('route_not_found', `There is no file /assets/${file}.`);
+      return { type: found.type, bytes: found.bytes };
+    },
+    error: (data) => ({ status: data.status, text: renderPage(<ErrorPage assets={assets} data={data} />) }),
+  };
+}
 
+const ok = (text: TextBody): PageReply => ({ status: 200, text });
+
+/** A page's not found, said without the REST hint. */
+function notFoundHere(err: unknown, id: string): unknown {
+  return err instanceof AppError && err.code === 'not_found' ? new AppError('not_found', `No server has the id or name “${id}”.`) : err;
+}
+
+/** A server's answer for a page. */
+function serverAnswer(read: ReadModel, id: string): Promise<Answer<Server>> {
+  return read.getServer(id).catch((err: unknown) => {
+    throw notFoundHere(err, id);
+  });
+}
+
+function titledOf(answers: readonly Answer<Server>[]): Array<{ id: string; title: string }> {
+  return answers.map((answer) => {
+    const found = answer.value;
+    return { id: found.id, title: found.title ?? found.name };
+  });
+}
+
+/** The pages of the catalog alone, kept until it changes. */
+function catalogPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'home' | 'servers' | 'tools'> {
   return {
     async home(signal) {
       return ok(await read.page('home', async () => {
@@ -116,7 +137,7 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
         const [page, categories, chosen] = await Promise.all([
           read.searchServers({ q: input.q, category: input.category, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone),
           read.listCategories(),
-          Promise.all(compare.map(serverAnswer)),
+          Promise.all(compare.map((id) => serverAnswer(read, id))),
         ]);
         return renderPage(<ServersPage assets={assets} data={{ page: page.value, categories: categories.value, chosen: titledOf(chosen) }} />);
       }, false, signal));
@@ -129,9 +150,13 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
         return renderPage(<ToolsPage assets={assets} page={page.value} />);
       }, false, signal));
     },
+  };
+}
 
+/** The pages that show trust and status: kept as those answers are, for a moment. */
+function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'server' | 'compare'> {
+  return {
     async server(id, signal) {
-      // It shows trust and status, so it lives as they do.
       return ok(await read.page(`server\n${id}`, async () => {
         const [view, categories] = await Promise.all([
           read.getServerView(id).catch((err: unknown) => {
@@ -148,15 +173,22 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
     async compare(given, signal) {
       const ids = [...new Set(given.flatMap((value) => value.split(',')).map((id) => id.trim()).filter(Boolean))];
       if (ids.length > 10) throw new AppError('validation_failed', `Compare at most 10 servers at a time; ${ids.length} were given.`, [{ location: 'query.ids', message: 'must name 2 to 10 servers' }]);
-      if (ids.length < 2) return ok(renderPage(<ComparePage assets={assets} data={{ kind: 'choose', chosen: await titled(ids) }} />));
-      // Kept like a server page: it shows status and trust.
+      if (ids.length < 2) {
+        const chosen = titledOf(await Promise.all(ids.map((id) => serverAnswer(read, id))));
+        return ok(renderPage(<ComparePage assets={assets} data={{ kind: 'choose', chosen }} />));
+      }
       return ok(await read.page(`compare\n${JSON.stringify(ids)}`, async (gone) => {
         const [comparison, categories] = await Promise.all([read.compareServers(ids, gone), read.listCategories()]);
         const categoryNames = new Map(categories.value.items.map((c) => [c.slug, c.name]));
         return renderPage(<ComparePage assets={assets} data={{ kind: 'comparison', comparison: comparison.value, categoryNames }} />);
       }, true, signal));
     },
+  };
+}
 
+/** The assessment form, what sending it does, and an assessment's page. */
+function assessmentPages(assessments: AssessmentService, assets: AssetCatalog): Pick<WebPages, 'assessForm' | 'submitAssessment' | 'assessment'> {
+  return {
     assessForm: () => ok(renderPage(<AssessPage assets={assets} data={{ notice: NOTICE }} />)),
 
     async submitAssessment(form, client) {
@@ -183,15 +215,5 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
     async assessment(id) {
       return ok(renderPage(<AssessmentPage assets={assets} assessment={await assessments.get(id)} />));
     },
-
-    docs: () => ok(renderPage(<DocsPage assets={assets} />)),
-
-    asset(file) {
-      const found = assets.find(file);
-      if (!found) throw new AppError('route_not_found', `There is no file /assets/${file}.`);
-      return { type: found.type, bytes: found.bytes };
-    },
-
-    error: (data) => ({ status: data.status, text: renderPage(<ErrorPage assets={assets} data={data} />) }),
   };
 }

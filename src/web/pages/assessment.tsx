@@ -61,28 +61,35 @@ export function AssessmentPage({ assets, assessment }: { readonly assets: AssetC
         {assessment.observations.length === 0 ? (
           <p>No observations yet.</p>
         ) : (
-          <div class="table-scroll" tabIndex={0} role="region" aria-label="Observations table">
-            <table class="observations">
-              <caption class="visually-hidden">Observations</caption>
-              <thead>
-                <tr><th scope="col">Observation</th><th scope="col">Outcome</th><th scope="col">Value</th><th scope="col">Evidence</th><th scope="col">Source</th></tr>
-              </thead>
-              <tbody>
-                {assessment.observations.map((observation) => (
-                  <tr>
-                    <th scope="row">{observation.name.replace(/_/g, ' ')}</th>
-                    <td><span class={`outcome outcome-${observation.outcome}`}>{OUTCOME[observation.outcome] ?? observation.outcome}</span></td>
-                    <td><pre class="value">{valueText(observation.value)}</pre></td>
-                    <td>{observation.evidence}</td>
-                    <td>{observation.source.toUpperCase()}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ObservationsTable observations={assessment.observations} />
         )}
       </section>
       <p><a href="/assess">Assess another business</a> · <a href={`/api/v1/assessments/${encodeURIComponent(assessment.id)}`}>This assessment as JSON</a></p>
     </Layout>
+  );
+}
+
+/** Each observation's outcome, value, evidence and source. */
+function ObservationsTable({ observations }: { readonly observations: Assessment['observations'] }) {
+  return (
+    <div class="table-scroll" tabIndex={0} role="region" aria-label="Observations table">
+      <table class="observations">
+        <caption class="visually-hidden">Observations</caption>
+        <thead>
+          <tr><th scope="col">Observation</th><th scope="col">Outcome</th><th scope="col">Value</th><th scope="col">Evidence</th><th scope="col">Source</th></tr>
+        </thead>
+        <tbody>
+          {observations.map((observation) => (
+            <tr>
+              <th scope="row">{observation.name.replace(/_/g, ' ')}</th>
+              <td><span class={`outcome outcome-${observation.outcome}`}>{OUTCOME[observation.outcome] ?? observation.outcome}</span></td>
+              <td><pre class="value">{valueText(observation.value)}</pre></td>
+              <td>{observation.evidence}</td>
+              <td>{observation.source.toUpperCase()}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -71,22 +71,7 @@ export function ToolsSection({ tools, details }: { readonly tools: readonly Tool
                 ) : args.length === 0 ? (
                   <p class="muted">Takes no arguments.</p>
                 ) : (
-                  <table class="args">
-                    <caption class="visually-hidden">Arguments of {summary.name}</caption>
-                    <thead>
-                      <tr><th scope="col">Argument</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr>
-                    </thead>
-                    <tbody>
-                      {args.slice(0, ARGUMENTS_SHOWN).map((arg) => (
-                        <tr>
-                          <td><code>{arg.name}</code></td>
-                          <td>{arg.type}</td>
-                          <td>{arg.required ? 'Yes' : 'No'}</td>
-                          <td>{arg.description}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <ArgumentsTable name={summary.name} args={args} />
                 )}
                 {args.length > ARGUMENTS_SHOWN ? <p class="muted">And {args.length - ARGUMENTS_SHOWN} more arguments, in its input schema.</p> : null}
                 {schema === null ? (
@@ -103,5 +88,27 @@ export function ToolsSection({ tools, details }: { readonly tools: readonly Tool
         );
       })}
     </section>
+  );
+}
+
+/** A tool's top-level arguments, as a table. */
+function ArgumentsTable({ name, args }: { readonly name: string; readonly args: readonly Argument[] }) {
+  return (
+    <table class="args">
+      <caption class="visually-hidden">Arguments of {name}</caption>
+      <thead>
+        <tr><th scope="col">Argument</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr>
+      </thead>
+      <tbody>
+        {args.slice(0, ARGUMENTS_SHOWN).map((arg) => (
+          <tr>
+            <td><code>{arg.name}</code></td>
+            <td>{arg.type}</td>
+            <td>{arg.required ? 'Yes' : 'No'}</td>
+            <td>{arg.description}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

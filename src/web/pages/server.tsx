@@ -27,7 +27,6 @@ export function ServerPageView({ assets, data }: { readonly assets: AssetCatalog
   const { server } = data;
   const title = server.title ?? server.name;
   const names = new Map(data.categories.items.map((c) => [c.slug, c.name]));
-  const publisher = publisherOf(server.name);
   const description = server.description || `${title}: an MCP server in the Sextant registry.`;
   const hasTry = server.remotes.some((r) => r.transport === 'streamable-http');
   return (
@@ -45,26 +44,7 @@ export function ServerPageView({ assets, data }: { readonly assets: AssetCatalog
           <li>{authLabel(server.authentication)}</li>
           {server.license ? <li>Licence: {server.license}</li> : null}
         </ul>
-        <dl class="facts-list">
-          {publisher ? <div><dt>Publisher</dt><dd><code>{publisher}</code></dd></div> : null}
-          <div><dt>Repository</dt><dd>{server.repositoryUrl ? <ExternalLink href={server.repositoryUrl} /> : 'Not listed'}</dd></div>
-          <div><dt>Website</dt><dd>{server.websiteUrl ? <ExternalLink href={server.websiteUrl} /> : 'Not listed'}</dd></div>
-          <div><dt>Published</dt><dd>{formatDate(server.publishedAt)}</dd></div>
-          <div><dt>Updated</dt><dd>{formatDate(server.updatedAt)}</dd></div>
-          <div>
-            <dt>Categories</dt>
-            <dd>
-              {server.categories.length === 0
-                ? 'None'
-                : server.categories.map((slug, i) => (
-                    <>
-                      {i > 0 ? ', ' : ''}
-                      <a href={`/servers?category=${encodeURIComponent(slug)}`}>{names.get(slug) ?? slug}</a>
-                    </>
-                  ))}
-            </dd>
-          </div>
-        </dl>
+        <FactsList server={server} categoryNames={names} />
         <p class="actions">
           <a class="button secondary" href={`/servers?compare=${encodeURIComponent(server.id)}`}>Add to compare</a>
           <a class="button secondary" href={server.links.self}>This server as JSON</a>
@@ -135,5 +115,32 @@ function ConnectSection({ server }: { readonly server: Server }) {
         </table>
       ) : null}
     </section>
+  );
+}
+
+/** Publisher, links, dates and categories of a server. */
+function FactsList({ server, categoryNames: names }: { readonly server: Server; readonly categoryNames: ReadonlyMap<string, string> }) {
+  const publisher = publisherOf(server.name);
+  return (
+    <dl class="facts-list">
+      {publisher ? <div><dt>Publisher</dt><dd><code>{publisher}</code></dd></div> : null}
+      <div><dt>Repository</dt><dd>{server.repositoryUrl ? <ExternalLink href={server.repositoryUrl} /> : 'Not listed'}</dd></div>
+      <div><dt>Website</dt><dd>{server.websiteUrl ? <ExternalLink href={server.websiteUrl} /> : 'Not listed'}</dd></div>
+      <div><dt>Published</dt><dd>{formatDate(server.publishedAt)}</dd></div>
+      <div><dt>Updated</dt><dd>{formatDate(server.updatedAt)}</dd></div>
+      <div>
+        <dt>Categories</dt>
+        <dd>
+          {server.categories.length === 0
+            ? 'None'
+            : server.categories.map((slug, i) => (
+                <>
+                  {i > 0 ? ', ' : ''}
+                  <a href={`/servers?category=${encodeURIComponent(slug)}`}>{names.get(slug) ?? slug}</a>
+                </>
+              ))}
+        </dd>
+      </div>
+    </dl>
   );
 }

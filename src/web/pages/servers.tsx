@@ -32,31 +32,7 @@ export function ServersPage({ assets, data }: { readonly assets: AssetCatalog; r
   return (
     <Layout assets={assets} section="servers" title={heading} description={`${plural(page.total, 'MCP server')}${page.query ? ` matching “${page.query}”` : ''} in the Sextant registry.`}>
       <h1>{heading}</h1>
-      <form class="filters" action="/servers" method="get" role="search">
-        <div class="field grow">
-          <label for="servers-q">Search</label>
-          <input id="servers-q" type="search" name="q" value={page.query ?? ''} autocomplete="off" />
-        </div>
-        <div class="field">
-          <label for="servers-category">Category</label>
-          <select id="servers-category" name="category">
-            <option value="">Any category</option>
-            {categories.items.map((c) => (
-              <option value={c.slug} selected={c.slug === page.category}>{`${c.name} (${c.count})`}</option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="servers-sort">Sort by</label>
-          <select id="servers-sort" name="sort">
-            {SERVER_SORTS.map(([value, label]) => (
-              <option value={value} selected={value === page.sort}>{label}</option>
-            ))}
-          </select>
-        </div>
-        {compare.map((id) => <input type="hidden" name="compare" value={id} />)}
-        <button type="submit">Search</button>
-      </form>
+      <ServerFilters page={page} categories={categories} compare={compare} />
       <p class="result-count" role="status">
         {plural(page.total, 'server')} · sorted by {SERVER_SORTS.find(([value]) => value === page.sort)?.[1].toLowerCase() ?? page.sort}
       </p>
@@ -91,5 +67,36 @@ export function ServersPage({ assets, data }: { readonly assets: AssetCatalog; r
       )}
       <Pager total={page.total} offset={page.offset} limit={page.limit} hrefFor={hrefFor} />
     </Layout>
+  );
+}
+
+/** The search, category and sort form; the servers chosen for comparison ride along. */
+function ServerFilters({ page, categories, compare }: { readonly page: ServerPage; readonly categories: CategoryList; readonly compare: readonly string[] }) {
+  return (
+  <form class="filters" action="/servers" method="get" role="search">
+    <div class="field grow">
+      <label for="servers-q">Search</label>
+      <input id="servers-q" type="search" name="q" value={page.query ?? ''} autocomplete="off" />
+    </div>
+    <div class="field">
+      <label for="servers-category">Category</label>
+      <select id="servers-category" name="category">
+        <option value="">Any category</option>
+        {categories.items.map((c) => (
+          <option value={c.slug} selected={c.slug === page.category}>{`${c.name} (${c.count})`}</option>
+        ))}
+      </select>
+    </div>
+    <div class="field">
+      <label for="servers-sort">Sort by</label>
+      <select id="servers-sort" name="sort">
+        {SERVER_SORTS.map(([value, label]) => (
+          <option value={value} selected={value === page.sort}>{label}</option>
+        ))}
+      </select>
+    </div>
+    {compare.map((id) => <input type="hidden" name="compare" value={id} />)}
+    <button type="submit">Search</button>
+  </form>
   );
 }
