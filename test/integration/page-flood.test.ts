@@ -67,9 +67,9 @@ describe(`a page flood from one client${available ? '' : ' (skipped: ../shared/d
     await database?.drop();
   });
 
-  it('keeps the other client\'s searches quick: p99 under 200 ms', () => {
+  // Its latency is logged above, not asserted: tests never assert timings (the bench measures them).
+  it('keeps answering the other client\'s searches: each one a 200, none refused or queued out', () => {
     expect(oneUrl.searches).to.be.greaterThan(20);
-    expect(oneUrl.searchP99Ms).to.be.below(200);
     expect(oneUrl.searchStatuses).to.deep.equal({ 200: oneUrl.searches });
   });
 
