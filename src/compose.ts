@@ -70,10 +70,11 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const version = document.info.version;
     const generation = followGeneration(store.contentGeneration);
     const registry = createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines), monitor: store.monitor });
-    // The registry list's order ranks by the SQL engine alone: the same at any moment of a catalog
-    // generation and on every instance, so a cursor goes on in the order it started in.
-    const sqlRanking = createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines.slice(-1)), monitor: store.monitor });
-    const rank = async (text: string) => (await sqlRanking.searchServers({ q: text, limit: RANKED_HEAD }, null)).items;
+    // A registry list's cursor goes on in the order it started in, so the list ranks with engines
+    // that agree at any moment: on SQLite the in-memory index ranks exactly as FTS5, on
+    // PostgreSQL only tsvector ranks as tsvector.
+    const ranking = engines.at(-1)?.name === 'fts5' ? registry : createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines.slice(-1)), monitor: store.monitor });
+    const rank = async (text: string) => (await ranking.searchServers({ q: text, limit: RANKED_HEAD }, await generation())).items;
     const registryApi = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
     const read = createReadModel({ discovery: registry, registryApi, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version, deadlineMs: config.proxyDeadline * 1000 });

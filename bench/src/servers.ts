@@ -69,6 +69,7 @@ export function serverEnv(databaseFile: string, port: number, databaseUrl?: stri
     MONITOR_INTERVAL: '0',
     LOG_LEVEL: 'error',
     DISCOVERY_RATE_LIMIT: '0',
+    PAGE_RATE_LIMIT: '0',
     PROXY_RATE_LIMIT: '0',
     ASSESSMENT_LIMIT: '0',
   };

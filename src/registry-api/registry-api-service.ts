@@ -189,14 +189,10 @@ async function rankedPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' |
   const inHead = new Set(head);
   const after = query.after;
   if (after && !inHead.has(after.name)) return searchPage(versions, index, search, query, inHead);
-  const rows: RegistryVersionRow[] = [];
+  // The head's entries in one read, in its order; the name the cursor stopped in goes on after its version.
   const start = after ? head.indexOf(after.name) : 0;
-  for (let at = start; at < head.length && rows.length < query.limit; at += 1) {
-    const name = head[at] as string;
-    // The name the cursor stopped in goes on after its version; the others from their first.
-    const resume = after && at === start ? after : null;
-    rows.push(...(await versions.page({ ...query, after: resume, search: null, names: [name], limit: query.limit - rows.length })));
-  }
+  const names = head.slice(start);
+  const rows: RegistryVersionRow[] = names.length > 0 ? await versions.page({ ...query, search: null, names, order: 'names' }) : [];
   if (rows.length < query.limit) rows.push(...(await searchPage(versions, index, search, { ...query, after: null, limit: query.limit - rows.length }, inHead)));
   return rows;
 }

@@ -103,6 +103,11 @@ export interface RegistryListQuery {
   readonly search: string | null;
   /** Only these names (the names a search found in the name index, src/registry-api/name-index.ts). */
   readonly names?: readonly string[] | undefined;
+  /**
+   * `names`: the rows in the order of `names` (a ranked list), `after` then the last entry
+   * within its own name; else in name order.
+   */
+  readonly order?: 'name' | 'names';
   /** Entries updated after this time (ISO 8601 UTC). */
   readonly updatedSince: string | null;
   /** `latest`, or one exact version. */
@@ -111,7 +116,7 @@ export interface RegistryListQuery {
 }
 
 export interface RegistryVersions {
-  /** A page of entries in name, then version order (byte by byte). */
+  /** A page of entries in name (or the given names') order, then version order (byte by byte). */
   page(query: RegistryListQuery): Promise<RegistryVersionRow[]>;
   /** Every name that has a version, deleted ones too. */
   names(): Promise<string[]>;
@@ -126,17 +131,22 @@ export function createRegistryVersions(db: Db): RegistryVersions {
   /** Every column, and whether the server has a recorded check (one probe of the checks' index a row, not a query of its own). */
   const columns = ['registry_versions.*', db.raw('EXISTS (SELECT 1 FROM endpoint_checks c WHERE c.server_id = registry_versions.server_id) AS checked')];
   return {
-    async page({ after, limit, search, names, updatedSince, version, includeDeleted }) {
+    async page({ after, limit, search, names, order, updatedSince, version, includeDeleted }) {
       let q = db('registry_versions');
       if (names) q = q.whereIn('name', names);
-      if (after) q = q.whereRaw('(name > ? OR (name = ? AND version > ?))', [after.name, after.name, after.version]);
+      const given = names !== undefined && order === 'names';
+      if (after && given) q = q.whereRaw('(name <> ? OR version > ?)', [after.name, after.version]);
+      else if (after) q = q.whereRaw('(name > ? OR (name = ? AND version > ?))', [after.name, after.name, after.version]);
       // Upstream: updated_since always includes deleted entries.
       q = visible(q, includeDeleted || updatedSince !== null);
       if (search) q = q.whereRaw('lower(name) LIKE ? ESCAPE ?', [`%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`, '\\']);
       if (updatedSince) q = q.where('updated_at', '>', updatedSince);
       if (version === 'latest') q = q.where('is_latest', true);
       else if (version !== null) q = q.where('version', version);
-      const rows: Row[] = await q.orderBy([{ column: 'name' }, { column: 'version' }]).limit(limit).select(columns);
+      q = given && names.length > 0
+        ? q.orderByRaw(`CASE name ${names.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END, version`, [...names])
+        : q.orderBy([{ column: 'name' }, { column: 'version' }]);
+      const rows: Row[] = await q.limit(limit).select(columns);
       return rows.map(toRow);
     },
     async names() {
