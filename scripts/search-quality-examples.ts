@@ -62,18 +62,18 @@ export async function exampleRows(engines: readonly { label: string; engine: Mea
 
 /** Walks every page of `GET /v0.1/servers?search=github` (with `version=latest`, and without) to find GitHub's server. */
 export async function registryPositions(store: Store): Promise<RegistryPosition[]> {
-  // Ranked as the service ranks it (src/compose.ts): by the catalog's relevance search, here SQL's.
-  const generation = () => store.contentGeneration();
+  // Ranked as the service ranks it on SQLite (src/compose.ts): by the catalog's relevance search, here FTS5's.
+  const generation = await store.contentGeneration();
   const catalogSearch = createDiscoveryService({ catalog: store.catalog, search: searchThrough([createSqlEngine(store.searchSource)]), monitor: store.monitor });
   const rank = async (text: string) => (await catalogSearch.searchServers({ q: text, limit: RANKED_HEAD }, null)).items;
-  const registry = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
+  const registry = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, rank });
   const positions: RegistryPosition[] = [];
   for (const version of ['latest', null] as const) {
     const names: string[] = [];
     let cursor: string | undefined;
     do {
       const input = { search: REGISTRY_SEARCH.search, limit: 100, ...(version ? { version } : {}), ...(cursor ? { cursor } : {}) };
-      const list: unknown = JSON.parse((await registry.listServers(input)).text);
+      const list: unknown = JSON.parse((await registry.listServers(input, generation)).text);
       names.push(...serverNames(list));
       cursor = nextCursor(list);
     } while (cursor);

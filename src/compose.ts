@@ -74,8 +74,8 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     // that agree at any moment: on SQLite the in-memory index ranks exactly as FTS5, on
     // PostgreSQL only tsvector ranks as tsvector.
     const ranking = engines.at(-1)?.name === 'fts5' ? registry : createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines.slice(-1)), monitor: store.monitor });
-    const rank = async (text: string) => (await ranking.searchServers({ q: text, limit: RANKED_HEAD }, await generation())).items;
-    const registryApi = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, generation, rank });
+    const rank = async (text: string, at: string | null) => (await ranking.searchServers({ q: text, limit: RANKED_HEAD }, at)).items;
+    const registryApi = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, rank });
     const read = createReadModel({ discovery: registry, registryApi, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version, deadlineMs: config.proxyDeadline * 1000 });
     const probe = options.probe ?? defaultProbe(client, config);

@@ -146,7 +146,7 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
     compareServers: (ids, signal) => checkedRead(keyOf('compareServers', ids), () => discovery.compareServers(ids), comparisons, signal),
     // Kept until the catalog changes; trust and status in Sextant's `_meta` say when they were observed.
     registryServers: (input) =>
-      catalogRead(keyOf('registryServers', input.cursor, input.limit, input.search, input.updated_since, input.version, input.include_deleted), () => registry().listServers(input)),
+      catalogRead(keyOf('registryServers', input.cursor, input.limit, input.search, input.updated_since, input.version, input.include_deleted), (at) => registry().listServers(input, at)),
     registryVersions: (name, includeDeleted) => catalogRead(keyOf('registryVersions', name, includeDeleted), () => registry().listVersions(name, includeDeleted)),
     registryVersion: (name, version, includeDeleted) =>
       catalogRead(keyOf('registryVersion', name, version, includeDeleted), () => registry().getVersion(name, version, includeDeleted)),

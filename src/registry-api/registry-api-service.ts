@@ -34,7 +34,8 @@ export const DEFAULT_REGISTRY_LIMIT = 30;
 export type RegistryListInput = QueryOf<'registryListServers'>;
 
 export interface RegistryApiService {
-  listServers(input: RegistryListInput): Promise<JsonText<RegistryServerList>>;
+  /** `generation`: the content generation the read model read (null: unknown, and `search` scans the table). */
+  listServers(input: RegistryListInput, generation?: string | null): Promise<JsonText<RegistryServerList>>;
   listVersions(name: string, includeDeleted: boolean): Promise<JsonText<RegistryServerList>>;
   getVersion(name: string, version: string, includeDeleted: boolean): Promise<JsonText<RegistryServerResponse>>;
 }
@@ -44,16 +45,11 @@ export interface RegistryApiDeps {
   readonly catalog: Pick<CatalogLookups, 'findServers'>;
   readonly monitor: Pick<MonitorStore, 'recentChecksOf'>;
   /**
-   * The catalog's content generation (null when it cannot be read): the name index is built
-   * once for each. Without it, `search` scans the table.
-   */
-  readonly generation?: () => Promise<string | null>;
-  /**
    * The catalog's relevance search for a text: servers best first (their ids and names). With
    * it, `search` lists the entries whose names contain the text in that order (ranked names
    * first, then the rest by name); without it, by name alone.
    */
-  readonly rank?: (text: string) => Promise<ReadonlyArray<{ readonly id: string; readonly name: string }>>;
+  readonly rank?: (text: string, generation: string | null) => Promise<ReadonlyArray<{ readonly id: string; readonly name: string }>>;
 }
 
 /** Servers of the relevance search that lead a ranked `search` list; the other matches follow by name. */
@@ -121,11 +117,10 @@ async function entriesOf(deps: Pick<RegistryApiDeps, 'catalog' | 'monitor'>, row
 const listOf = (entries: readonly string[], metadata: RegistryServerList['metadata']): JsonText<RegistryServerList> =>
   new JsonText(`{"servers":[${entries.join(',')}],"metadata":${JSON.stringify(metadata)}}`);
 
-/** The name index of the current generation, built once for it; null without a generation. */
-function nameIndexOfGeneration(versions: RegistryVersions, generation: RegistryApiDeps['generation']): () => Promise<NameIndex | null> {
+/** The name index of a generation, built once for it; null without a generation. */
+function nameIndexOfGeneration(versions: RegistryVersions): (at: string | null) => Promise<NameIndex | null> {
   let names: { readonly at: string; readonly index: Promise<NameIndex> } | null = null;
-  return async () => {
-    const at = generation ? await generation() : null;
+  return async (at) => {
     if (at === null) return null;
     if (names?.at !== at) {
       const index = versions.names().then(buildNameIndex);
@@ -163,9 +158,9 @@ async function searchPage(versions: RegistryVersions, index: NameIndex, search: 
  * relevance search's first RANKED_HEAD servers (as published, or as Sextant names a server no
  * registry published) that contain the text, so the list holds the same entries as by name.
  */
-async function headOf(rank: RegistryApiDeps['rank'], index: NameIndex, search: string): Promise<string[]> {
+async function headOf(rank: RegistryApiDeps['rank'], index: NameIndex, search: string, at: string | null): Promise<string[]> {
   if (!rank) return [];
-  const ranked = await rank(search);
+  const ranked = await rank(search, at);
   const needle = search.toLowerCase();
   const head: string[] = [];
   const seen = new Set<string>();
@@ -184,8 +179,8 @@ async function headOf(rank: RegistryApiDeps['rank'], index: NameIndex, search: s
  * (the last entry of the page before) says where to go on: within the head when its name is
  * one of the head's, else in the rest, after it by name.
  */
-async function rankedPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' | 'rank'>, index: NameIndex, search: string, query: RegistryListQuery): Promise<RegistryVersionRow[]> {
-  const head = await headOf(rank, index, search);
+async function rankedPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' | 'rank'>, index: NameIndex, search: string, query: RegistryListQuery, at: string | null): Promise<RegistryVersionRow[]> {
+  const head = await headOf(rank, index, search, at);
   const inHead = new Set(head);
   const after = query.after;
   if (after && !inHead.has(after.name)) return searchPage(versions, index, search, query, inHead);
@@ -201,12 +196,12 @@ const notFound = (what: string): AppError => new AppError('not_found', `${what} 
 
 export function createRegistryApiService(deps: RegistryApiDeps): RegistryApiService {
   const { versions } = deps;
-  const nameIndex = nameIndexOfGeneration(versions, deps.generation);
+  const nameIndex = nameIndexOfGeneration(versions);
   return {
-    async listServers(input) {
+    async listServers(input, at = null) {
       const query = listQueryOf(input);
-      const index = query.search ? await nameIndex() : null;
-      const rows = index && query.search ? await rankedPage(deps, index, query.search, query) : await versions.page(query);
+      const index = query.search ? await nameIndex(at) : null;
+      const rows = index && query.search ? await rankedPage(deps, index, query.search, query, at) : await versions.page(query);
       const limit = query.limit - 1;
       const page = rows.slice(0, limit);
       const last = page.at(-1);
