@@ -25,6 +25,11 @@ export function compression(): Koa.Middleware {
     zstd: false,
   });
   return async (ctx, next) => {
+    // A client that accepts no encoding gets none (koa-compress's default): it skips the negotiation.
+    if (!ctx.get('Accept-Encoding')) {
+      ctx.vary('Accept-Encoding');
+      return next();
+    }
     const head = ctx.method === 'HEAD';
     // koa-compress leaves HEAD alone; compressed as its GET, it carries the GET's headers.
     await negotiated(ctx, async () => {

@@ -6,6 +6,7 @@
  * template to route one; here the list is read once and each template compiled once. Handlers
  * are ours to call.
  */
+import { LRUCache } from 'lru-cache';
 import { OpenAPIBackend, type Document, type Operation, type Request, type ValidationResult } from 'openapi-backend';
 import { createAjv, type OpenApiDocument } from '../contract.js';
 import { AppError } from '../errors.js';
@@ -41,6 +42,13 @@ class ContractBackend extends OpenAPIBackend {
     return this.document;
   }
 }
+
+/**
+ * GET targets whose validation is kept: validating a request costs more than answering it from
+ * a kept answer, and a GET of an operation that reads no header is validated from its target
+ * alone, so the same target is validated once.
+ */
+const KEPT_TARGETS = 4096;
 
 interface Template {
   readonly operation: Operation;
@@ -110,15 +118,36 @@ export async function createContractRouter(document: OpenApiDocument, options: {
     return { operation, operationId, path: parsed.params, query: isRecord(query) ? query : {} };
   };
 
+  const kept = new LRUCache<string, Routed>({ max: KEPT_TARGETS });
   return {
     route(request) {
       // HEAD is the GET of the same target, its content left out (Koa sends none for HEAD).
       const method = request.method === 'HEAD' ? 'GET' : request.method;
+      const target = method === 'GET' ? `${request.path}?${request.query}` : null;
+      const known = target === null ? undefined : kept.get(target);
+      if (known) return known;
       assertDecodablePath(request.path);
-      return validate(request, match(method.toLowerCase(), request.path, request.method));
+      const operation = match(method.toLowerCase(), request.path, request.method);
+      const routed = validate(request, operation);
+      if (target !== null && !readsHeaders(operation)) kept.set(target, frozen(routed));
+      return routed;
     },
     operation: (operationId) => byId.get(operationId),
   };
+}
+
+/** Whether an operation reads request headers (`Prefer`): its validation depends on more than the target. */
+function readsHeaders(operation: Operation): boolean {
+  return (operation.parameters ?? []).some((p) => 'in' in p && (p.in === 'header' || p.in === 'cookie'));
+}
+
+/** A kept result is shared by every request of its target: no handler may change it. */
+function frozen(routed: Routed): Routed {
+  for (const params of [routed.path, routed.query]) {
+    for (const value of Object.values(params)) if (typeof value === 'object' && value !== null) Object.freeze(value);
+    Object.freeze(params);
+  }
+  return Object.freeze(routed);
 }
 
 /** Rejects a path that is not valid percent-encoding before the router decodes it. */
