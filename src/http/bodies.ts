@@ -23,6 +23,7 @@ export function requestBodies(): Koa.Middleware {
   const form = bodyParser({ ...limits, enableTypes: ['json', 'form'], parsedMethods: ['POST'] });
   const json = bodyParser({ ...limits, enableTypes: ['json'], parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
   return (ctx, next) => {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
     if (RAW_BODY.test(ctx.path)) return raw(ctx, next);
     if (FORM_BODY.test(ctx.path)) return form(ctx, next);
     return json(ctx, next);

@@ -27,7 +27,7 @@ export function writeReply(ctx: Koa.Context, reply: WrittenReply): void {
     // Koa turns a null body into 204 unless the status is set after it.
     ctx.body = null;
   } else {
-    ctx.type = reply.type ?? 'json';
+    ctx.set('Content-Type', reply.type === undefined ? 'application/json; charset=utf-8' : `${reply.type}; charset=utf-8`);
     ctx.body = encode(reply.body);
   }
   ctx.status = reply.status;

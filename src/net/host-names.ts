@@ -13,7 +13,6 @@ export interface HostParts {
 }
 
 const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
 
@@ -22,7 +21,9 @@ export function isLoopbackHost(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   const family = isIP(name);
-  return family !== 0 && LOOPBACK.check(name, family === 4 ? 'ipv4' : 'ipv6');
+  // 127.0.0.0/8 by its first octet: BlockList's check builds an address object per call.
+  if (family === 4) return /^127\./.test(name);
+  return family === 6 && LOOPBACK.check(name, 'ipv6');
 }
 
 /** Parses a `Host` header (or an `ALLOWED_HOSTS` entry); null when it is not one. */
