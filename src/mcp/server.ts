@@ -84,11 +84,22 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 }
 
 /**
+ * The CallToolResult of each answer, made once while the answer is kept: every call of a kept
+ * answer sends the same result, and composing it copies the answer's bytes three times.
+ */
+const results = new WeakMap<Answer<object>, Answer<CallToolResult>>();
+
+/**
  * The CallToolResult of an answer: its JSON as structured content, and the same JSON as a
  * string for the text block, composed from the answer's bytes rather than parsed and written again.
  */
 function resultOf(answer: Answer<object>): Answer<CallToolResult> {
-  return Answer.compose<CallToolResult>`{"content":[{"type":"text","text":${answer.asText()}}],"structuredContent":${answer},"isError":false}`;
+  let result = results.get(answer);
+  if (!result) {
+    result = Answer.compose<CallToolResult>`{"content":[{"type":"text","text":${answer.asText()}}],"structuredContent":${answer},"isError":false}`;
+    results.set(answer, result);
+  }
+  return result;
 }
 
 async function callTool(tool: McpTool, args: object, context: McpCallContext, read: ReadModel): Promise<CallToolResult | Answer<CallToolResult>> {

@@ -38,13 +38,9 @@ export class Answer<T> {
     return new Answer<T>(Buffer.concat(pieces));
   }
 
-  /** Made once: a kept answer is sent as text on every MCP call of it. */
-  private text?: Answer<string>;
-
   /** This answer's JSON as a JSON string (MCP's text block holds the result so). */
   asText(): Answer<string> {
-    this.text ??= new Answer<string>(Buffer.from(JSON.stringify(this.json.toString())));
-    return this.text;
+    return new Answer<string>(Buffer.from(JSON.stringify(this.json.toString())));
   }
 }
 
