@@ -82,6 +82,23 @@ describe('response compression', function () {
     });
   }
 
+  it('sends a kept answer asked again compressed for each client as it asks, the same bytes each time', async () => {
+    const path = '/v0.1/servers?limit=100&search=s';
+    const plain = await rawGet(h.baseUrl, path);
+    const asked = ['gzip', 'gzip, deflate, br, zstd', 'gzip', 'identity', 'gzip, deflate, br, zstd'];
+    const answers = [];
+    for (const offer of asked) answers.push(await rawGet(h.baseUrl, path, offer));
+    expect(answers.map((a) => a.headers['content-encoding'] ?? 'none')).to.deep.equal(['gzip', 'br', 'gzip', 'none', 'br']);
+    for (const [i, answer] of answers.entries()) {
+      const encoding = answer.headers['content-encoding'];
+      const bytes = encoding === 'br' ? brotliDecompressSync(answer.bytes) : encoding === 'gzip' ? gunzipSync(answer.bytes) : answer.bytes;
+      expect(bytes.equals(plain.bytes), asked[i]).to.equal(true);
+      expect(Number(answer.headers['content-length']), asked[i]).to.equal(answer.bytes.length);
+    }
+    expect(answers[2]?.bytes.equals(answers[0]?.bytes ?? Buffer.alloc(0))).to.equal(true);
+    expect(answers[4]?.bytes.equals(answers[1]?.bytes ?? Buffer.alloc(0))).to.equal(true);
+  });
+
   it('sends the bytes as they are when gzip is refused or not offered', async () => {
     const plain = await rawGet(h.baseUrl, '/servers/com.notion~mcp');
     for (const refusal of ['gzip;q=0', 'identity', 'br']) {
