@@ -77,23 +77,8 @@ export async function createContractRouter(document: OpenApiDocument, options: {
   const unvalidated = new Set(options.unvalidated ?? []);
   const api = await backendOf(document);
   const operations = api.router.getOperations();
-  const templates: Template[] = operations
-    .map((operation) => ({ operation, pattern: patternOf(operation.path), specificity: operation.path.replace(/\{.*?\}/g, '').length }))
-    .sort((a, b) => b.specificity - a.specificity);
+  const match = matcherOf(operations);
   const byId = new Map(operations.map((operation) => [operation.operationId ?? '', operation]));
-
-  /** The operation of `method` (lower case) on `path`; `asked` is the request's own method, as errors name it. */
-  const match = (method: string, path: string, asked: string): Operation => {
-    const normalized = normalizePath(path);
-    const exact = operations.find((op) => op.path === normalized && op.method === method);
-    if (exact) return exact;
-    const matching = templates.filter((t) => t.pattern.test(normalized));
-    if (matching.length === 0) throw new AppError('route_not_found', `Nothing is served at ${path}.`);
-    const found = matching.find((t) => t.operation.method === method);
-    if (found) return found.operation;
-    const allowed = [...new Set(matching.flatMap((t) => (t.operation.method === 'get' ? ['GET', 'HEAD'] : [t.operation.method.toUpperCase()])))].join(', ');
-    throw new AppError('method_not_allowed', `${asked} is not allowed on ${path}; use ${allowed}.`, [], { Allow: allowed });
-  };
 
   const validate = (request: RouterRequest, operation: Operation): Routed => {
     const operationId = operation.operationId ?? '';
@@ -133,6 +118,24 @@ export async function createContractRouter(document: OpenApiDocument, options: {
       return routed;
     },
     operation: (operationId) => byId.get(operationId),
+  };
+}
+
+/** The operation of `method` (lower case) on `path`, each template compiled once; `asked` is the request's own method, as errors name it. */
+function matcherOf(operations: readonly Operation[]): (method: string, path: string, asked: string) => Operation {
+  const templates: Template[] = operations
+    .map((operation) => ({ operation, pattern: patternOf(operation.path), specificity: operation.path.replace(/\{.*?\}/g, '').length }))
+    .sort((a, b) => b.specificity - a.specificity);
+  return (method, path, asked) => {
+    const normalized = normalizePath(path);
+    const exact = operations.find((op) => op.path === normalized && op.method === method);
+    if (exact) return exact;
+    const matching = templates.filter((t) => t.pattern.test(normalized));
+    if (matching.length === 0) throw new AppError('route_not_found', `Nothing is served at ${path}.`);
+    const found = matching.find((t) => t.operation.method === method);
+    if (found) return found.operation;
+    const allowed = [...new Set(matching.flatMap((t) => (t.operation.method === 'get' ? ['GET', 'HEAD'] : [t.operation.method.toUpperCase()])))].join(', ');
+    throw new AppError('method_not_allowed', `${asked} is not allowed on ${path}; use ${allowed}.`, [], { Allow: allowed });
   };
 }
 
