@@ -38,6 +38,8 @@ export interface AppDeps {
   readonly assessments: AssessmentService;
   readonly logger: Logger;
   readonly document?: OpenApiDocument;
+  /** Whether the service is stopping: it answers what it has begun, on connections that then close. */
+  readonly stopping?: () => boolean;
 }
 
 interface State {
@@ -58,7 +60,8 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins, publicOrigin: deps.config.publicUrl };
   const hostAllowed = createHostCheck(deps.config);
   const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets: loadAssets() });
-  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, pages });
+  const stopping = deps.stopping ?? (() => false);
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, pages, stopping });
   const clientOf = clientKeys({ trustProxyHops: deps.config.trustProxyHops, ipv6Prefix: deps.config.rateLimitIpv6Prefix });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], clientOf });
   const app = new Koa<State>();
@@ -66,6 +69,11 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   app.silent = true;
 
   app.use(oneRequestPerConnection());
+  // While stopping, no connection is kept for another request: each closes after its answer.
+  app.use(async (ctx, next) => {
+    await next();
+    if (stopping()) ctx.set('Connection', 'close');
+  });
   app.use(compression());
   app.use(requestIdAndErrors(deps.logger));
   // Before anything else answers, on every route: a Host this deployment does not answer to is DNS rebinding.

@@ -3,6 +3,7 @@
  * needs from the same environment variables (src/config.ts).
  */
 import { once } from 'node:events';
+import type { Server } from 'node:http';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import cliProgress from 'cli-progress';
@@ -91,12 +92,35 @@ async function serve(config: Config, logger: Logger): Promise<number> {
     logger.warn({ host: config.host }, 'bound beyond loopback without PUBLIC_URL or ALLOWED_HOSTS: requests by IP address are answered, requests by name get 403 host_not_allowed');
   }
   const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-  logger.info({ signal: String(signal[0] ?? '') }, 'shutting down');
+  logger.info({ signal: String(signal[0] ?? ''), graceSeconds: config.shutdownGrace }, 'shutting down: finishing the requests in flight');
+  service.beginStop();
   stopMonitor();
-  server.close();
-  server.closeAllConnections();
+  const finished = await drain(server, config.shutdownGrace * 1000);
+  if (!finished) logger.warn({ graceSeconds: config.shutdownGrace }, 'requests still in flight after SHUTDOWN_GRACE: their connections were closed');
   await service.close();
   return 0;
+}
+
+/**
+ * Stops taking connections, closes the idle ones, and waits for the requests in flight (each
+ * connection closes after its answer) until `graceMs`; then closes what is left. Whether all
+ * finished in time.
+ */
+async function drain(server: Server, graceMs: number): Promise<boolean> {
+  const closed = once(server, 'close');
+  server.close();
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), graceMs);
+  });
+  const finished = await Promise.race([closed.then(() => true as const), late]);
+  clearTimeout(timer);
+  if (!finished) {
+    server.closeAllConnections();
+    await closed;
+  }
+  return finished;
 }
 
 async function monitorCommand(config: Config, logger: Logger, onlyOnce: boolean): Promise<number> {

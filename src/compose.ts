@@ -37,6 +37,8 @@ export interface Service {
   readonly app: Koa;
   /** The service's version, from the contract (`info.version`). */
   readonly version: string;
+  /** Stopping begins: `/readyz` answers 503 and every answer closes its connection. */
+  beginStop(): void;
   close(): Promise<void>;
 }
 
@@ -86,12 +88,16 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
       limits: { perClientPerHour: config.assessmentLimit, dailyCap: config.assessmentDailyCap },
       onQueued: () => workers?.kick(),
     });
-    const app = await createApp({ config, store, read, proxy, assessments, logger, document });
+    let stopping = false;
+    const app = await createApp({ config, store, read, proxy, assessments, logger, document, stopping: () => stopping });
     return {
       store, registry, read, net: client,
       async warmSearch() {
         return (await Promise.all(engines.map(async (engine) => (await (engine.serving?.() ?? engine.warm?.())) ?? true))).every(Boolean);
       }, proxy, assessments, app, version,
+      beginStop() {
+        stopping = true;
+      },
       async close() {
         await workers?.stop();
         await client.close();

@@ -30,6 +30,8 @@ export interface Config {
   readonly mcpAllowedOrigins: readonly string[];
   /** Seconds between monitor passes in `serve`; 0 turns the monitor off. */
   readonly monitorInterval: number;
+  /** Seconds `serve` gives the requests in flight to finish after SIGTERM or SIGINT. */
+  readonly shutdownGrace: number;
   /** CIDRs the network guard lets through despite being private (tests, private deployments). */
   readonly netAllowPrivate: readonly string[];
   /** Proxy requests per minute per client; 0 turns the limit off. */
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxyHops: read.integer('TRUST_PROXY_HOPS', 0, 0, 10),
     rateLimitIpv6Prefix: read.integer('RATE_LIMIT_IPV6_PREFIX', 64, 16, 128),
     monitorInterval: read.integer('MONITOR_INTERVAL', 0, 0, 604_800),
+    shutdownGrace: read.integer('SHUTDOWN_GRACE', 20, 0, 3600),
     proxyRateLimit: read.integer('PROXY_RATE_LIMIT', 20, 0, 1_000_000),
     proxyDeadline: read.integer('PROXY_DEADLINE', 20, 1, 600),
     assessmentLimit: read.integer('ASSESSMENT_LIMIT', 10, 0, 1_000_000),

@@ -30,6 +30,8 @@ export interface HandlerDeps {
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
   readonly pages: WebPages;
+  /** Whether the service is stopping (`/readyz` says so). */
+  readonly stopping: () => boolean;
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -40,7 +42,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...evidenceHandlers(deps.read),
     ...categoryHandlers(deps.read),
     ...legacyHandlers(deps.read),
-    ...metaHandlers(deps.document, deps.store, deps.read),
+    ...metaHandlers(deps.document, deps.store, deps.read, deps.stopping),
     ...preflightHandlers(deps.document),
     ...mcpHandlers(deps.mcp, deps.mcpOptions),
     ...proxyHandlers(deps.proxy),

@@ -7,14 +7,14 @@ import type { HandlerMap } from '../operation.js';
 
 type Checks = components['schemas']['Readiness']['checks'];
 
-export function metaHandlers(document: OpenApiDocument, store: Store, read: Pick<ReadModel, 'searchCoverage'>): Pick<HandlerMap, 'getOpenApiDocument' | 'getHealth' | 'getReadiness'> {
+export function metaHandlers(document: OpenApiDocument, store: Store, read: Pick<ReadModel, 'searchCoverage'>, stopping: () => boolean = () => false): Pick<HandlerMap, 'getOpenApiDocument' | 'getHealth' | 'getReadiness'> {
   return {
     getOpenApiDocument: async () => ({ status: 200, body: document }),
     getHealth: async () => ({ status: 200, body: { status: 'ok' } }),
     getReadiness: async () => {
       const [stored, integrity] = await Promise.all([store.check(), store.integrity()]);
       const checks: Checks = { ...stored, integrity: integrity.state };
-      const reason = notReadyReason(checks, integrity.problems.length);
+      const reason = stopping() ? 'The service is stopping: it finishes the requests it has begun and takes no new ones.' : notReadyReason(checks, integrity.problems.length);
       if (reason !== null) return { status: 503, body: { status: 'not_ready', checks, reason } };
       const [servers, search] = await Promise.all([store.catalog.countServers(), read.searchCoverage()]);
       return { status: 200, body: { status: 'ready', checks, servers, search } };
