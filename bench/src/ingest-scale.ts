@@ -221,7 +221,7 @@ function buildRuntime(): Runtime {
   rmSync(build, { recursive: true, force: true });
   mkdirSync(build, { recursive: true });
   log('building src/ (tsc -p tsconfig.build.json) into bench/.build-ingest/dist');
-  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', join(build, 'dist')], { cwd: ROOT, encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', join(build, 'dist'), '--tsBuildInfoFile', join(build, 'dist', '.tsbuildinfo')], { cwd: ROOT, encoding: 'utf8' });
   if (tsc.status !== 0) throw new Error(`the build failed:\n${`${tsc.stdout}${tsc.stderr}`.trim().split('\n').slice(0, 20).join('\n')}`);
   copyFileSync(join(ROOT, 'openapi.yaml'), join(build, 'openapi.yaml'));
   return { kind: 'dist', args: [join(build, 'dist', 'main.js')], serveFlags: serveNodeFlags(ROOT), buildError: null };

@@ -33,7 +33,7 @@ export function prepareRuntime(root: string, log: (line: string) => void): Runti
   mkdirSync(build, { recursive: true });
   const serveFlags = serveNodeFlags(root);
   log('building src/ (tsc -p tsconfig.build.json) into bench/.build/dist');
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', join(build, 'dist')], {
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', join(build, 'dist'), '--tsBuildInfoFile', join(build, 'dist', '.tsbuildinfo')], {
     cwd: root,
     encoding: 'utf8',
   });
