@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import type { Config } from './config.js';
+import { scrubString, scrubUrl } from './catalog/secrets.js';
 import { AppError } from './errors.js';
 import { createHandlers } from './http/handlers/index.js';
 import { loadContract, type OpenApiDocument } from './contract.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
 
 interface State {
   requestId: string;
+  /** The contract's operation the request was routed to (dispatch.ts sets it). */
+  operation?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -75,7 +78,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
     if (stopping()) ctx.set('Connection', 'close');
   });
   app.use(compression());
-  app.use(requestIdAndErrors(deps.logger));
+  app.use(requestIdAndErrors(deps.logger, clientOf));
   // Before anything else answers, on every route: a Host this deployment does not answer to is DNS rebinding.
   app.use(async (ctx, next) => {
     const host = ctx.req.headers.host;
@@ -95,8 +98,12 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   return app;
 }
 
-/** Names each request (its caller's id when it sent a usable one) and turns every error into problem+json. */
-function requestIdAndErrors(logger: Logger): Koa.Middleware<State> {
+/**
+ * Names each request (its caller's id when it sent a usable one), turns every error into
+ * problem+json, and logs the request in one line at `info`: its id, operation, target with
+ * credentials taken out, status, time and client.
+ */
+function requestIdAndErrors(logger: Logger, clientOf: (ctx: Koa.Context) => string): Koa.Middleware<State> {
   return async (ctx, next) => {
     const inbound = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID.test(inbound) ? inbound : randomUUID();
@@ -109,8 +116,19 @@ function requestIdAndErrors(logger: Logger): Koa.Middleware<State> {
       if (error.code === 'internal_error') logger.error({ err, requestId: ctx.state.requestId }, 'request failed');
       sendProblem(ctx, error, ctx.state.requestId);
     }
-    logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+    if (logger.isLevelEnabled('info')) {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      logger.info({ requestId: ctx.state.requestId, operation: ctx.state.operation ?? null, method: ctx.method, target: loggedTarget(ctx.originalUrl), status: ctx.status, ms, client: clientOf(ctx) }, 'request');
+    }
   };
+}
+
+const LOGGED_ORIGIN = 'http://request';
+
+/** A request's path and query as logged: credential parameters and credential-shaped text taken out. */
+function loggedTarget(url: string): string {
+  const scrubbed = scrubString(scrubUrl(`${LOGGED_ORIGIN}${url}`));
+  return scrubbed.startsWith(LOGGED_ORIGIN) ? scrubbed.slice(LOGGED_ORIGIN.length) : scrubbed;
 }
 
 function toAppError(err: unknown): AppError {

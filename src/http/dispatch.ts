@@ -28,6 +28,7 @@ export async function createDispatcher(
     const headers = flatHeaders(ctx);
     const routed = router.route({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: () => headers, body: ctx.request.body });
     if (!isOperationId(handlers, routed.operationId)) throw new Error(`no handler for ${routed.operationId}`);
+    ctx.state.operation = routed.operationId;
     try {
       writeReply(ctx, await call(handlers, routed.operationId, routed, ctx, headers, clientOf(ctx)));
     } catch (err) {
