@@ -15,6 +15,7 @@ import { ingest, type IngestSummary } from './ingest/ingest-service.js';
 import { IngestError } from './ingest/upstream.js';
 import { createLogger, type Logger } from './logger.js';
 import { createStore, databaseFailure } from './store/index.js';
+import { holdServeLock } from './store/serve-lock.js';
 import { exitCodeOf, stopOnSignals, type StopSignals } from './stop-signals.js';
 import { OFFICIAL_REGISTRY, SyncError, sync } from './ingest/sync.js';
 import { runMonitorPass, scheduleMonitor } from './monitor/monitor.js';
@@ -75,7 +76,9 @@ async function serve(config: Config, logger: Logger): Promise<number> {
     const summary = await loadDemoCatalogIfEmpty(service.store);
     if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');
   }
-  const stopMonitor = config.monitorInterval > 0
+  const serveLock = await holdServeLock(config.databaseUrl);
+  if (!serveLock.alone) logger.warn({ database: redactUrl(config.databaseUrl) }, 'another sextant serve runs on this SQLite file: this one runs no endpoint monitor; run one serve per SQLite file');
+  const stopMonitor = config.monitorInterval > 0 && serveLock.alone
     ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: config.monitorInterval }), 'monitor pass'), logger)
     : () => undefined;
   // Server searches are fast from the first request: the servers' in-memory index is built
@@ -98,6 +101,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const finished = await drain(server, config.shutdownGrace * 1000);
   if (!finished) logger.warn({ graceSeconds: config.shutdownGrace }, 'requests still in flight after SHUTDOWN_GRACE: their connections were closed');
   await service.close();
+  await serveLock.release();
   return 0;
 }
 

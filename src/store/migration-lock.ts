@@ -31,12 +31,12 @@ export async function withMigrationLock<T>(db: Db, databaseUrl: string, waitMs: 
   try {
     return await work();
   } finally {
-    await close(lock);
+    await closeLock(lock);
   }
 }
 
 /** A connection to `path` holding an exclusive lock on it (SQLite waits for it up to `waitMs`). */
-async function openLock(path: string, waitMs: number): Promise<sqlite3.Database> {
+export async function openLock(path: string, waitMs: number): Promise<sqlite3.Database> {
   const lock = await new Promise<sqlite3.Database>((resolve, reject) => {
     const opened: sqlite3.Database = new sqlite3.Database(path, (err) => (err ? reject(err) : resolve(opened)));
   });
@@ -45,12 +45,12 @@ async function openLock(path: string, waitMs: number): Promise<sqlite3.Database>
     await new Promise<void>((resolve, reject) => lock.exec('BEGIN EXCLUSIVE', (err) => (err ? reject(err) : resolve())));
     return lock;
   } catch (err) {
-    await close(lock);
+    await closeLock(lock);
     throw err;
   }
 }
 
 /** Closes the lock's connection, which lets the lock go (its transaction wrote nothing). */
-function close(lock: sqlite3.Database): Promise<void> {
+export function closeLock(lock: sqlite3.Database): Promise<void> {
   return new Promise((resolve) => lock.close(() => resolve()));
 }

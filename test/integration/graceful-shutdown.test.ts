@@ -17,7 +17,7 @@ const IN_FLIGHT = 50;
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github' } } });
 
 /** Starts `serve` on a fresh SQLite file with the demo catalog; resolves with its port once it serves. */
-async function startServe(dir: string): Promise<{ child: ChildProcess; port: number }> {
+async function startServe(dir: string): Promise<{ child: ChildProcess; port: number; log: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/tsx-in-workers.mjs', 'src/main.ts', 'serve'], {
     env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'catalog.sqlite')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MONITOR_INTERVAL: '0', DISCOVERY_RATE_LIMIT: '0', SHUTDOWN_GRACE: '20' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -31,7 +31,7 @@ async function startServe(dir: string): Promise<{ child: ChildProcess; port: num
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code} before serving: ${out}`)));
   });
-  return { child, port };
+  return { child, port, log: () => out };
 }
 
 interface Answer {
@@ -119,3 +119,31 @@ describe('a service that is stopping', function () {
     }
   });
 });
+
+describe('two serve processes on one SQLite file', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sextant-two-serves-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the second warns that it is not alone and runs no monitor; the first says nothing of it', async () => {
+    const first = await startServe(dir);
+    const second = await startServe(dir);
+    const warning = 'another sextant serve runs on this SQLite file: this one runs no endpoint monitor; run one serve per SQLite file';
+    try {
+      expect(second.log()).to.include(warning);
+      expect(first.log()).to.not.include(warning);
+      // Both answer.
+      for (const { port } of [first, second]) expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).to.equal(200);
+    } finally {
+      for (const { child } of [second, first]) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        expect((await exited)[0]).to.equal(0);
+      }
+    }
+  });
+});
+
