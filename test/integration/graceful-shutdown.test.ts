@@ -68,16 +68,24 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
+/** A fresh folder for each test's database files, removed after the suite. */
+function freshFolders(): () => string {
+  const made: string[] = [];
+  after(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    made.push(mkdtempSync(join(tmpdir(), 'sextant-serve-')));
+    return made.at(-1) as string;
+  };
+}
+
 describe('serve stopped by SIGTERM', function () {
   this.timeout(120_000);
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'sextant-shutdown-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const folder = freshFolders();
 
   it(`answers all ${IN_FLIGHT} requests in flight, refuses new connections, closes each connection after its answer and exits 0`, async () => {
-    const { child, port } = await startServe(dir);
+    const { child, port } = await startServe(folder());
     const exited = once(child, 'exit');
     const posts = Array.from({ length: IN_FLIGHT }, () => slowPost(port));
     await Promise.all(posts.map((p) => p.sent));
@@ -122,13 +130,10 @@ describe('a service that is stopping', function () {
 
 describe('two serve processes on one SQLite file', function () {
   this.timeout(120_000);
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'sextant-two-serves-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const folder = freshFolders();
 
   it('the second warns that it is not alone and runs no monitor; the first says nothing of it', async () => {
+    const dir = folder();
     const first = await startServe(dir);
     const second = await startServe(dir);
     const warning = 'another sextant serve runs on this SQLite file: this one runs no endpoint monitor; run one serve per SQLite file';
