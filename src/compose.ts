@@ -10,7 +10,7 @@ import { loadContract } from './contract.js';
 import type { Logger } from './logger.js';
 import { createNetClient, type NetClient, type NetClientOptions } from './net/index.js';
 import { createProxyService, type ProxyService } from './proxy/proxy-service.js';
-import { searchThrough } from './search/engine-choice.js';
+import { rankedServers, searchThrough } from './search/engine-choice.js';
 import { createRegistryApiService, RANKED_HEAD } from './registry-api/registry-api-service.js';
 import { createReadModel, followGeneration, type ReadModel } from './read/read-model.js';
 import { createDiscoveryService, type DiscoveryService } from './discovery/discovery-service.js';
@@ -75,8 +75,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     // A registry list's cursor goes on in the order it started in, so the list ranks with engines
     // that agree at any moment: on SQLite the in-memory index ranks exactly as FTS5, on
     // PostgreSQL only tsvector ranks as tsvector.
-    const ranking = engines.at(-1)?.name === 'fts5' ? registry : createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines.slice(-1)), monitor: store.monitor });
-    const rank = async (text: string, at: string | null) => (await ranking.searchServers({ q: text, limit: RANKED_HEAD }, at)).items;
+    const rank = rankedServers(searchThrough(engines.at(-1)?.name === 'fts5' ? engines : engines.slice(-1)), RANKED_HEAD);
     const registryApi = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, rank });
     const read = createReadModel({ discovery: registry, registryApi, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version, deadlineMs: config.proxyDeadline * 1000 });

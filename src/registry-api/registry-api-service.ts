@@ -13,7 +13,6 @@ import { STATUS_HISTORY } from '../discovery/status.js';
 import type { CatalogLookups } from '../store/catalog-lookups.js';
 import type { MonitorStore } from '../store/monitor-store.js';
 import { registryMetaJson, type RegistryListQuery, type RegistryVersionRow, type RegistryVersions } from '../store/registry-versions.js';
-import { localRegistryName } from '../catalog/registry-name.js';
 import { catalogMetaOf, type CatalogMeta } from './catalog-meta.js';
 import { buildNameIndex, type NameIndex } from './name-index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -45,11 +44,11 @@ export interface RegistryApiDeps {
   readonly catalog: Pick<CatalogLookups, 'findServers'>;
   readonly monitor: Pick<MonitorStore, 'recentChecksOf'>;
   /**
-   * The catalog's relevance search for a text: servers best first (their ids and names). With
-   * it, `search` lists the entries whose names contain the text in that order (ranked names
-   * first, then the rest by name); without it, by name alone.
+   * The catalog's relevance search for a text: the seqs of its first RANKED_HEAD servers, best
+   * first. With it, `search` lists the entries whose names contain the text in that order (ranked
+   * names first, then the rest by name); without it, by name alone.
    */
-  readonly rank?: (text: string, generation: string | null) => Promise<ReadonlyArray<{ readonly id: string; readonly name: string }>>;
+  readonly rank?: (text: string, generation: string | null) => Promise<readonly number[]>;
 }
 
 /** Servers of the relevance search that lead a ranked `search` list; the other matches follow by name. */
@@ -117,78 +116,105 @@ async function entriesOf(deps: Pick<RegistryApiDeps, 'catalog' | 'monitor'>, row
 const listOf = (entries: readonly string[], metadata: RegistryServerList['metadata']): JsonText<RegistryServerList> =>
   new JsonText(`{"servers":[${entries.join(',')}],"metadata":${JSON.stringify(metadata)}}`);
 
-/** The name index of a generation, built once for it; null without a generation. */
-function nameIndexOfGeneration(versions: RegistryVersions): (at: string | null) => Promise<NameIndex | null> {
-  let names: { readonly at: string; readonly index: Promise<NameIndex> } | null = null;
+/** A generation's registry names: the index `search` reads, and each server's names by its seq. */
+interface Names {
+  readonly index: NameIndex;
+  readonly bySeq: ReadonlyMap<number, readonly string[]>;
+}
+
+function namesOf(rows: ReadonlyArray<{ readonly name: string; readonly seq: number | null }>): Names {
+  const bySeq = new Map<number, string[]>();
+  for (const { name, seq } of [...rows].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (seq === null) continue;
+    const names = bySeq.get(seq);
+    if (names) names.push(name);
+    else bySeq.set(seq, [name]);
+  }
+  return { index: buildNameIndex(rows.map((row) => row.name)), bySeq };
+}
+
+/** The names of a generation, read once for it; null without a generation. */
+function namesOfGeneration(versions: RegistryVersions): (at: string | null) => Promise<Names | null> {
+  let held: { readonly at: string; readonly names: Promise<Names> } | null = null;
   return async (at) => {
     if (at === null) return null;
-    if (names?.at !== at) {
-      const index = versions.names().then(buildNameIndex);
-      const built = { at, index };
-      names = built;
-      // A failed build is not kept: the next search builds again.
-      index.catch(() => {
-        if (names === built) names = null;
+    if (held?.at !== at) {
+      const names = versions.names().then(namesOf);
+      const built = { at, names };
+      held = built;
+      // A failed read is not kept: the next search reads again.
+      names.catch(() => {
+        if (held === built) held = null;
       });
     }
-    return names.index;
+    return held.names;
+  };
+}
+
+/** The names of a list in its order, from its cursor on: up to `count` more at each call (none: no more). */
+type NameSource = (count: number) => string[];
+
+/** The index's names containing `search` in name order from `from` on, less `skip`. */
+function matchesFrom(index: NameIndex, search: string, from: { readonly name: string; readonly inclusive: boolean } | null, skip: ReadonlySet<string>): NameSource {
+  let next = from;
+  let done = false;
+  return (count) => {
+    const names: string[] = [];
+    while (!done && names.length < count) {
+      const matched = index.matching(search, next, count - names.length);
+      if (matched.length < count - names.length) done = true;
+      if (matched.length > 0) next = { name: matched.at(-1) as string, inclusive: false };
+      names.push(...matched.filter((name) => !skip.has(name)));
+    }
+    return names;
+  };
+}
+
+/** `first`'s names, then `then`'s. */
+function chained(first: readonly string[], then: NameSource): NameSource {
+  let at = 0;
+  return (count) => {
+    const names = first.slice(at, at + count);
+    at += names.length;
+    return names.length < count ? [...names, ...then(count - names.length)] : names;
   };
 }
 
 /**
- * A page of the entries whose names contain `search` after `query.after`, in name order: the
- * names from the index, a page's worth at a time (less `skip`), their entries from SQL.
- */
-async function searchPage(versions: RegistryVersions, index: NameIndex, search: string, query: RegistryListQuery, skip: ReadonlySet<string> = new Set()): Promise<RegistryVersionRow[]> {
-  const rows: RegistryVersionRow[] = [];
-  let from = query.after ? { name: query.after.name, inclusive: true } : null;
-  while (rows.length < query.limit) {
-    const matched = index.matching(search, from, query.limit);
-    if (matched.length === 0) break;
-    const wanted = matched.filter((name) => !skip.has(name));
-    if (wanted.length > 0) rows.push(...(await versions.page({ ...query, search: null, names: wanted, limit: query.limit - rows.length })));
-    if (matched.length < query.limit) break;
-    from = { name: matched.at(-1) as string, inclusive: false };
-  }
-  return rows;
-}
-
-/**
  * The registry names that lead a ranked search for `search`, best first: the names of the
- * relevance search's first RANKED_HEAD servers (as published, or as Sextant names a server no
- * registry published) that contain the text, so the list holds the same entries as by name.
+ * relevance search's first RANKED_HEAD servers that contain the text, so the list holds the
+ * same entries as by name.
  */
-async function headOf(rank: RegistryApiDeps['rank'], index: NameIndex, search: string, at: string | null): Promise<string[]> {
+async function headOf(rank: RegistryApiDeps['rank'], { bySeq }: Names, search: string, at: string | null): Promise<string[]> {
   if (!rank) return [];
-  const ranked = await rank(search, at);
   const needle = search.toLowerCase();
-  const head: string[] = [];
-  const seen = new Set<string>();
-  for (const server of ranked.slice(0, RANKED_HEAD)) {
-    for (const name of [server.name, localRegistryName(server.id)]) {
-      if (seen.has(name) || !name.toLowerCase().includes(needle) || !index.has(name)) continue;
-      seen.add(name);
-      head.push(name);
-    }
+  const head = new Set<string>();
+  for (const seq of await rank(search, at)) {
+    for (const name of bySeq.get(seq) ?? []) if (name.toLowerCase().includes(needle)) head.add(name);
   }
-  return head;
+  return [...head];
 }
 
 /**
- * A ranked page: the head's entries in its order, then every other match by name. The cursor
- * (the last entry of the page before) says where to go on: within the head when its name is
- * one of the head's, else in the rest, after it by name.
+ * A page of the entries whose names contain `search`: the head's in its order, then every other
+ * match by name. The cursor (the last entry of the page before) says where to go on: within the
+ * head when its name is one of the head's, else in the rest, after it by name. The names are
+ * taken a page's worth at a time, their entries read from SQL in that order.
  */
-async function rankedPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' | 'rank'>, index: NameIndex, search: string, query: RegistryListQuery, at: string | null): Promise<RegistryVersionRow[]> {
-  const head = await headOf(rank, index, search, at);
+async function searchPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' | 'rank'>, names: Names, search: string, query: RegistryListQuery, at: string | null): Promise<RegistryVersionRow[]> {
+  const head = await headOf(rank, names, search, at);
   const inHead = new Set(head);
   const after = query.after;
-  if (after && !inHead.has(after.name)) return searchPage(versions, index, search, query, inHead);
-  // The head's entries in one read, in its order; the name the cursor stopped in goes on after its version.
-  const start = after ? head.indexOf(after.name) : 0;
-  const names = head.slice(start);
-  const rows: RegistryVersionRow[] = names.length > 0 ? await versions.page({ ...query, search: null, names, order: 'names' }) : [];
-  if (rows.length < query.limit) rows.push(...(await searchPage(versions, index, search, { ...query, after: null, limit: query.limit - rows.length }, inHead)));
+  // The name the cursor stopped in goes on after its version.
+  const source = after && !inHead.has(after.name)
+    ? matchesFrom(names.index, search, { name: after.name, inclusive: true }, inHead)
+    : chained(head.slice(after ? head.indexOf(after.name) : 0), matchesFrom(names.index, search, null, inHead));
+  const rows: RegistryVersionRow[] = [];
+  while (rows.length < query.limit) {
+    const wanted = source(query.limit - rows.length);
+    if (wanted.length === 0) break;
+    rows.push(...(await versions.page({ ...query, search: null, names: wanted, order: 'names', limit: query.limit - rows.length })));
+  }
   return rows;
 }
 
@@ -196,12 +222,12 @@ const notFound = (what: string): AppError => new AppError('not_found', `${what} 
 
 export function createRegistryApiService(deps: RegistryApiDeps): RegistryApiService {
   const { versions } = deps;
-  const nameIndex = nameIndexOfGeneration(versions);
+  const namesAt = namesOfGeneration(versions);
   return {
     async listServers(input, at = null) {
       const query = listQueryOf(input);
-      const index = query.search ? await nameIndex(at) : null;
-      const rows = index && query.search ? await rankedPage(deps, index, query.search, query, at) : await versions.page(query);
+      const names = query.search ? await namesAt(at) : null;
+      const rows = names && query.search ? await searchPage(deps, names, query.search, query, at) : await versions.page(query);
       const limit = query.limit - 1;
       const page = rows.slice(0, limit);
       const last = page.at(-1);

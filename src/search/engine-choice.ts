@@ -4,13 +4,14 @@
  * in-memory engine comes first where there is one and answers while it is current; the SQL
  * engine last, which always answers.
  */
-import type { CatalogSearch, Page, SearchEngine } from './engine.js';
+import type { CatalogSearch, SearchEngine } from './engine.js';
+import { parseQuery } from './query.js';
 
 /** Searches through `engines`; at an unknown generation (null) only the last (SQL, which needs none) is asked. */
 export function searchThrough(engines: readonly SearchEngine[]): CatalogSearch {
   const last = engines[engines.length - 1];
   if (!last) throw new Error('search needs at least one engine');
-  const ask = async <Q, T>(query: Q, generation: string | null, search: (engine: SearchEngine, query: Q, generation: string) => Promise<Page<T> | null>): Promise<Page<T>> => {
+  const ask = async <Q, A>(query: Q, generation: string | null, search: (engine: SearchEngine, query: Q, generation: string) => Promise<A | null>): Promise<A> => {
     for (const engine of engines) {
       if (generation === null && engine !== last) continue;
       const page = await search(engine, query, generation ?? '');
@@ -21,9 +22,22 @@ export function searchThrough(engines: readonly SearchEngine[]): CatalogSearch {
   return {
     servers: (query, generation) => ask(query, generation, (engine, q, at) => engine.searchServers(q, at)),
     tools: (query, generation) => ask(query, generation, (engine, q, at) => engine.searchTools(q, at)),
+    serverSeqs: (query, generation) => ask(query, generation, (engine, q, at) => engine.rankServers(q, at)),
     coverage(generation) {
       const first = engines.find((engine) => engine.coverage !== undefined);
       return generation === null || !first?.coverage ? 'sql' : first.coverage(generation);
     },
+  };
+}
+
+/**
+ * The seqs of the `limit` servers a relevance search for a text ranks first, best first, through
+ * `search` (none for a text without words).
+ */
+export function rankedServers(search: CatalogSearch, limit: number): (text: string, generation: string | null) => Promise<readonly number[]> {
+  return async (text, generation) => {
+    const query = parseQuery(text);
+    if (query === null || query.terms === null) return [];
+    return search.serverSeqs({ terms: query.terms, text: query.text, category: null, sort: 'relevance', limit, offset: 0 }, generation);
   };
 }

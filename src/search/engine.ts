@@ -46,6 +46,11 @@ export interface SearchEngine {
    */
   searchServers(query: ServerQuery, generation: string): Promise<Page<ServerSummary> | null>;
   searchTools(query: ToolQuery, generation: string): Promise<Page<Tool> | null>;
+  /**
+   * The seqs (rows of `servers`) of the page `searchServers` would give, in its order, without
+   * reading the rows: for a caller that holds what it needs of each server. Null as there.
+   */
+  rankServers(query: ServerQuery, generation: string): Promise<readonly number[] | null>;
   /** Builds what the engine holds for the catalog as it is now (in-memory: its index); whether it is ready. */
   warm?(): Promise<boolean>;
   /** As `warm`, but resolves once the engine answers, before work that can follow it (the in-memory index's snapshot). */
@@ -68,6 +73,8 @@ export type SearchCoverage = 'memory' | 'servers' | 'sql';
 export interface CatalogSearch {
   servers(query: ServerQuery, generation: string | null): Promise<Page<ServerSummary>>;
   tools(query: ToolQuery, generation: string | null): Promise<Page<Tool>>;
+  /** The seqs of a server page, as `SearchEngine.rankServers` gives them. */
+  serverSeqs(query: ServerQuery, generation: string | null): Promise<readonly number[]>;
   /** What answers relevance searches at `generation` (`/readyz` says it). */
   coverage(generation: string | null): SearchCoverage;
 }

@@ -56,6 +56,13 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
       if (!indexes) return DECLINED;
       return serverPage(indexes, source.sql, query, terms, text);
     },
+    rankServers(query, generation) {
+      const { terms, text } = query;
+      if (query.sort !== 'relevance' || terms === null || text === null) return DECLINED;
+      const indexes = current.at(generation);
+      if (!indexes) return DECLINED;
+      return serverMatches(indexes, query, terms, text).then((page) => page && page.seqs);
+    },
     searchTools(query, generation) {
       const { terms, text } = query;
       if (query.sort !== 'relevance' || terms === null || text === null) return DECLINED;
@@ -70,18 +77,20 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   };
 }
 
-/** A relevance search of servers with words, by the match steps, answered from `indexes`. */
-function serverPage(indexes: MemoryIndexes, sql: SqlRunner, query: ServerQuery, terms: readonly string[], text: string): Promise<Page<ServerSummary> | null> {
+/** The indexed page of a relevance search of servers with words, by the match steps, from `indexes`. */
+function serverMatches(indexes: MemoryIndexes, query: ServerQuery, terms: readonly string[], text: string): Promise<FoundPage | null> {
   const { category, limit, offset } = query;
-  return rowsOf(
-    inSteps(terms, namePrefixOf(text), {
-      byName: async (prefix) => found(terms, null, indexes.searchServers({ words: null, text: prefix, category, limit, offset })),
-      byWords: async (words) => found(terms, words, indexes.searchServers({ words, text, category, limit, offset })),
-      holds: async (prefixes) => indexes.serversHold(prefixes),
-      vocabulary: async () => indexes.serverTerms,
-    }),
-    (page) => rowsOfPage<ServerRow, ServerSummary>(sql, page, SERVERS_BY_SEQ, toSummary),
-  );
+  return inSteps(terms, namePrefixOf(text), {
+    byName: async (prefix) => found(terms, null, indexes.searchServers({ words: null, text: prefix, category, limit, offset })),
+    byWords: async (words) => found(terms, words, indexes.searchServers({ words, text, category, limit, offset })),
+    holds: async (prefixes) => indexes.serversHold(prefixes),
+    vocabulary: async () => indexes.serverTerms,
+  });
+}
+
+/** A relevance search of servers with words, answered from `indexes`, its rows read by seq. */
+function serverPage(indexes: MemoryIndexes, sql: SqlRunner, query: ServerQuery, terms: readonly string[], text: string): Promise<Page<ServerSummary> | null> {
+  return rowsOf(serverMatches(indexes, query, terms, text), (page) => rowsOfPage<ServerRow, ServerSummary>(sql, page, SERVERS_BY_SEQ, toSummary));
 }
 
 /** A relevance search of tools with words, by the match steps, answered from `indexes` (whose tools are indexed: `toolTerms`). */

@@ -18,6 +18,7 @@ import { matchedTermsOf } from './words.js';
 export interface SqlEngine extends SearchEngine {
   searchServers(query: ServerQuery, generation?: string): Promise<Page<ServerSummary>>;
   searchTools(query: ToolQuery, generation?: string): Promise<Page<Tool>>;
+  rankServers(query: ServerQuery, generation?: string): Promise<readonly number[]>;
 }
 
 export interface Query {
@@ -200,7 +201,7 @@ export function toolQuery(dialect: SqlDialect, search: ToolQuery, select: string
  * The match steps (match-steps.ts) of a server and a tool search on a SQL database: `dialect`'s
  * queries, with each index's words read once per content generation for the typo step.
  */
-export function sqlSearches(dialect: SqlDialect, sql: SqlRunner): Pick<SqlEngine, 'searchServers' | 'searchTools'> {
+export function sqlSearches(dialect: SqlDialect, sql: SqlRunner): Pick<SqlEngine, 'searchServers' | 'rankServers' | 'searchTools'> {
   const vocabularies = new Map<FtsTable, { generation: string; terms: Promise<string[]> }>();
   const vocabulary = (index: FtsTable, generation: string | undefined): Promise<string[]> => {
     const read = vocabularies.get(index);
@@ -221,12 +222,17 @@ export function sqlSearches(dialect: SqlDialect, sql: SqlRunner): Pick<SqlEngine
     holds: (prefixes: readonly string[]) => holds(index, prefixes),
     vocabulary: () => vocabulary(index, generation),
   });
+  /** A server search's page, each row read as `columns` and mapped by `map`. */
+  const servers = async <Row, T>(query: ServerQuery, generation: string | undefined, columns: string, map: (row: Row) => T): Promise<Page<T>> => {
+    const run = (words: readonly WordMatch[] | null) => pageOf<Row, T>(sql, (select, paged) => serverQuery(dialect, query, select, paged, words), columns, map, words, query.terms);
+    if (query.terms === null) return run(null);
+    const page = await inSteps(query.terms, namePrefixOf(query.text), { byName: () => run(null), ...steps('servers_fts', generation, run) });
+    return page as Page<T>;
+  };
   return {
-    async searchServers(query, generation) {
-      const run = (words: readonly WordMatch[] | null) => pageOf<ServerRow, ServerSummary>(sql, (select, paged) => serverQuery(dialect, query, select, paged, words), SUMMARY_COLUMNS, toSummary, words, query.terms);
-      if (query.terms === null) return run(null);
-      const page = await inSteps(query.terms, namePrefixOf(query.text), { byName: () => run(null), ...steps('servers_fts', generation, run) });
-      return page as Page<ServerSummary>;
+    searchServers: (query, generation) => servers(query, generation, SUMMARY_COLUMNS, toSummary),
+    async rankServers(query, generation) {
+      return (await servers(query, generation, 's.seq', (row: { seq: number | string }) => ({ seq: Number(row.seq) }))).items.map((item) => item.seq);
     },
     async searchTools(query, generation) {
       const run = (words: readonly WordMatch[] | null) => pageOf<ToolRow, Tool>(sql, (select, paged) => toolQuery(dialect, query, select, paged, words), TOOL_SELECT, toTool, words, query.terms);

@@ -118,8 +118,8 @@ export interface RegistryListQuery {
 export interface RegistryVersions {
   /** A page of entries in name (or the given names') order, then version order (byte by byte). */
   page(query: RegistryListQuery): Promise<RegistryVersionRow[]>;
-  /** Every name that has a version, deleted ones too. */
-  names(): Promise<string[]>;
+  /** Every name that has a version, deleted ones too, with its server's seq (null for a server no longer stored). */
+  names(): Promise<Array<{ readonly name: string; readonly seq: number | null }>>;
   /** Every version of a name, newest published first. */
   versionsOf(name: string, includeDeleted: boolean): Promise<RegistryVersionRow[]>;
   /** One version of a name (`latest`: the one marked latest). */
@@ -150,7 +150,10 @@ export function createRegistryVersions(db: Db): RegistryVersions {
       return rows.map(toRow);
     },
     async names() {
-      return (await db('registry_versions').distinct('name').pluck('name')) as string[];
+      const rows: Array<{ name: string; seq: number | string | null }> = await db('registry_versions as v')
+        .leftJoin('servers as s', 's.id', 'v.server_id')
+        .distinct('v.name', 's.seq');
+      return rows.map((row) => ({ name: row.name, seq: row.seq === null ? null : Number(row.seq) }));
     },
     async versionsOf(name, includeDeleted) {
       const rows: Row[] = await visible(db('registry_versions').where({ name }), includeDeleted)

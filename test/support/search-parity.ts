@@ -141,6 +141,22 @@ export function memoryMatchesFts5(subject: () => ParitySubject, expected: Parity
     expect(matchedNonAscii, 'queries in other scripts or with diacritics match').to.be.at.least(expected.nonAscii / 2);
   });
 
+  it('ranks the servers of its pages by seq alone, as FTS5 does, for every query', async () => {
+    const { store, memory, fts5, queries } = subject();
+    const idOf = new Map((await store.searchSource.sql.all<{ seq: number; id: string }>('SELECT seq, id FROM servers')).map((row) => [Number(row.seq), row.id]));
+    const at = await store.contentGeneration();
+    let ranked = 0;
+    for (const q of every(queries, 2)) {
+      const query = serverQuery(q, { limit: 100 });
+      const [page, fromMemory, fromFts5] = await Promise.all([fts5.searchServers(query), memory.rankServers(query, at), fts5.rankServers(query)]);
+      const pageIds = page.items.map((item) => item.id);
+      expect({ q, ids: fromFts5.map((seq) => idOf.get(seq)) }).to.deep.equal({ q, ids: pageIds });
+      if (fromMemory !== null) expect({ q, ids: fromMemory.map((seq) => idOf.get(seq)) }).to.deep.equal({ q, ids: pageIds });
+      if (pageIds.length > 0) ranked += 1;
+    }
+    expect(ranked, 'most queries rank some servers').to.be.greaterThan(every(queries, 2).length * 0.8);
+  });
+
   it('agrees with a category, on later pages and with long pages', async () => {
     const categories = TAXONOMY.map((c) => c.slug);
     for (const [i, q] of every(subject().queries, 3).entries()) {

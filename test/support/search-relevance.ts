@@ -133,6 +133,7 @@ function counting(engine: SearchEngine, declined: { count: number }): SearchEngi
     name: engine.name,
     searchServers: async (query, generation) => note(await engine.searchServers(query, generation)),
     searchTools: async (query, generation) => note(await engine.searchTools(query, generation)),
+    rankServers: async (query, generation) => note(await engine.rankServers(query, generation)),
   };
 }
 
