@@ -119,16 +119,18 @@ const listOf = (entries: readonly string[], metadata: RegistryServerList['metada
 /** A generation's registry names: the index `search` reads, and each server's names by its seq. */
 interface Names {
   readonly index: NameIndex;
-  readonly bySeq: ReadonlyMap<number, readonly string[]>;
+  /** Each server's names, as published and in lower case (what `search` is matched in). */
+  readonly bySeq: ReadonlyMap<number, ReadonlyArray<{ readonly name: string; readonly lower: string }>>;
 }
 
 function namesOf(rows: ReadonlyArray<{ readonly name: string; readonly seq: number | null }>): Names {
-  const bySeq = new Map<number, string[]>();
+  const bySeq = new Map<number, Array<{ name: string; lower: string }>>();
   for (const { name, seq } of [...rows].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (seq === null) continue;
     const names = bySeq.get(seq);
-    if (names) names.push(name);
-    else bySeq.set(seq, [name]);
+    const held = { name, lower: name.toLowerCase() };
+    if (names) names.push(held);
+    else bySeq.set(seq, [held]);
   }
   return { index: buildNameIndex(rows.map((row) => row.name)), bySeq };
 }
@@ -190,7 +192,7 @@ async function headOf(rank: RegistryApiDeps['rank'], { bySeq }: Names, search: s
   const needle = search.toLowerCase();
   const head = new Set<string>();
   for (const seq of await rank(search, at)) {
-    for (const name of bySeq.get(seq) ?? []) if (name.toLowerCase().includes(needle)) head.add(name);
+    for (const { name, lower } of bySeq.get(seq) ?? []) if (lower.includes(needle)) head.add(name);
   }
   return [...head];
 }
