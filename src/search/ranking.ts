@@ -35,8 +35,9 @@ export const MAX_TERMS = 32;
 
 /**
  * English words that say nothing of what a record does, dropped from a query unless nothing else
- * is left ("how do I read my calendar" searches `read calendar`). Tool verbs (get, list, find,
- * create, send…) are not here: they are what tools are named after.
+ * is left ("how do I read my calendar" searches `read calendar`): Snowball's English list (its
+ * words without apostrophes), and the words requests are phrased with (want, need, please…).
+ * Tool verbs (get, list, find, create, send…) are not here: they are what tools are named after.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   ('a an the and or but nor if then else so than too very just also only not no yes ' +
@@ -46,7 +47,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'this that these those there here what which who whom whose when where why how ' +
     'can could would should will shall may might must ' +
     'want wants wanted need needs like please help let lets able way something anything some any all each every ' +
-    'using use').split(' '),
+    'using use ' +
+    'because until while against between through during before after above below up down out off again further once both few more most other such own same ' +
+    'ourselves yourself yourselves himself herself itself themselves theirs hers ought').split(' '),
 );
 
 /**

@@ -54,6 +54,15 @@ describe('the words of a query', () => {
       expect(meaningfulWords(['how', 'to'])).to.deep.equal(['how', 'to']);
       expect(parseQuery('the')?.terms).to.deep.equal(['the']);
     });
+    it("holds Snowball's English list, its words without apostrophes", () => {
+      const snowball = ('i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself ' +
+        'it its itself they them their theirs themselves what which who whom this that these those am is are was were be been being ' +
+        'have has had having do does did doing would should could ought a an the and but if or because as until while of at by for ' +
+        'with about against between into through during before after above below to from up down in out on off over under again ' +
+        'further then once here there when where why how all any both each few more most other some such no nor not only own same ' +
+        'so than too very').split(' ');
+      expect(snowball.filter((word) => !STOP_WORDS.has(word))).to.deep.equal([]);
+    });
     it('keeps the verbs tools are named after', () => {
       for (const verb of ['get', 'list', 'find', 'create', 'send', 'search', 'read', 'delete']) expect(STOP_WORDS.has(verb), verb).to.equal(false);
     });
