@@ -16,6 +16,7 @@ import { IngestError } from './ingest/upstream.js';
 import { createLogger, type Logger } from './logger.js';
 import { createStore, databaseFailure } from './store/index.js';
 import { holdServeLock } from './store/serve-lock.js';
+import { BackupError, backupSqlite, restoreSqlite } from './store/backup.js';
 import { exitCodeOf, stopOnSignals, type StopSignals } from './stop-signals.js';
 import { OFFICIAL_REGISTRY, SyncError, sync } from './ingest/sync.js';
 import { runMonitorPass, scheduleMonitor } from './monitor/monitor.js';
@@ -30,6 +31,8 @@ Commands:
   ingest <file...>        ingest upstream registry files (official, Docker catalog, toolsdk; detected from content)
   sync [--upstream URL]   pull the official registry API (default ${OFFICIAL_REGISTRY}), incrementally
   monitor [--once]        check every catalogued remote endpoint, once or every MONITOR_INTERVAL seconds
+  backup <file>           write a consistent copy of the SQLite catalog to a new file, while it serves
+  restore <file>          check a backup and put it in the SQLite catalog's place (no serve may run on it)
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -57,6 +60,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return syncUpstream(config, logger, values.upstream);
     case 'monitor':
       return monitorCommand(config, logger, values.once === true);
+    case 'backup':
+    case 'restore':
+      return backupCommand(command, config, rest);
     default:
       console.error(`unknown command "${command}"\n\n${USAGE}`);
       return 2;
@@ -172,6 +178,28 @@ async function syncUpstream(config: Config, logger: Logger, upstream: string | u
   } finally {
     stop.release();
     await service.close();
+  }
+}
+
+async function backupCommand(command: 'backup' | 'restore', config: Config, files: readonly string[]): Promise<number> {
+  const [file, ...extra] = files;
+  if (file === undefined || extra.length > 0) {
+    console.error(`${command} takes one file`);
+    return 2;
+  }
+  try {
+    if (command === 'backup') {
+      const made = await backupSqlite(config.databaseUrl, file);
+      console.log(`backed up ${redactUrl(config.databaseUrl)} to ${made.file} (${made.bytes} bytes)`);
+    } else {
+      const restored = await restoreSqlite(config.databaseUrl, file);
+      console.log(`restored ${restored.file} from ${file}: ${restored.servers} servers`);
+    }
+    return 0;
+  } catch (err) {
+    if (!(err instanceof BackupError)) throw err;
+    console.error(`${command}: ${err.message}`);
+    return 2;
   }
 }
 
