@@ -177,9 +177,10 @@ describe('sextant ingest under faults (child processes)', function () {
       const first = await sextant(['ingest', 'test/fixtures/official-small.json'], { DATABASE_URL: url }).done;
       expect(first.code, first.stderr).to.equal(0);
       const run = sextant(['ingest', ...inputs], { TMPDIR: tmp, DATABASE_URL: url });
-      // The run's write transaction has begun: its backend holds a transaction id.
+      // The run's write transaction has begun: its backend holds a transaction id, and has for a
+      // while (a short write before it, committed at once, is not the one to end).
       const writing = async (): Promise<boolean> =>
-        withClient(async (client) => (await client.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND backend_xid IS NOT NULL', [application])).rows.length > 0);
+        withClient(async (client) => (await client.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND backend_xid IS NOT NULL AND now() - xact_start > interval '300 milliseconds'", [application])).rows.length > 0);
       expect(await eventually(writing), 'the run began writing').to.equal(true);
       await withClient((client) => client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [application]));
       const { code, stderr } = await run.done;
