@@ -13,6 +13,7 @@ import { createProxyService, type ProxyService } from './proxy/proxy-service.js'
 import { rankedServers, searchThrough } from './search/engine-choice.js';
 import { createRegistryApiService, RANKED_HEAD } from './registry-api/registry-api-service.js';
 import { createReadModel, followGeneration, type ReadModel } from './read/read-model.js';
+import { ANSWER_CACHE_MB, createAnswerCache } from './read/answer-cache.js';
 import { createDiscoveryService, type DiscoveryService } from './discovery/discovery-service.js';
 import { createMemoryEngine, createSqlEngine, type SearchEngine } from './search/index.js';
 import { createStore, type Store } from './store/index.js';
@@ -20,7 +21,7 @@ import { createStore, type Store } from './store/index.js';
 export type ServiceConfig = Pick<
   Config,
   'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'proxyDeadline' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
->;
+> & Partial<Pick<Config, 'answerCacheMb'>>;
 
 export interface Service {
   readonly store: Store;
@@ -77,7 +78,8 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     // PostgreSQL only tsvector ranks as tsvector.
     const rank = rankedServers(searchThrough(engines.at(-1)?.name === 'fts5' ? engines : engines.slice(-1)), RANKED_HEAD);
     const registryApi = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, rank });
-    const read = createReadModel({ discovery: registry, registryApi, generation, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
+    const cache = createAnswerCache((config.answerCacheMb ?? ANSWER_CACHE_MB) * 2 ** 20);
+    const read = createReadModel({ discovery: registry, registryApi, generation, cache, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version, deadlineMs: config.proxyDeadline * 1000 });
     const probe = options.probe ?? defaultProbe(client, config);
     if (options.workers) workers = startWorkers(store.assessments, probe, logger, options.workerOptions);

@@ -5,6 +5,7 @@
 
 import { parseHost } from './net/host-names.js';
 import { parseCidrList } from './net/address-policy.js';
+import { ANSWER_CACHE_MB } from './read/answer-cache.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -30,6 +31,8 @@ export interface Config {
   readonly mcpAllowedOrigins: readonly string[];
   /** Seconds between monitor passes in `serve`; 0 turns the monitor off. */
   readonly monitorInterval: number;
+  /** MiB the read model keeps of answers and pages at most. */
+  readonly answerCacheMb: number;
   /** Seconds `serve` gives the requests in flight to finish after SIGTERM or SIGINT. */
   readonly shutdownGrace: number;
   /** CIDRs the network guard lets through despite being private (tests, private deployments). */
@@ -138,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitIpv6Prefix: read.integer('RATE_LIMIT_IPV6_PREFIX', 64, 16, 128),
     monitorInterval: read.integer('MONITOR_INTERVAL', 0, 0, 604_800),
     shutdownGrace: read.integer('SHUTDOWN_GRACE', 20, 0, 3600),
+    answerCacheMb: read.integer('ANSWER_CACHE_MB', ANSWER_CACHE_MB, 1, 65_536),
     proxyRateLimit: read.integer('PROXY_RATE_LIMIT', 20, 0, 1_000_000),
     proxyDeadline: read.integer('PROXY_DEADLINE', 20, 1, 600),
     assessmentLimit: read.integer('ASSESSMENT_LIMIT', 10, 0, 1_000_000),

@@ -15,8 +15,11 @@ export interface TextBody {
 /** What the cache holds: an answer's JSON, or a page. */
 export type CacheEntry = Answer<unknown> | TextBody;
 
-/** Bytes of kept entries at most: room for a long rotation of distinct reads and pages, and registry API pages. */
-const KEPT_BYTES = 128 * 2 ** 20;
+/**
+ * MiB of kept entries at most, unless told (ANSWER_CACHE_MB): room for a long rotation of
+ * distinct reads and pages, and registry API pages.
+ */
+export const ANSWER_CACHE_MB = 128;
 
 const sizeOf = (entry: CacheEntry, key: string): number => key.length + ('json' in entry ? entry.json.length : entry.bytes.length);
 
@@ -27,7 +30,7 @@ export interface AnswerCache {
   set(generation: string, key: string, entry: CacheEntry, ttlMs?: number): void;
 }
 
-export function createAnswerCache(maxBytes = KEPT_BYTES): AnswerCache {
+export function createAnswerCache(maxBytes = ANSWER_CACHE_MB * 2 ** 20): AnswerCache {
   const entries = new LRUCache<string, CacheEntry>({ maxSize: maxBytes, sizeCalculation: (entry, key) => Math.max(1, sizeOf(entry, key)) });
   let current = '';
   const follow = (generation: string): void => {

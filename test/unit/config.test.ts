@@ -5,7 +5,7 @@ describe('configuration', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).to.deep.equal({
       port: 3000, host: '127.0.0.1', publicUrl: null, allowedHosts: [], databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
-      discoveryRateLimit: 120, pageRateLimit: 120, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], monitorInterval: 0, shutdownGrace: 20, netAllowPrivate: [], proxyRateLimit: 20, proxyDeadline: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
+      discoveryRateLimit: 120, pageRateLimit: 120, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], monitorInterval: 0, shutdownGrace: 20, answerCacheMb: 128, netAllowPrivate: [], proxyRateLimit: 20, proxyDeadline: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
       rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', logLevel: 'info',
     });
   });
@@ -19,6 +19,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ PROXY_DEADLINE: '0' })).to.throw(/PROXY_DEADLINE/);
     expect(loadConfig({ SHUTDOWN_GRACE: '0' }).shutdownGrace).to.equal(0);
     expect(() => loadConfig({ SHUTDOWN_GRACE: '3601' })).to.throw(/SHUTDOWN_GRACE/);
+    expect(loadConfig({ ANSWER_CACHE_MB: '512' }).answerCacheMb).to.equal(512);
+    expect(() => loadConfig({ ANSWER_CACHE_MB: '0' })).to.throw(/ANSWER_CACHE_MB/);
   });
 
   it('reports every bad variable at once', () => {
