@@ -50,18 +50,12 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   return {
     name: 'memory',
     searchServers(query, generation) {
-      const { terms, text } = query;
-      if (query.sort !== 'relevance' || terms === null || text === null) return DECLINED;
-      const indexes = current.at(generation);
-      if (!indexes) return DECLINED;
-      return serverPage(indexes, source.sql, query, terms, text);
+      const matched = serverMatches(current.at(generation), query);
+      return matched === null ? DECLINED : rowsOf(matched, (page) => rowsOfPage<ServerRow, ServerSummary>(source.sql, page, SERVERS_BY_SEQ, toSummary));
     },
     rankServers(query, generation) {
-      const { terms, text } = query;
-      if (query.sort !== 'relevance' || terms === null || text === null) return DECLINED;
-      const indexes = current.at(generation);
-      if (!indexes) return DECLINED;
-      return serverMatches(indexes, query, terms, text).then((page) => page && page.seqs);
+      const matched = serverMatches(current.at(generation), query);
+      return matched === null ? DECLINED : matched.then((page) => page && page.seqs);
     },
     searchTools(query, generation) {
       const { terms, text } = query;
@@ -77,20 +71,20 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   };
 }
 
-/** The indexed page of a relevance search of servers with words, by the match steps, from `indexes`. */
-function serverMatches(indexes: MemoryIndexes, query: ServerQuery, terms: readonly string[], text: string): Promise<FoundPage | null> {
-  const { category, limit, offset } = query;
+/**
+ * The indexed page of a relevance search of servers with words, by the match steps, from
+ * `indexes`; null (without a search) where this engine declines: no indexes of the generation,
+ * or not a relevance search with words.
+ */
+function serverMatches(indexes: MemoryIndexes | null | undefined, query: ServerQuery): Promise<FoundPage | null> | null {
+  const { terms, text, category, limit, offset } = query;
+  if (!indexes || query.sort !== 'relevance' || terms === null || text === null) return null;
   return inSteps(terms, namePrefixOf(text), {
     byName: async (prefix) => found(terms, null, indexes.searchServers({ words: null, text: prefix, category, limit, offset })),
     byWords: async (words) => found(terms, words, indexes.searchServers({ words, text, category, limit, offset })),
     holds: async (prefixes) => indexes.serversHold(prefixes),
     vocabulary: async () => indexes.serverTerms,
   });
-}
-
-/** A relevance search of servers with words, answered from `indexes`, its rows read by seq. */
-function serverPage(indexes: MemoryIndexes, sql: SqlRunner, query: ServerQuery, terms: readonly string[], text: string): Promise<Page<ServerSummary> | null> {
-  return rowsOf(serverMatches(indexes, query, terms, text), (page) => rowsOfPage<ServerRow, ServerSummary>(sql, page, SERVERS_BY_SEQ, toSummary));
 }
 
 /** A relevance search of tools with words, by the match steps, answered from `indexes` (whose tools are indexed: `toolTerms`). */

@@ -222,9 +222,9 @@ export function sqlSearches(dialect: SqlDialect, sql: SqlRunner): Pick<SqlEngine
     holds: (prefixes: readonly string[]) => holds(index, prefixes),
     vocabulary: () => vocabulary(index, generation),
   });
-  /** A server search's page, each row read as `columns` and mapped by `map`. */
-  const servers = async <Row, T>(query: ServerQuery, generation: string | undefined, columns: string, map: (row: Row) => T): Promise<Page<T>> => {
-    const run = (words: readonly WordMatch[] | null) => pageOf<Row, T>(sql, (select, paged) => serverQuery(dialect, query, select, paged, words), columns, map, words, query.terms);
+  /** A server search's page, each row read as `columns` and mapped by `map`; without `counted`, its total is only the page's rows. */
+  const servers = async <Row, T>(query: ServerQuery, generation: string | undefined, columns: string, map: (row: Row) => T, counted = true): Promise<Page<T>> => {
+    const run = (words: readonly WordMatch[] | null) => pageOf<Row, T>(sql, (select, paged) => serverQuery(dialect, query, select, paged, words), columns, map, words, query.terms, counted);
     if (query.terms === null) return run(null);
     const page = await inSteps(query.terms, namePrefixOf(query.text), { byName: () => run(null), ...steps('servers_fts', generation, run) });
     return page as Page<T>;
@@ -232,7 +232,9 @@ export function sqlSearches(dialect: SqlDialect, sql: SqlRunner): Pick<SqlEngine
   return {
     searchServers: (query, generation) => servers(query, generation, SUMMARY_COLUMNS, toSummary),
     async rankServers(query, generation) {
-      return (await servers(query, generation, 's.seq', (row: { seq: number | string }) => ({ seq: Number(row.seq) }))).items.map((item) => item.seq);
+      // Uncounted: the match steps ask only whether a step matched anything, which the first page tells.
+      const page = await servers(query, generation, 's.seq', (row: { seq: number | string }) => ({ seq: Number(row.seq) }), query.offset === 0);
+      return page.items.map((item) => item.seq);
     },
     async searchTools(query, generation) {
       const run = (words: readonly WordMatch[] | null) => pageOf<ToolRow, Tool>(sql, (select, paged) => toolQuery(dialect, query, select, paged, words), TOOL_SELECT, toTool, words, query.terms);
@@ -246,14 +248,15 @@ export function sqlSearches(dialect: SqlDialect, sql: SqlRunner): Pick<SqlEngine
 const TOOL_SELECT = TOOL_COLUMNS.join(', ');
 
 /**
- * A page of `query`'s rows mapped by `map`, and the count of all its matches, read together;
- * in a search with words (or a name search: `terms`), each item with the words it holds.
+ * A page of `query`'s rows mapped by `map`, and the count of all its matches, read together
+ * (without `counted`, the total is the page's rows: enough to tell a first page's none from
+ * some); in a search with words (or a name search: `terms`), each item with the words it holds.
  */
-export async function pageOf<Row, T>(sql: SqlRunner, query: QueryOf, columns: string, map: (row: Row) => T, words: readonly WordMatch[] | null = null, terms: readonly string[] | null = null): Promise<Page<T>> {
-  const counted = query('count(*) AS n', false);
+export async function pageOf<Row, T>(sql: SqlRunner, query: QueryOf, columns: string, map: (row: Row) => T, words: readonly WordMatch[] | null = null, terms: readonly string[] | null = null, counted = true): Promise<Page<T>> {
   const paged = query(columns, true);
-  const [rows, counts] = await Promise.all([sql.all<Row & { matched_mask?: number | string }>(paged.sql, paged.bindings), sql.all<{ n: number | string }>(counted.sql, counted.bindings)]);
-  const total = Number(counts[0]?.n ?? 0);
+  const count = counted ? query('count(*) AS n', false) : null;
+  const [rows, counts] = await Promise.all([sql.all<Row & { matched_mask?: number | string }>(paged.sql, paged.bindings), count ? sql.all<{ n: number | string }>(count.sql, count.bindings) : null]);
+  const total = counts === null ? rows.length : Number(counts[0]?.n ?? 0);
   if (terms === null) return { items: rows.map(map), total };
   const searched = words === null ? terms : words.map((w) => w.word);
   const items = rows.map((row) => ({ ...map(row), matchedTerms: matchedTermsOf(searched, words === null ? null : Number(row.matched_mask ?? 0)) }));

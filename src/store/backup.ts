@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import sqlite3 from 'sqlite3';
-import { openDatabase, sqliteFileOf } from './db.js';
+import { isPostgresUrl, openDatabase, sqliteFileOf } from './db.js';
 import { holdServeLock } from './serve-lock.js';
 
 /** A backup or a restore refused, with what to do about it. */
@@ -20,7 +20,7 @@ export const POSTGRES_BACKUP = 'On PostgreSQL, back up with pg_dump --format=cus
 
 /** The SQLite file a URL names; a BackupError for PostgreSQL or a database in memory. */
 function fileOf(databaseUrl: string): string {
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) throw new BackupError(POSTGRES_BACKUP);
+  if (isPostgresUrl(databaseUrl)) throw new BackupError(POSTGRES_BACKUP);
   const file = sqliteFileOf(databaseUrl);
   if (file === null) throw new BackupError('A database in memory has nothing to back up or restore.');
   return file;

@@ -14,6 +14,9 @@ export type { WriteStatement } from './sqlite-client.js';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
+/** Whether DATABASE_URL names a PostgreSQL database (else SQLite). */
+export const isPostgresUrl = (databaseUrl: string): boolean => POSTGRES_URL.test(databaseUrl);
+
 /** Rows of a `db.raw` result: SQLite's driver returns the rows, pg a result object holding them. */
 export function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];

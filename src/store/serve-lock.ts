@@ -5,7 +5,7 @@
  * PostgreSQL's instances share their work through leases and need no such lock.
  */
 import { closeLock, openLock } from './migration-lock.js';
-import { sqliteFileOf } from './db.js';
+import { isPostgresUrl, sqliteFileOf } from './db.js';
 
 export interface ServeLock {
   /** Whether this process is the only `serve` on its database file (always, on PostgreSQL). */
@@ -14,7 +14,7 @@ export interface ServeLock {
 }
 
 export async function holdServeLock(databaseUrl: string): Promise<ServeLock> {
-  const file = databaseUrl.startsWith('postgres') ? null : sqliteFileOf(databaseUrl);
+  const file = isPostgresUrl(databaseUrl) ? null : sqliteFileOf(databaseUrl);
   if (file === null) return { alone: true, release: async () => undefined };
   try {
     const lock = await openLock(`${file}.serve-lock`, 0);
