@@ -50,11 +50,11 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   return {
     name: 'memory',
     searchServers(query, generation) {
-      const matched = serverMatches(current.at(generation), query);
+      const matched = serverMatches(current, generation, query);
       return matched === null ? DECLINED : rowsOf(matched, (page) => rowsOfPage<ServerRow, ServerSummary>(source.sql, page, SERVERS_BY_SEQ, toSummary));
     },
     rankServers(query, generation) {
-      const matched = serverMatches(current.at(generation), query);
+      const matched = serverMatches(current, generation, query);
       return matched === null ? DECLINED : matched.then((page) => page && page.seqs);
     },
     searchTools(query, generation) {
@@ -72,13 +72,16 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
 }
 
 /**
- * The indexed page of a relevance search of servers with words, by the match steps, from
- * `indexes`; null (without a search) where this engine declines: no indexes of the generation,
- * or not a relevance search with words.
+ * The indexed page of a relevance search of servers with words, by the match steps, from the
+ * indexes of `generation`; null (without a search) where this engine declines: not a relevance
+ * search with words, or no indexes of the generation. Only a search it could answer asks for
+ * them (asking starts a build for a generation not built yet).
  */
-function serverMatches(indexes: MemoryIndexes | null | undefined, query: ServerQuery): Promise<FoundPage | null> | null {
+function serverMatches(current: CurrentIndexes, generation: string, query: ServerQuery): Promise<FoundPage | null> | null {
   const { terms, text, category, limit, offset } = query;
-  if (!indexes || query.sort !== 'relevance' || terms === null || text === null) return null;
+  if (query.sort !== 'relevance' || terms === null || text === null) return null;
+  const indexes = current.at(generation);
+  if (!indexes) return null;
   return inSteps(terms, namePrefixOf(text), {
     byName: async (prefix) => found(terms, null, indexes.searchServers({ words: null, text: prefix, category, limit, offset })),
     byWords: async (words) => found(terms, words, indexes.searchServers({ words, text, category, limit, offset })),
