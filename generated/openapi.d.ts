@@ -1800,9 +1800,9 @@ export interface components {
         "Referrer-Policy": string;
         /** @description Identifier of this request; also in every problem body as `requestId`. */
         "X-Request-Id": string;
-        /** @description The quota of this route set: `"discovery";q=<requests>;w=<seconds>` (`"pages"` on the pages, `"proxy"` on the proxy, `"assessment"` on assessments). */
+        /** @description The quota of this surface, one list member per policy that applies: `"discovery";q=<requests>;w=<seconds>` on the REST API (`"mcp"` on /mcp, `"registry"` on the registry API, `"pages"` on the pages, `"proxy"` on the proxy besides `"discovery"`, `"assessment"` on assessments). */
         "RateLimit-Policy": string;
-        /** @description What is left of the quota: `"discovery";r=<remaining>;t=<seconds until reset>`. */
+        /** @description What is left of each quota: `"discovery";r=<remaining>;t=<seconds until reset>`. */
         RateLimit: string;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
@@ -2742,6 +2742,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2806,6 +2808,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2866,6 +2870,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2941,6 +2947,8 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -32,7 +32,7 @@ import { isPagePath } from './web/security.js';
 import { createWebPages } from './web/web-pages.js';
 
 export interface AppDeps {
-  readonly config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts' | 'discoveryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
+  readonly config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts' | 'discoveryRateLimit' | 'mcpRateLimit' | 'registryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
   readonly store: Store;
   readonly read: ReadModel;
   readonly proxy: ProxyService;
@@ -50,8 +50,11 @@ interface State {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** The discovery routes, which the rate limit covers: both route sets, the registry API and /mcp (assessments have their own public limit). */
-const DISCOVERY = /^\/(api(?!\/v1\/assessments)(\/|$)|v0\.1\/|mcp\/?$)/;
+/** The REST API's routes, both route sets (assessments have their own public limit). */
+const API = /^\/api(?!\/v1\/assessments)(\/|$)/;
+/** The MCP endpoint and the registry API: each surface has a budget of its own (docs/limits.md). */
+const MCP = /^\/mcp\/?$/;
+const REGISTRY = /^\/v0\.1\//;
 /** The proxy, which opens outbound connections: a tighter limit on top of discovery's. */
 const PROXY = /^\/api\/v1\/proxy\//;
 /** The pages' static files, which the page limit does not count (a page loads several). */
@@ -90,7 +93,9 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   app.use(corsReads());
   app.use(webEdge(pages, deps.logger, deps.config.publicUrl));
   const limiter = deps.store.rateLimiter;
-  app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, clientOf, applies: (path) => DISCOVERY.test(path), limiter }));
+  app.use(rateLimit({ policy: 'discovery', perMinute: deps.config.discoveryRateLimit, clientOf, applies: (path) => API.test(path), limiter }));
+  app.use(rateLimit({ policy: 'mcp', perMinute: deps.config.mcpRateLimit, clientOf, applies: (path) => MCP.test(path), limiter }));
+  app.use(rateLimit({ policy: 'registry', perMinute: deps.config.registryRateLimit, clientOf, applies: (path) => REGISTRY.test(path), limiter }));
   app.use(rateLimit({ policy: 'pages', perMinute: deps.config.pageRateLimit, clientOf, applies: (path) => isPagePath(path) && !ASSETS.test(path), limiter }));
   app.use(rateLimit({ policy: 'proxy', perMinute: deps.config.proxyRateLimit, clientOf, applies: (path) => PROXY.test(path), limiter }));
   app.use(requestBodies());

@@ -20,7 +20,7 @@ import { createStore, type Store } from './store/index.js';
 
 export type ServiceConfig = Pick<
   Config,
-  'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'proxyDeadline' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
+  'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'mcpRateLimit' | 'registryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'proxyDeadline' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
 > & Partial<Pick<Config, 'answerCacheMb'>>;
 
 export interface Service {

@@ -19,8 +19,12 @@ export interface Config {
   readonly allowedHosts: readonly string[];
   readonly databaseUrl: string;
   readonly demoCatalog: 'auto' | 'off';
-  /** Discovery requests per minute per client; 0 turns the limit off. */
+  /** REST API requests (`/api/…`, both route sets) per minute per client; 0 turns the limit off. */
   readonly discoveryRateLimit: number;
+  /** `/mcp` requests per minute per client; 0 turns the limit off. */
+  readonly mcpRateLimit: number;
+  /** Registry API (`/v0.1`) requests per minute per client; 0 turns the limit off. */
+  readonly registryRateLimit: number;
   /** Page requests per minute per client (static files aside); 0 turns the limit off. */
   readonly pageRateLimit: number;
   /** How many reverse proxies in front of us may set `X-Forwarded-For`. */
@@ -137,6 +141,8 @@ export function loadConfig(env: Env = process.env): Config {
     demoCatalog: read.oneOf('DEMO_CATALOG', 'auto', ['auto', 'off'] as const),
     discoveryRateLimit: read.integer('DISCOVERY_RATE_LIMIT', 120, 0, 1_000_000),
     pageRateLimit: read.integer('PAGE_RATE_LIMIT', 120, 0, 1_000_000),
+    mcpRateLimit: read.integer('MCP_RATE_LIMIT', 600, 0, 1_000_000),
+    registryRateLimit: read.integer('REGISTRY_RATE_LIMIT', 3000, 0, 1_000_000),
     trustProxyHops: read.integer('TRUST_PROXY_HOPS', 0, 0, 10),
     rateLimitIpv6Prefix: read.integer('RATE_LIMIT_IPV6_PREFIX', 64, 16, 128),
     monitorInterval: read.integer('MONITOR_INTERVAL', 0, 0, 604_800),

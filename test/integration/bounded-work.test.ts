@@ -35,7 +35,7 @@ async function startApp() {
   const store = createStore('sqlite::memory:');
   await store.migrate();
   const read = createReadModel({ discovery: registry, generation: async () => 'g1' });
-  const config = { host: '127.0.0.1', publicUrl: null, allowedHosts: [], discoveryRateLimit: 0, pageRateLimit: 0, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], proxyRateLimit: 0 };
+  const config = { host: '127.0.0.1', publicUrl: null, allowedHosts: [], discoveryRateLimit: 0, mcpRateLimit: 0, registryRateLimit: 0, pageRateLimit: 0, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], proxyRateLimit: 0 };
   const app = await createApp({ config, store, read, proxy: registry as never, assessments: registry as never, logger: silentLogger });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -16,7 +16,7 @@ describe('unexpected errors', () => {
         throw new Error('SQLITE_CORRUPT at /srv/secret/path.ts:42');
       },
     });
-    const app = await createApp({ config: { host: '127.0.0.1', publicUrl: null, allowedHosts: [], discoveryRateLimit: 0, pageRateLimit: 0, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], proxyRateLimit: 0 }, store, read: failing as never, proxy: failing as never, assessments: failing as never, logger: silentLogger });
+    const app = await createApp({ config: { host: '127.0.0.1', publicUrl: null, allowedHosts: [], discoveryRateLimit: 0, mcpRateLimit: 0, registryRateLimit: 0, pageRateLimit: 0, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], proxyRateLimit: 0 }, store, read: failing as never, proxy: failing as never, assessments: failing as never, logger: silentLogger });
     const server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

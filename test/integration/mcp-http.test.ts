@@ -291,13 +291,14 @@ describe('MCP endpoint over HTTP', () => {
       });
     }
 
-    it('counts /mcp against the discovery rate limit', async () => {
-      const limited = await startHarness({ discoveryRateLimit: 1 });
+    it('counts /mcp against its own rate limit', async () => {
+      const limited = await startHarness({ mcpRateLimit: 1, discoveryRateLimit: 1 });
       try {
         const call = () => limited.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
         const first = await call();
         expect(first.status).to.equal(200);
         expect(first.body).to.deep.equal({ jsonrpc: '2.0', id: 1, result: {} });
+        expect(first.headers.get('ratelimit-policy')).to.equal('"mcp";q=1;w=60');
         const second = await call();
         expect(second.status).to.equal(429);
         expect(second.body.code).to.equal('rate_limited');

@@ -1,5 +1,6 @@
-/** The per-client rate limits of the discovery routes and the pages, their headers, and the trusted-proxy client address. */
+/** The per-client rate limits of the REST API, /mcp, the registry API and the pages, their headers, and the trusted-proxy client address. */
 import { expect } from 'chai';
+import { parseList } from 'structured-headers';
 import { startHarness, type Harness } from '../support/harness.js';
 
 describe('discovery rate limit', () => {
@@ -101,5 +102,48 @@ describe('discovery rate limit', () => {
       expect(api.status, 'the API has its own budget').to.equal(200);
       expect(api.headers.get('ratelimit-policy')).to.equal('"discovery";q=100;w=60');
     });
+  });
+});
+
+describe('rate limits per surface', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ discoveryRateLimit: 2, mcpRateLimit: 3, registryRateLimit: 4, pageRateLimit: 1 });
+  });
+  after(async () => h.close());
+
+  /** The IETF httpapi draft's fields as structured-field lists: each member a policy name with its integer parameters. */
+  const policies = (value: string | null): Array<{ name: string; [key: string]: unknown }> =>
+    parseList(value ?? '').map(([name, params]) => {
+      expect(name, `a policy name is a string: ${value}`).to.be.a('string');
+      return { name: String(name), ...Object.fromEntries(params) };
+    });
+  const ping = () => h.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+
+  it('gives the REST API, /mcp, the registry API and the pages a budget each, counted apart, in valid RateLimit-Policy / RateLimit fields', async () => {
+    const surfaces = [
+      { name: 'discovery', quota: 2, call: () => h.request('/api/v1/categories') },
+      { name: 'mcp', quota: 3, call: ping },
+      { name: 'registry', quota: 4, call: () => h.request('/v0.1/servers?limit=1') },
+      { name: 'pages', quota: 1, call: () => h.request('/') },
+    ];
+    for (const surface of surfaces) {
+      for (let used = 1; used <= surface.quota; used += 1) {
+        const answer = await surface.call();
+        expect(answer.status, `${surface.name} request ${used}`).to.equal(200);
+        expect(policies(answer.headers.get('ratelimit-policy'))).to.deep.equal([{ name: surface.name, q: surface.quota, w: 60 }]);
+        const [left] = policies(answer.headers.get('ratelimit'));
+        expect(left).to.deep.include({ name: surface.name, r: surface.quota - used });
+        expect(left!.t).to.be.a('number').within(0, 60);
+      }
+      const over = await surface.call();
+      expect(over.status, `${surface.name} over its budget`).to.equal(429);
+      expect(Number(over.headers.get('retry-after'))).to.be.within(1, 60);
+      expect(policies(over.headers.get('ratelimit'))).to.deep.equal([{ name: surface.name, r: 0, t: Number(over.headers.get('retry-after')) }]);
+    }
+    const registryPage = await h.request('/v0.1/servers?limit=1');
+    expect(registryPage.status).to.equal(429);
+    expect(registryPage.body.code).to.equal('rate_limited');
+    expect(registryPage.body.detail).to.include('registry rate limit of 4 requests a minute');
   });
 });

@@ -38,6 +38,8 @@ export interface HarnessOptions {
   readonly demo?: boolean;
   readonly inputs?: readonly IngestInput[];
   readonly discoveryRateLimit?: number;
+  readonly mcpRateLimit?: number;
+  readonly registryRateLimit?: number;
   readonly pageRateLimit?: number;
   readonly trustProxyHops?: number;
   readonly rateLimitIpv6Prefix?: number;
@@ -84,9 +86,9 @@ export function contractFetch(baseUrl: string): (input: Request | string | URL, 
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = options.database ?? (await freshDatabase());
-  const { discoveryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap } = options;
+  const { discoveryRateLimit, mcpRateLimit, registryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap } = options;
   const service = await createService(
-    testServiceConfig(database.url, { discoveryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap }),
+    testServiceConfig(database.url, { discoveryRateLimit, mcpRateLimit, registryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap }),
     options.logger ?? silentLogger,
     {
       net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),

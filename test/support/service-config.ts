@@ -11,6 +11,8 @@ export function testServiceConfig(databaseUrl: string, overrides: ConfigOverride
     allowedHosts: [],
     databaseUrl,
     discoveryRateLimit: 0,
+    mcpRateLimit: 0,
+    registryRateLimit: 0,
     pageRateLimit: 0,
     trustProxyHops: 0,
     rateLimitIpv6Prefix: 64,
