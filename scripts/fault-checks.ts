@@ -131,7 +131,7 @@ async function corruptCheck(work: string): Promise<void> {
   const leaves = await damageTable(file, 'servers', 8);
   console.log(`corrupt: the real catalog (${ids.length} servers, ${mb(statSync(file).size)}), 8 of the ${leaves} leaf pages of its servers table overwritten`);
   const port = await freePort();
-  const server = sextant(['serve'], { DATABASE_URL: `sqlite:${file}`, PORT: String(port), DEMO_CATALOG: 'off', MONITOR_INTERVAL: '0', DISCOVERY_RATE_LIMIT: '0', LOG_LEVEL: 'info' });
+  const server = sextant(['serve'], { DATABASE_URL: `sqlite:${file}`, PORT: String(port), DEMO_CATALOG: 'off', MONITOR_INTERVAL: '0', DISCOVERY_RATE_LIMIT: '0', METRICS_PORT: '0', LOG_LEVEL: 'info' });
   const base = `http://127.0.0.1:${port}`;
   try {
     let up = false;

@@ -22,6 +22,7 @@ import { oneRequestPerConnection } from './http/pipelining.js';
 import { rateLimit } from './http/rate-limit.js';
 import { webEdge } from './http/web-edge.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics/metrics.js';
 import { createMcpServer } from './mcp/server.js';
 import type { ProxyService } from './proxy/proxy-service.js';
 import type { AssessmentService } from './assessments/assessment-service.js';
@@ -38,6 +39,8 @@ export interface AppDeps {
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
   readonly logger: Logger;
+  /** Where requests and MCP calls are counted, when metrics are on. */
+  readonly metrics?: Metrics | null;
   readonly document?: OpenApiDocument;
   /** Whether the service is stopping: it answers what it has begun, on connections that then close. */
   readonly stopping?: () => boolean;
@@ -62,7 +65,8 @@ const ASSETS = /^\/assets\//;
 
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
-  const mcp = createMcpServer({ read: deps.read, document, logger: deps.logger, version: document.info.version });
+  const metrics = deps.metrics ?? null;
+  const mcp = createMcpServer({ read: deps.read, document, logger: deps.logger, version: document.info.version, ...(metrics ? { onToolCall: metrics.mcpCall } : {}) });
   const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins, publicOrigin: deps.config.publicUrl };
   const hostAllowed = createHostCheck(deps.config);
   const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets: loadAssets() });
@@ -81,7 +85,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
     if (stopping()) ctx.set('Connection', 'close');
   });
   app.use(compression());
-  app.use(requestIdAndErrors(deps.logger, clientOf));
+  app.use(requestIdAndErrors(deps.logger, clientOf, metrics));
   // Before anything else answers, on every route: a Host this deployment does not answer to is DNS rebinding.
   app.use(async (ctx, next) => {
     const host = ctx.req.headers.host;
@@ -105,10 +109,10 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
 
 /**
  * Names each request (its caller's id when it sent a usable one), turns every error into
- * problem+json, and logs the request in one line at `info`: its id, operation, target with
- * credentials taken out, status, time and client.
+ * problem+json, logs the request in one line at `info` (its id, operation, target with
+ * credentials taken out, status, time and client) and counts it in the metrics.
  */
-function requestIdAndErrors(logger: Logger, clientOf: (ctx: Koa.Context) => string): Koa.Middleware<State> {
+function requestIdAndErrors(logger: Logger, clientOf: (ctx: Koa.Context) => string, metrics: Metrics | null): Koa.Middleware<State> {
   return async (ctx, next) => {
     const inbound = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID.test(inbound) ? inbound : randomUUID();
@@ -121,6 +125,7 @@ function requestIdAndErrors(logger: Logger, clientOf: (ctx: Koa.Context) => stri
       if (error.code === 'internal_error') logger.error({ err, requestId: ctx.state.requestId }, 'request failed');
       sendProblem(ctx, error, ctx.state.requestId);
     }
+    metrics?.request(ctx.state.operation ?? null, ctx.method, ctx.status, (performance.now() - started) / 1000);
     if (logger.isLevelEnabled('info')) {
       const ms = Math.round((performance.now() - started) * 10) / 10;
       logger.info({ requestId: ctx.state.requestId, operation: ctx.state.operation ?? null, method: ctx.method, target: loggedTarget(ctx.originalUrl), status: ctx.status, ms, client: clientOf(ctx) }, 'request');

@@ -3,6 +3,7 @@
  * needs from the same environment variables (src/config.ts).
  */
 import { once } from 'node:events';
+import { basename } from 'node:path';
 import type { Server } from 'node:http';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
@@ -21,6 +22,8 @@ import { exitCodeOf, stopOnSignals, type StopSignals } from './stop-signals.js';
 import { OFFICIAL_REGISTRY, SyncError, sync } from './ingest/sync.js';
 import { runMonitorPass, scheduleMonitor } from './monitor/monitor.js';
 import { NetError } from './net/index.js';
+import { serveMetrics } from './metrics/metrics-server.js';
+import type { Registry } from 'prom-client';
 
 const USAGE = `Usage: sextant <command>
 
@@ -77,7 +80,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   setFlagsFromString('--heap-growing-percent=30');
   // --max-semi-space-size is read only when Node starts, so it is on the start script's command
   // line (package.json), with --expose-gc for the collection below.
-  const service = await createService(config, logger, { workers: true });
+  const service = await createService(config, logger, { workers: true, metrics: config.metricsPort > 0 });
   if (config.demoCatalog === 'auto') {
     const summary = await loadDemoCatalogIfEmpty(service.store);
     if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');
@@ -97,6 +100,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ url: `http://${config.host}:${port}`, database: redactUrl(config.databaseUrl) }, 'sextant is serving');
+  const metricsServer = service.metrics ? await listenForScrapes(service.metrics.registry, config, logger) : null;
   if (!isLoopbackHost(config.host) && config.publicUrl === null && config.allowedHosts.length === 0) {
     logger.warn({ host: config.host }, 'bound beyond loopback without PUBLIC_URL or ALLOWED_HOSTS: requests by IP address are answered, requests by name get 403 host_not_allowed');
   }
@@ -106,9 +110,23 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   stopMonitor();
   const finished = await drain(server, config.shutdownGrace * 1000);
   if (!finished) logger.warn({ graceSeconds: config.shutdownGrace }, 'requests still in flight after SHUTDOWN_GRACE: their connections were closed');
+  metricsServer?.close();
   await service.close();
   await serveLock.release();
   return 0;
+}
+
+/** The metrics port, or null with an error logged when it cannot be had: serving goes on without metrics. */
+async function listenForScrapes(registry: Registry, config: Config, logger: Logger): Promise<Server | null> {
+  try {
+    const server = await serveMetrics(async () => ({ contentType: registry.contentType, text: await registry.metrics() }), config.metricsHost, config.metricsPort);
+    const address = server.address();
+    logger.info({ url: `http://${config.metricsHost}:${typeof address === 'object' && address ? address.port : config.metricsPort}/metrics` }, 'metrics are served');
+    return server;
+  } catch (err) {
+    logger.error({ err: err instanceof Error ? err.message : String(err) }, 'the metrics port could not be opened (METRICS_PORT): serving without metrics');
+    return null;
+  }
 }
 
 /**
@@ -226,8 +244,11 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
   const store = createStore(config.databaseUrl);
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'ingest [{bar}] {percentage}% {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
   const stop = stopOnSignals();
+  let run: number | null = null;
   try {
     await store.migrate();
+    // Recorded beside the catalog, not in the ingest's transaction: a failed run is kept as failed.
+    run = await store.monitor.startRun('ingest', files.map((file) => basename(file)).join(', '), new Date().toISOString());
     bar?.start(1, 0);
     const summary = await ingest(store, inputs, {
       signal: stop.signal,
@@ -237,10 +258,12 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
       },
     });
     bar?.stop();
+    await store.monitor.finishRun(run, new Date().toISOString(), 'complete', summary.records, null);
     console.log(summaryLine(summary));
     return 0;
   } catch (err) {
     bar?.stop();
+    if (run !== null) await store.monitor.finishRun(run, new Date().toISOString(), 'failed', 0, err instanceof Error ? err.message : String(err)).catch(() => undefined);
     return runFailed('ingest', err, stop);
   } finally {
     stop.release();

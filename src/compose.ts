@@ -8,6 +8,7 @@ import { startWorkers, type ProbeRunner, type WorkerOptions, type Workers } from
 import type { Config } from './config.js';
 import { loadContract } from './contract.js';
 import type { Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { createNetClient, type NetClient, type NetClientOptions } from './net/index.js';
 import { createProxyService, type ProxyService } from './proxy/proxy-service.js';
 import { rankedServers, searchThrough } from './search/engine-choice.js';
@@ -36,6 +37,8 @@ export interface Service {
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
   readonly app: Koa;
+  /** The service's metrics, when asked for (ServiceOptions.metrics). */
+  readonly metrics: Metrics | null;
   /** The service's version, from the contract (`info.version`). */
   readonly version: string;
   /** Stopping begins: `/readyz` answers 503 and every answer closes its connection. */
@@ -52,12 +55,15 @@ export interface ServiceOptions {
   readonly probe?: ProbeRunner;
   /** Worker settings (tests: a short lease). */
   readonly workerOptions?: WorkerOptions;
+  /** Count requests, MCP calls and searches, and read state at each scrape (serve with METRICS_PORT). */
+  readonly metrics?: boolean;
 }
 
 /** Opens and migrates the store, builds the services and the app. */
 export async function createService(config: ServiceConfig, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
   // Serving reads rows by key and searches from memory: the OS's file cache does the rest.
   const store = createStore(config.databaseUrl, { pageCacheMb: 16 });
+  const metrics = options.metrics ? createMetrics() : null;
   const engines = searchEngines(store, logger);
   const client = createNetClient({ allowPrivate: config.netAllowPrivate, ...options.net });
   let workers: Workers | null = null;
@@ -72,13 +78,14 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const document = loadContract();
     const version = document.info.version;
     const generation = followGeneration(store.contentGeneration);
-    const registry = createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines), monitor: store.monitor });
+    const registry = createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines, metrics?.search), monitor: store.monitor });
     // A registry list's cursor goes on in the order it started in, so the list ranks with engines
     // that agree at any moment: on SQLite the in-memory index ranks exactly as FTS5, on
     // PostgreSQL only tsvector ranks as tsvector.
-    const rank = rankedServers(searchThrough(engines.at(-1)?.name === 'fts5' ? engines : engines.slice(-1)), RANKED_HEAD);
+    const rank = rankedServers(searchThrough(engines.at(-1)?.name === 'fts5' ? engines : engines.slice(-1), metrics?.search), RANKED_HEAD);
     const registryApi = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, rank });
     const cache = createAnswerCache((config.answerCacheMb ?? ANSWER_CACHE_MB) * 2 ** 20);
+    metrics?.watch({ answerCache: cache.stats, pool: store.poolUse, endpointStates: store.monitor.endpointStates, catalogRuns: store.monitor.catalogRuns });
     const read = createReadModel({ discovery: registry, registryApi, generation, cache, checksRecorded: store.monitor.checksRecorded, databaseAnswers: store.answers, databaseBusy: store.busy });
     const proxy = createProxyService({ catalog: store.catalog, net: client, clientVersion: version, deadlineMs: config.proxyDeadline * 1000 });
     const probe = options.probe ?? defaultProbe(client, config);
@@ -90,9 +97,9 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
       onQueued: () => workers?.kick(),
     });
     let stopping = false;
-    const app = await createApp({ config, store, read, proxy, assessments, logger, document, stopping: () => stopping });
+    const app = await createApp({ config, store, read, proxy, assessments, logger, metrics, document, stopping: () => stopping });
     return {
-      store, registry, read, net: client,
+      store, registry, read, net: client, metrics,
       async warmSearch() {
         return (await Promise.all(engines.map(async (engine) => (await (engine.serving?.() ?? engine.warm?.())) ?? true))).every(Boolean);
       }, proxy, assessments, app, version,

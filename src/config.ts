@@ -37,6 +37,10 @@ export interface Config {
   readonly monitorInterval: number;
   /** MiB the read model keeps of answers and pages at most. */
   readonly answerCacheMb: number;
+  /** The port Prometheus metrics are served on (`GET /metrics`); 0 turns metrics off. */
+  readonly metricsPort: number;
+  /** The address the metrics port is bound to: loopback unless an operator opens it. */
+  readonly metricsHost: string;
   /** Seconds `serve` gives the requests in flight to finish after SIGTERM or SIGINT. */
   readonly shutdownGrace: number;
   /** CIDRs the network guard lets through despite being private (tests, private deployments). */
@@ -102,7 +106,7 @@ function placesOf(read: EnvReader): Pick<Config, 'databaseUrl' | 'host' | 'publi
     problems.push(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${redactUrl(databaseUrl)}"`);
   }
   const host = read.text('HOST', '127.0.0.1');
-  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) problems.push(`HOST must be a host name or address, got "${host}"`);
+  if (!HOST_NAME.test(host)) problems.push(`HOST must be a host name or address, got "${host}"`);
   const publicUrl = readPublicUrl(read.text('PUBLIC_URL', ''), problems);
   const allowedHosts = read.list('ALLOWED_HOSTS');
   for (const entry of allowedHosts) {
@@ -131,6 +135,9 @@ function reachOf(read: EnvReader): Pick<Config, 'mcpAllowedOrigins' | 'netAllowP
   return { mcpAllowedOrigins: Object.freeze(origins), netAllowPrivate: Object.freeze(allowPrivate), rdapBootstrapUrl };
 }
 
+/** A host name or an address, as HOST and METRICS_HOST take them. */
+const HOST_NAME = /^[A-Za-z0-9.:\-[\]]+$/;
+
 /** Parses the environment into a frozen Config, or throws a ConfigError listing every problem. */
 export function loadConfig(env: Env = process.env): Config {
   const read = envReader(env, []);
@@ -147,6 +154,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitIpv6Prefix: read.integer('RATE_LIMIT_IPV6_PREFIX', 64, 16, 128),
     monitorInterval: read.integer('MONITOR_INTERVAL', 0, 0, 604_800),
     shutdownGrace: read.integer('SHUTDOWN_GRACE', 20, 0, 3600),
+    metricsPort: read.integer('METRICS_PORT', 9464, 0, 65535),
+    metricsHost: read.text('METRICS_HOST', '127.0.0.1'),
     answerCacheMb: read.integer('ANSWER_CACHE_MB', ANSWER_CACHE_MB, 1, 65_536),
     proxyRateLimit: read.integer('PROXY_RATE_LIMIT', 20, 0, 1_000_000),
     proxyDeadline: read.integer('PROXY_DEADLINE', 20, 1, 600),
@@ -154,6 +163,7 @@ export function loadConfig(env: Env = process.env): Config {
     assessmentDailyCap: read.integer('ASSESSMENT_DAILY_CAP', 1000, 0, 10_000_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
   };
+  if (!HOST_NAME.test(config.metricsHost)) read.problems.push(`METRICS_HOST must be a host name or address, got "${config.metricsHost}"`);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return Object.freeze(config);
 }

@@ -69,9 +69,12 @@ export function serverEnv(databaseFile: string, port: number, databaseUrl?: stri
     MONITOR_INTERVAL: '0',
     LOG_LEVEL: 'error',
     DISCOVERY_RATE_LIMIT: '0',
+    MCP_RATE_LIMIT: '0',
+    REGISTRY_RATE_LIMIT: '0',
     PAGE_RATE_LIMIT: '0',
     PROXY_RATE_LIMIT: '0',
     ASSESSMENT_LIMIT: '0',
+    METRICS_PORT: '0',
   };
 }
 

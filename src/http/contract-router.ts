@@ -30,8 +30,11 @@ export interface Routed {
 }
 
 export interface ContractRouter {
-  /** Routes and validates `request`: 404, 405 and 400 are thrown as AppErrors. */
-  route(request: RouterRequest): Routed;
+  /**
+   * Routes and validates `request`: 404, 405 and 400 are thrown as AppErrors. `matched` hears the
+   * operation once the route is known, before validation can throw (the log and metrics name it).
+   */
+  route(request: RouterRequest, matched?: (operationId: string) => void): Routed;
   /** The operation with this id (for the edge's own checks). */
   operation(operationId: string): Operation | undefined;
 }
@@ -105,7 +108,7 @@ export async function createContractRouter(document: OpenApiDocument, options: {
 
   const kept = new LRUCache<string, Routed>({ max: KEPT_TARGETS });
   return {
-    route(request) {
+    route(request, matched) {
       // HEAD is the GET of the same target, its content left out (Koa sends none for HEAD).
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       const target = method === 'GET' ? `${request.path}?${request.query}` : null;
@@ -113,6 +116,7 @@ export async function createContractRouter(document: OpenApiDocument, options: {
       if (known) return known;
       assertDecodablePath(request.path);
       const operation = match(method.toLowerCase(), request.path, request.method);
+      matched?.(operation.operationId ?? '');
       const routed = validate(request, operation);
       if (target !== null && !readsHeaders(operation)) kept.set(target, frozen(routed));
       return routed;

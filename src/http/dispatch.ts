@@ -26,7 +26,9 @@ export async function createDispatcher(
   const clientOf = options.clientOf ?? ((ctx: Koa.Context) => ctx.req.socket.remoteAddress ?? 'unknown');
   return async (ctx) => {
     const headers = flatHeaders(ctx);
-    const routed = router.route({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: () => headers, body: ctx.request.body });
+    const routed = router.route({ method: ctx.method, path: ctx.path, query: ctx.querystring, headers: () => headers, body: ctx.request.body }, (operationId) => {
+      ctx.state.operation = operationId;
+    });
     if (!isOperationId(handlers, routed.operationId)) throw new Error(`no handler for ${routed.operationId}`);
     ctx.state.operation = routed.operationId;
     try {

@@ -42,7 +42,7 @@ export async function sync(store: Store, net: NetClient, options: SyncOptions = 
   const now = options.now ?? (() => new Date());
   const since = await store.monitor.lastSyncStart(upstream);
   const startedAt = now().toISOString();
-  const run = await store.monitor.startSync(upstream, startedAt);
+  const run = await store.monitor.startRun('sync', upstream, startedAt);
   // Pages are written to a file as they come and ingest streams it: memory holds one page.
   const dir = await mkdtemp(join(tmpdir(), 'sextant-sync-'));
   const file = join(dir, 'servers.json');
@@ -73,10 +73,10 @@ export async function sync(store: Store, net: NetClient, options: SyncOptions = 
     const summary = entries === 0
       ? { records: 0, added: 0, updated: 0, unchanged: 0, servers: await store.catalog.countServers(), tools: 0, sources: [], seconds: 0 }
       : await ingest(store, [{ file: `${upstream}/v0.1/servers`, path: file }], { now, signal: options.signal, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-    await store.monitor.finishSync(run, now().toISOString(), 'complete', entries, null);
+    await store.monitor.finishRun(run, now().toISOString(), 'complete', entries, null);
     return { ...summary, upstream, pages, since };
   } catch (err) {
-    await store.monitor.finishSync(run, now().toISOString(), 'failed', 0, err instanceof Error ? err.message : String(err));
+    await store.monitor.finishRun(run, now().toISOString(), 'failed', 0, err instanceof Error ? err.message : String(err));
     throw err;
   } finally {
     await rm(dir, { recursive: true, force: true });

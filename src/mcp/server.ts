@@ -25,7 +25,11 @@ export interface McpServerDeps {
   readonly version: string;
   /** Tools per tools/list page. */
   readonly pageSize?: number;
+  /** Told of each call of a tool this server offers, and how it ended (metrics). */
+  readonly onToolCall?: (tool: string, outcome: ToolCallOutcome) => void;
 }
+
+export type ToolCallOutcome = 'ok' | 'tool_error' | 'invalid_arguments' | 'error';
 
 /** Per-request context: the protocol version the client speaks (from its header). */
 export interface McpCallContext {
@@ -77,7 +81,15 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     const tool = byName.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${name}. Call tools/list for the tools this server offers.`);
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalidParams('params.arguments must be an object');
-    return callTool(tool, args, context, deps.read);
+    const counted = deps.onToolCall ?? (() => undefined);
+    try {
+      const { result, outcome } = await callTool(tool, args, context, deps.read);
+      counted(name, outcome);
+      return result;
+    } catch (err) {
+      counted(name, err instanceof JSONRPCErrorException && err.code === RpcError.invalidParams ? 'invalid_arguments' : 'error');
+      throw err;
+    }
   });
 
   return { receive: async (request, context) => server.receive(request, context) };
@@ -102,7 +114,7 @@ function resultOf(answer: Answer<object>): Answer<CallToolResult> {
   return result;
 }
 
-async function callTool(tool: McpTool, args: object, context: McpCallContext, read: ReadModel): Promise<CallToolResult | Answer<CallToolResult>> {
+async function callTool(tool: McpTool, args: object, context: McpCallContext, read: ReadModel): Promise<{ result: CallToolResult | Answer<CallToolResult>; outcome: ToolCallOutcome }> {
   let outcome;
   try {
     outcome = await tool.call(read, args);
@@ -110,15 +122,15 @@ async function callTool(tool: McpTool, args: object, context: McpCallContext, re
     if (!(err instanceof AppError) || err.code === 'internal_error') throw err;
     const hint = err.code === 'not_found' ? ` ${tool.notFoundHint}` : '';
     const details = err.errors.map((e) => ` ${e.location}: ${e.message}.`).join('');
-    return toolError(`${err.detail}${details}${hint}`);
+    return { result: toolError(`${err.detail}${details}${hint}`), outcome: 'tool_error' };
   }
   if (outcome.kind === 'invalid') {
     const message = `Invalid arguments for ${tool.definition.name}: ${outcome.errors.join('; ')}.`;
     // 2025-11-25 (SEP-1303) reports argument errors as tool errors the model can correct; earlier revisions as -32602.
-    if (context.protocolVersion === '2025-11-25') return toolError(`${message} Fix the arguments and call it again.`);
+    if (context.protocolVersion === '2025-11-25') return { result: toolError(`${message} Fix the arguments and call it again.`), outcome: 'invalid_arguments' };
     throw invalidParams(message);
   }
-  return resultOf(outcome.answer);
+  return { result: resultOf(outcome.answer), outcome: 'ok' };
 }
 
 function toolError(message: string): CallToolResult {

@@ -28,11 +28,15 @@ export interface AnswerCache {
   get(generation: string, key: string): CacheEntry | undefined;
   /** Keeps `entry` for the generation, or for `ttlMs` at most within it. */
   set(generation: string, key: string, entry: CacheEntry, ttlMs?: number): void;
+  /** Lookups that found an entry and that did not, since start, and the bytes held now (metrics). */
+  stats(): { hits: number; misses: number; bytes: number };
 }
 
 export function createAnswerCache(maxBytes = ANSWER_CACHE_MB * 2 ** 20): AnswerCache {
   const entries = new LRUCache<string, CacheEntry>({ maxSize: maxBytes, sizeCalculation: (entry, key) => Math.max(1, sizeOf(entry, key)) });
   let current = '';
+  let hits = 0;
+  let misses = 0;
   const follow = (generation: string): void => {
     if (generation === current) return;
     entries.clear();
@@ -41,11 +45,15 @@ export function createAnswerCache(maxBytes = ANSWER_CACHE_MB * 2 ** 20): AnswerC
   return {
     get(generation, key) {
       follow(generation);
-      return entries.get(key);
+      const entry = entries.get(key);
+      if (entry === undefined) misses += 1;
+      else hits += 1;
+      return entry;
     },
     set(generation, key, entry, ttlMs) {
       follow(generation);
       entries.set(key, entry, ttlMs ? { ttl: ttlMs } : {});
     },
+    stats: () => ({ hits, misses, bytes: entries.calculatedSize }),
   };
 }

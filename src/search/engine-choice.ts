@@ -7,22 +7,29 @@
 import type { CatalogSearch, SearchEngine } from './engine.js';
 import { parseQuery } from './query.js';
 
+/** Told of each search answered: the engine that answered, what was searched, and the seconds it took in all. */
+export type SearchObserver = (engine: string, kind: 'servers' | 'tools' | 'rank', seconds: number) => void;
+
 /** Searches through `engines`; at an unknown generation (null) only the last (SQL, which needs none) is asked. */
-export function searchThrough(engines: readonly SearchEngine[]): CatalogSearch {
+export function searchThrough(engines: readonly SearchEngine[], observe?: SearchObserver): CatalogSearch {
   const last = engines[engines.length - 1];
   if (!last) throw new Error('search needs at least one engine');
-  const ask = async <Q, A>(query: Q, generation: string | null, search: (engine: SearchEngine, query: Q, generation: string) => Promise<A | null>): Promise<A> => {
+  const ask = async <Q, A>(kind: 'servers' | 'tools' | 'rank', query: Q, generation: string | null, search: (engine: SearchEngine, query: Q, generation: string) => Promise<A | null>): Promise<A> => {
+    const started = performance.now();
     for (const engine of engines) {
       if (generation === null && engine !== last) continue;
       const page = await search(engine, query, generation ?? '');
-      if (page) return page;
+      if (page) {
+        observe?.(engine.name, kind, (performance.now() - started) / 1000);
+        return page;
+      }
     }
     throw new Error(`the ${last.name} search engine gave no answer`);
   };
   return {
-    servers: (query, generation) => ask(query, generation, (engine, q, at) => engine.searchServers(q, at)),
-    tools: (query, generation) => ask(query, generation, (engine, q, at) => engine.searchTools(q, at)),
-    serverSeqs: (query, generation) => ask(query, generation, (engine, q, at) => engine.rankServers(q, at)),
+    servers: (query, generation) => ask('servers', query, generation, (engine, q, at) => engine.searchServers(q, at)),
+    tools: (query, generation) => ask('tools', query, generation, (engine, q, at) => engine.searchTools(q, at)),
+    serverSeqs: (query, generation) => ask('rank', query, generation, (engine, q, at) => engine.rankServers(q, at)),
     coverage(generation) {
       const first = engines.find((engine) => engine.coverage !== undefined);
       return generation === null || !first?.coverage ? 'sql' : first.coverage(generation);

@@ -179,3 +179,10 @@ async function selectRaw<T>(db: Db, sql: string, bindings: readonly (string | nu
 export function isPoolTimeout(err: unknown): boolean {
   return err instanceof knexFactory.KnexTimeoutError;
 }
+
+/** The connection pool's use now: connections in use, idle, the pool's size, and acquisitions waiting. */
+export function poolUse(db: Db): { used: number; free: number; pending: number; max: number } {
+  const pool = (db.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number; max: number } }).pool;
+  if (!pool) return { used: 0, free: 0, pending: 0, max: 0 };
+  return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires(), max: pool.max };
+}

@@ -1,6 +1,6 @@
 /** The store as the rest of the service sees it: one object built once in the composition root. */
 import { withCatalogWriter, type CatalogWriter } from './catalog-writer.js';
-import { dialectOf, openDatabase, openSideConnection, type Db } from './db.js';
+import { dialectOf, openDatabase, openSideConnection, poolUse, type Db } from './db.js';
 import { committedPart, pollGeneration } from './generation-poller.js';
 import { migrate } from './migrate.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
@@ -37,6 +37,8 @@ export interface Store extends Readiness {
   contentGeneration(readNow?: boolean): Promise<string>;
   /** A rate limiter whose counters every instance sees (rate-limiters.ts). */
   rateLimiter(spec: RateLimiterSpec): Limiter;
+  /** The connection pool's use now (metrics). */
+  poolUse(): { used: number; free: number; pending: number; max: number };
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
       if (wrote) generation.noteWrite();
     }),
     rateLimiter: (spec) => createRateLimiter(db, spec),
+    poolUse: () => poolUse(db),
     migrate: () => migrate(db, databaseUrl, () => syncTaxonomy(db)),
     async close() {
       await side?.destroy();

@@ -48,8 +48,13 @@ export interface MonitorStore {
   recentChecksOf(serverIds: readonly string[], limit: number): Promise<Map<string, EndpointCheck[]>>;
   /** When the last successful sync from `upstream` started, if any. */
   lastSyncStart(upstream: string): Promise<string | null>;
-  startSync(upstream: string, at: string): Promise<number>;
-  finishSync(id: number, at: string, status: 'complete' | 'failed', records: number, error: string | null): Promise<void>;
+  /** Records that a `sync` from `upstream` (or an `ingest` of files, named there) started: the run's id. */
+  startRun(command: 'sync' | 'ingest', upstream: string, at: string): Promise<number>;
+  finishRun(id: number, at: string, status: 'complete' | 'failed', records: number, error: string | null): Promise<void>;
+  /** Catalogued remote endpoints by the state of their latest check; `unchecked` counts those scheduled but never checked. */
+  endpointStates(): Promise<Record<string, number>>;
+  /** Runs by command and status, with the start of each command's last complete run. */
+  catalogRuns(): Promise<Array<{ command: string; status: string; runs: number; lastSuccess: string | null }>>;
 }
 
 interface CheckRow {
@@ -82,15 +87,33 @@ export function createMonitorStore(db: Db): MonitorStore {
       return latestOf(serverIds, rows, limit);
     },
     async lastSyncStart(upstream) {
-      const row = await db('sync_runs').where({ upstream, status: 'complete' }).orderBy('started_at', 'desc').first('started_at');
+      const row = await db('sync_runs').where({ command: 'sync', upstream, status: 'complete' }).orderBy('started_at', 'desc').first('started_at');
       return row?.started_at ?? null;
     },
-    async startSync(upstream, at) {
-      const [row] = await db('sync_runs').insert({ upstream, started_at: at, status: 'running' }).returning('id');
+    async startRun(command, upstream, at) {
+      const [row] = await db('sync_runs').insert({ command, upstream, started_at: at, status: 'running' }).returning('id');
       return typeof row === 'object' ? Number(row.id) : Number(row);
     },
-    async finishSync(id, at, status, records, error) {
+    async finishRun(id, at, status, records, error) {
       await db('sync_runs').where({ id }).update({ finished_at: at, status, records, error });
+    },
+    async endpointStates() {
+      // Each endpoint's newest check, found through the (server_id, url, checked_at) index.
+      const rows = rowsOf<{ state: string; endpoints: number | string }>(await db.raw(
+        `SELECT coalesce(c.state, 'unchecked') AS state, count(*) AS endpoints FROM monitor_schedule s
+         LEFT JOIN endpoint_checks c ON c.server_id = s.server_id AND c.url = s.url
+           AND c.checked_at = (SELECT max(d.checked_at) FROM endpoint_checks d WHERE d.server_id = s.server_id AND d.url = s.url)
+         GROUP BY coalesce(c.state, 'unchecked')`,
+      ));
+      return Object.fromEntries(rows.map((row) => [row.state, Number(row.endpoints)]));
+    },
+    async catalogRuns() {
+      const rows: Array<{ command: string; status: string; runs: number | string; last: string | null }> = await db('sync_runs')
+        .select('command', 'status')
+        .count({ runs: '*' })
+        .max({ last: 'started_at' })
+        .groupBy('command', 'status');
+      return rows.map((row) => ({ command: row.command, status: row.status, runs: Number(row.runs), lastSuccess: row.status === 'complete' ? row.last : null }));
     },
   };
 }

@@ -3,7 +3,6 @@
  * (here 50 POSTs to /mcp whose bodies are still arriving when the signal comes), closes each
  * connection after its answer, and exits 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
@@ -12,27 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startHarness } from '../support/harness.js';
+import { startServe } from '../support/serve-process.js';
 
 const IN_FLIGHT = 50;
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github' } } });
-
-/** Starts `serve` on a fresh SQLite file with the demo catalog; resolves with its port once it serves. */
-async function startServe(dir: string): Promise<{ child: ChildProcess; port: number; log: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/tsx-in-workers.mjs', 'src/main.ts', 'serve'], {
-    env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'catalog.sqlite')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MONITOR_INTERVAL: '0', DISCOVERY_RATE_LIMIT: '0', SHUTDOWN_GRACE: '20' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /"url":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(out)?.[1];
-      if (url) resolve(Number(url));
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before serving: ${out}`)));
-  });
-  return { child, port, log: () => out };
-}
 
 interface Answer {
   readonly status: number;

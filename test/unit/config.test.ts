@@ -5,7 +5,7 @@ describe('configuration', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).to.deep.equal({
       port: 3000, host: '127.0.0.1', publicUrl: null, allowedHosts: [], databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
-      discoveryRateLimit: 120, mcpRateLimit: 600, registryRateLimit: 3000, pageRateLimit: 120, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], monitorInterval: 0, shutdownGrace: 20, answerCacheMb: 128, netAllowPrivate: [], proxyRateLimit: 20, proxyDeadline: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
+      discoveryRateLimit: 120, mcpRateLimit: 600, registryRateLimit: 3000, pageRateLimit: 120, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], monitorInterval: 0, shutdownGrace: 20, metricsPort: 9464, metricsHost: '127.0.0.1', answerCacheMb: 128, netAllowPrivate: [], proxyRateLimit: 20, proxyDeadline: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
       rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', logLevel: 'info',
     });
   });
@@ -26,13 +26,13 @@ describe('configuration', () => {
   it('reports every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5', MCP_ALLOWED_ORIGINS: 'https://ok.example.com,javascript:alert(1)', NET_ALLOW_PRIVATE: '127.0.0.1/32,not-a-cidr', MONITOR_INTERVAL: 'soon', PUBLIC_URL: 'ftp://x', ALLOWED_HOSTS: 'ok.example.com,bad/host', PAGE_RATE_LIMIT: 'lots', RATE_LIMIT_IPV6_PREFIX: '129' });
+      loadConfig({ PORT: '80a', DISCOVERY_RATE_LIMIT: '-5', DEMO_CATALOG: 'yes', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY_HOPS: '1.5', MCP_ALLOWED_ORIGINS: 'https://ok.example.com,javascript:alert(1)', NET_ALLOW_PRIVATE: '127.0.0.1/32,not-a-cidr', MONITOR_INTERVAL: 'soon', PUBLIC_URL: 'ftp://x', ALLOWED_HOSTS: 'ok.example.com,bad/host', PAGE_RATE_LIMIT: 'lots', RATE_LIMIT_IPV6_PREFIX: '129', METRICS_PORT: '70000', METRICS_HOST: 'a b' });
     } catch (err) {
       error = err;
     }
     expect(error).to.be.instanceOf(ConfigError);
     const problems = (error as ConfigError).problems.map((p) => p.split(' ')[0]);
-    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS', 'NET_ALLOW_PRIVATE', 'MONITOR_INTERVAL', 'PUBLIC_URL', 'ALLOWED_HOSTS', 'PAGE_RATE_LIMIT', 'RATE_LIMIT_IPV6_PREFIX']);
+    expect(problems).to.have.members(['PORT', 'DISCOVERY_RATE_LIMIT', 'DEMO_CATALOG', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY_HOPS', 'MCP_ALLOWED_ORIGINS', 'NET_ALLOW_PRIVATE', 'MONITOR_INTERVAL', 'PUBLIC_URL', 'ALLOWED_HOSTS', 'PAGE_RATE_LIMIT', 'RATE_LIMIT_IPV6_PREFIX', 'METRICS_PORT', 'METRICS_HOST']);
   });
 
   it('reads PUBLIC_URL as an origin and ALLOWED_HOSTS as a list', () => {

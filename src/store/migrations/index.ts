@@ -20,6 +20,7 @@ import * as registryCatalogMeta from './014-registry-catalog-meta.js';
 import * as searchText from './015-search-text.js';
 import * as checkCuts from './016-check-cuts.js';
 import * as sqliteRateLimits from './017-sqlite-rate-limits.js';
+import * as runCommands from './018-run-commands.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -39,6 +40,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '015-search-text': searchText,
   '016-check-cuts': checkCuts,
   '017-sqlite-rate-limits': sqliteRateLimits,
+  '018-run-commands': runCommands,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
