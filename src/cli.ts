@@ -2,6 +2,7 @@
  * The `sextant` CLI (started by main.ts): one function per subcommand, each building what it
  * needs from the same environment variables (src/config.ts).
  */
+import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { basename } from 'node:path';
 import type { Server } from 'node:http';
@@ -23,6 +24,7 @@ import { OFFICIAL_REGISTRY, SyncError, sync } from './ingest/sync.js';
 import { runMonitorPass, scheduleMonitor } from './monitor/monitor.js';
 import { NetError } from './net/index.js';
 import { serveMetrics } from './metrics/metrics-server.js';
+import { servePrimary, shareMetrics, workerRole, workerStopped, type WorkerRole } from './serve-cluster.js';
 import type { Registry } from 'prom-client';
 
 const USAGE = `Usage: sextant <command>
@@ -53,8 +55,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   switch (command) {
-    case 'serve':
-      return serve(config, logger);
+    case 'serve': {
+      if (config.workers > 1 && cluster.isPrimary) return servePrimary(config, logger);
+      const role = workerRole();
+      return serve(config, role ? logger.child({ worker: role.index }) : logger, role);
+    }
     case 'migrate':
       return migrateOnly(config);
     case 'ingest':
@@ -72,7 +77,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-async function serve(config: Config, logger: Logger): Promise<number> {
+/** Serves on its own, or as one of the workers of serve-cluster.ts (`role`). */
+async function serve(config: Config, logger: Logger, role: WorkerRole | null): Promise<number> {
   // A server's objects live for one request: requests queued behind cold searches must not teach
   // V8 to allocate every later request's objects in the old generation (docs/decisions/serve-v8-flags.md).
   setFlagsFromString('--no-allocation-site-pretenuring');
@@ -80,13 +86,14 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   setFlagsFromString('--heap-growing-percent=30');
   // --max-semi-space-size is read only when Node starts, so it is on the start script's command
   // line (package.json), with --expose-gc for the collection below.
-  const service = await createService(config, logger, { workers: true, metrics: config.metricsPort > 0 });
-  if (config.demoCatalog === 'auto') {
+  // A worker's primary has migrated, loaded the demo catalog and holds the serve lock.
+  const service = await createService(config, logger, { workers: role?.background ?? true, metrics: config.metricsPort > 0 });
+  if (config.demoCatalog === 'auto' && role === null) {
     const summary = await loadDemoCatalogIfEmpty(service.store);
     if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');
   }
-  const serveLock = await holdServeLock(config.databaseUrl);
-  if (!serveLock.alone) logger.warn({ database: redactUrl(config.databaseUrl) }, 'another sextant serve runs on this SQLite file: this one runs no endpoint monitor; run one serve per SQLite file');
+  const serveLock = role === null ? await holdServeLock(config.databaseUrl) : { alone: role.background, release: async () => undefined };
+  if (!serveLock.alone && role === null) logger.warn({ database: redactUrl(config.databaseUrl) }, 'another sextant serve runs on this SQLite file: this one runs no endpoint monitor; run one serve per SQLite file');
   const stopMonitor = config.monitorInterval > 0 && serveLock.alone
     ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: config.monitorInterval }), 'monitor pass'), logger)
     : () => undefined;
@@ -99,13 +106,16 @@ async function serve(config: Config, logger: Logger): Promise<number> {
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ url: `http://${config.host}:${port}`, database: redactUrl(config.databaseUrl) }, 'sextant is serving');
-  const metricsServer = service.metrics ? await listenForScrapes(service.metrics.registry, config, logger) : null;
+  if (role) logger.info({ background: role.background, pid: process.pid }, 'worker is serving');
+  else logger.info({ url: `http://${config.host}:${port}`, database: redactUrl(config.databaseUrl) }, 'sextant is serving');
+  // A worker's metrics are gathered and served by its primary.
+  if (role && service.metrics) shareMetrics(service.metrics.registry);
+  const metricsServer = service.metrics && role === null ? await listenForScrapes(service.metrics.registry, config, logger) : null;
   if (!isLoopbackHost(config.host) && config.publicUrl === null && config.allowedHosts.length === 0) {
     logger.warn({ host: config.host }, 'bound beyond loopback without PUBLIC_URL or ALLOWED_HOSTS: requests by IP address are answered, requests by name get 403 host_not_allowed');
   }
-  const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-  logger.info({ signal: String(signal[0] ?? ''), graceSeconds: config.shutdownGrace }, 'shutting down: finishing the requests in flight');
+  const signal = role ? await workerStopped() : String((await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]))[0] ?? '');
+  logger.info({ signal, graceSeconds: config.shutdownGrace }, 'shutting down: finishing the requests in flight');
   service.beginStop();
   stopMonitor();
   const finished = await drain(server, config.shutdownGrace * 1000);

@@ -3,6 +3,7 @@
  * once, at start; `loadConfig` reports every bad variable at once (DESIGN.md "Running it").
  */
 
+import { availableParallelism } from 'node:os';
 import { parseHost } from './net/host-names.js';
 import { parseCidrList } from './net/address-policy.js';
 import { ANSWER_CACHE_MB } from './read/answer-cache.js';
@@ -41,6 +42,8 @@ export interface Config {
   readonly metricsPort: number;
   /** The address the metrics port is bound to: loopback unless an operator opens it. */
   readonly metricsHost: string;
+  /** Server processes `serve` runs on its one port (`WORKERS`, `auto` for one per core). */
+  readonly workers: number;
   /** Seconds `serve` gives the requests in flight to finish after SIGTERM or SIGINT. */
   readonly shutdownGrace: number;
   /** CIDRs the network guard lets through despite being private (tests, private deployments). */
@@ -80,10 +83,10 @@ function envReader(env: Env, problems: string[]) {
     problems,
     text,
     list: (name: string): string[] => text(name, '').split(',').map((item) => item.trim()).filter(Boolean),
-    integer(name: string, fallback: number, min: number, max: number): number {
+    integer(name: string, fallback: number, min: number, max: number, or = ''): number {
       const raw = text(name, String(fallback));
       if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-        problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+        problems.push(`${name} must be a whole number from ${min} to ${max}${or}, got "${raw}"`);
         return fallback;
       }
       return Number(raw);
@@ -155,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     monitorInterval: read.integer('MONITOR_INTERVAL', 0, 0, 604_800),
     shutdownGrace: read.integer('SHUTDOWN_GRACE', 20, 0, 3600),
     metricsPort: read.integer('METRICS_PORT', 9464, 0, 65535),
+    workers: read.text('WORKERS', '1') === 'auto' ? availableParallelism() : read.integer('WORKERS', 1, 1, 64, ' or auto'),
     metricsHost: read.text('METRICS_HOST', '127.0.0.1'),
     answerCacheMb: read.integer('ANSWER_CACHE_MB', ANSWER_CACHE_MB, 1, 65_536),
     proxyRateLimit: read.integer('PROXY_RATE_LIMIT', 20, 0, 1_000_000),

@@ -4,89 +4,26 @@
  * connection after its answer, and exits 0.
  */
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request, type IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { startHarness } from '../support/harness.js';
-import { startServe } from '../support/serve-process.js';
+import { freshFolders, startServe, stopUnderLoad } from '../support/serve-process.js';
 
 const IN_FLIGHT = 50;
-const BODY = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github' } } });
-
-interface Answer {
-  readonly status: number;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: string;
-}
-
-/** A POST /mcp whose body is sent in two halves: the second when `rest` is called. */
-function slowPost(port: number): { answer: Promise<Answer>; rest: () => void; sent: Promise<void> } {
-  const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY), accept: 'application/json, text/event-stream' } });
-  const half = Math.floor(BODY.length / 2);
-  const sent = new Promise<void>((resolve) => req.write(BODY.slice(0, half), () => resolve()));
-  const answer = new Promise<Answer>((resolve, reject) => {
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-  return { answer, rest: () => req.end(BODY.slice(half)), sent };
-}
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
-  });
-}
-
-/** A fresh folder for each test's database files, removed after the suite. */
-function freshFolders(): () => string {
-  const made: string[] = [];
-  after(() => {
-    for (const dir of made) rmSync(dir, { recursive: true, force: true });
-  });
-  return () => {
-    made.push(mkdtempSync(join(tmpdir(), 'sextant-serve-')));
-    return made.at(-1) as string;
-  };
-}
-
 describe('serve stopped by SIGTERM', function () {
   this.timeout(120_000);
   const folder = freshFolders();
 
   it(`answers all ${IN_FLIGHT} requests in flight, refuses new connections, closes each connection after its answer and exits 0`, async () => {
-    const { child, port } = await startServe(folder());
-    const exited = once(child, 'exit');
-    const posts = Array.from({ length: IN_FLIGHT }, () => slowPost(port));
-    await Promise.all(posts.map((p) => p.sent));
-    // The halves have reached the server: each request is in flight, its body still arriving.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await refused(port), 'a new connection after SIGTERM').to.equal(true);
-    for (const post of posts) post.rest();
-    const answers = await Promise.all(posts.map((p) => p.answer));
-    expect(answers.map((a) => a.status)).to.deep.equal(Array(IN_FLIGHT).fill(200));
-    for (const answer of answers) {
+    const stopped = await stopUnderLoad(await startServe(folder()), IN_FLIGHT);
+    expect(stopped.refusedAfterSignal, 'a new connection after SIGTERM').to.equal(true);
+    expect(stopped.answers.map((a) => a.status)).to.deep.equal(Array(IN_FLIGHT).fill(200));
+    for (const answer of stopped.answers) {
       const message = JSON.parse(answer.body) as { id: number; result?: { structuredContent?: { items?: unknown[] } } };
       expect(message.id).to.equal(7);
       expect(message.result?.structuredContent?.items).to.be.an('array').that.is.not.empty;
       expect(answer.headers.connection).to.equal('close');
     }
-    const [code, signal] = await exited;
-    expect({ code, signal }).to.deep.equal({ code: 0, signal: null });
+    expect(stopped.exit).to.deep.equal({ code: 0, signal: null });
   });
 });
 

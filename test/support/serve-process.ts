@@ -1,6 +1,11 @@
 /** `sextant serve` as its own process, as an operator starts it, on a folder's SQLite file. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface ServeProcess {
   readonly child: ChildProcess;
@@ -65,4 +70,74 @@ export async function startServe(dir: string, env: Readonly<Record<string, strin
       return { code, signal: by };
     },
   };
+}
+
+const BODY = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_servers', arguments: { q: 'github' } } });
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/** A POST /mcp whose body is sent in two halves: the second when `rest` is called. */
+function slowPost(port: number): { answer: Promise<Answer>; rest: () => void; sent: Promise<void> } {
+  const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY), accept: 'application/json, text/event-stream' } });
+  const half = Math.floor(BODY.length / 2);
+  const sent = new Promise<void>((resolve) => req.write(BODY.slice(0, half), () => resolve()));
+  const answer = new Promise<Answer>((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  return { answer, rest: () => req.end(BODY.slice(half)), sent };
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
+}
+
+/** A fresh folder for each test's database files, removed after the suite. */
+export function freshFolders(): () => string {
+  const made: string[] = [];
+  after(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    made.push(mkdtempSync(join(tmpdir(), 'sextant-serve-')));
+    return made.at(-1) as string;
+  };
+}
+
+/**
+ * Sends `count` POSTs to /mcp whose bodies are half sent, then SIGTERM, then (half a second
+ * later, once the signal has been taken) the other halves: what each got, whether a new
+ * connection was refused after the signal, and how the process ended.
+ */
+export async function stopUnderLoad(serve: ServeProcess, count: number): Promise<{
+  answers: Answer[];
+  refusedAfterSignal: boolean;
+  exit: { code: number | null; signal: NodeJS.Signals | null };
+}> {
+  const posts = Array.from({ length: count }, () => slowPost(serve.port));
+  await Promise.all(posts.map((p) => p.sent));
+  // The halves have reached the server: each request is in flight, its body still arriving.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const exit = serve.stop('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const refusedAfterSignal = await refused(serve.port);
+  for (const post of posts) post.rest();
+  const answers = await Promise.all(posts.map((p) => p.answer));
+  return { answers, refusedAfterSignal, exit: await exit };
 }
