@@ -14,7 +14,8 @@ import { runLoad, type LoadOptions } from './load.js';
 import { HAS_TASKSET } from './processes.js';
 import { formatProfile, summarizeProfile, type ProfileSummary } from './profile.js';
 import { checkTargets, formatReport, unusedResultFile, type BaselineRun, type ScenarioResult, type SizeResult } from './report.js';
-import { buildScenarios, preflight, type Scenario } from './scenarios.js';
+import { buildScenarios, preflight, type Scenario, type ServerSetup } from './scenarios.js';
+import { measurePaired } from './paired.js';
 import { cpuProbe, ServerHandle, type CpuShare } from './server-handle.js';
 import { startBaseline, type Runtime } from './servers.js';
 import type { BenchDatabase, Settings } from './settings.js';
@@ -176,7 +177,7 @@ async function runSizeOn(ctx: RunContext, size: number, databaseUrl: string | nu
   const memory = { afterRunMb: null, peakUnderLoadMb: null, hwmMb: null };
   if (!ingest.ok) return { size, database, corpus, ingest, storageFloor: null, scenarios: [], memory, serverStarts: 0 };
   const storageFloor = database === 'sqlite' ? await storageFloorOf(ctx, size, databaseFile, ingest.servers, ingest.seconds) : null;
-  const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, ...url, cores: ctx.pinning?.server ?? null, drainTimeoutSeconds: settings.drainTimeoutSeconds, log });
+  const handle = new ServerHandle({ root: ctx.root, runtime: ctx.runtime, databaseFile, ...url, cores: ctx.pinning?.server ?? null, allCores: ctx.pinning?.all ?? null, drainTimeoutSeconds: settings.drainTimeoutSeconds, log });
   let scenarios: Scenario[] = [];
   let readySeconds: number | null = null;
   let wholeIndexSeconds: number | null = null;
@@ -271,7 +272,8 @@ async function runScenario(ctx: RunContext, handle: ServerHandle, s: Scenario, b
 async function measureScenario(ctx: RunContext, handle: ServerHandle, s: Scenario): Promise<ScenarioResult> {
   const base = { name: s.name, label: s.label, distinctRequests: new Set(s.requests.map((r) => `${r.path} ${r.body ?? ''}`)).size, baseline: null, ratio: null };
   try {
-    await handle.start();
+    if (s.pair) return { ...base, ...(await measurePair(ctx, handle, s, s.pair)) };
+    await handle.start(s.server ?? {});
     if (s.name === COLD_START) return { ...base, ...(await measureColdStart(loadOptions(ctx.settings), handle, s)) };
     const check = await preflight(handle.url, s, s.name === 'search-q' ? 48 : 20, 10_000, 20_000);
     if (check.failures.length > 0) ctx.log(`${s.name}: preflight failures: ${check.failures.join(' | ')}`);
@@ -288,6 +290,21 @@ async function measureScenario(ctx: RunContext, handle: ServerHandle, s: Scenari
     ctx.log(`${s.name}: failed: ${message}`);
     return { ...base, preflight: null, load: null, restarted: false, cpu: null, rssAfterMb: null, error: message };
   } finally {
+    await handle.stop();
+  }
+}
+
+/** A pair of servers loaded in turn (paired.ts): the second's req/s over the first's, with no bare-server run beside it. */
+async function measurePair(ctx: RunContext, handle: ServerHandle, s: Scenario, pair: readonly [ServerSetup, ServerSetup]): Promise<Omit<ScenarioResult, 'name' | 'label' | 'distinctRequests' | 'baseline' | 'ratio'>> {
+  const second = handle.twin();
+  try {
+    const paired = await measurePaired(handle, second, pair, s.requests, loadOptions(ctx.settings));
+    const m = paired.metrics;
+    ctx.log(`${s.name}: ${paired.rounds.map((r) => `${Math.round(r.a)}/${Math.round(r.b)}`).join(', ')} req/s (first/second, by round): the second at ${paired.medianRatio}× the first (median)`
+      + (m ? `; metrics scraped ${m.scrapes} times under load (${m.failures} failed, slowest ${m.slowestMs} ms), counting ${m.requestsCounted} requests` : ''));
+    return { preflight: null, load: paired.load, restarted: false, cpu: null, rssAfterMb: null, error: null, paired };
+  } finally {
+    await second.stop();
     await handle.stop();
   }
 }

@@ -144,12 +144,12 @@ export function memoryOf(pid: number): Memory | null {
   }
 }
 
-/** What a process's descendants hold resident now, MB (`/usr/bin/time`'s: the run it measures), from /proc. */
-export function descendantsRssMb(pid: number): number {
-  let total = 0;
+/** The pids of a process's descendants now, from /proc. */
+function descendantsOf(pid: number): number[] {
+  const found: number[] = [];
   const pending = [pid];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (next !== pid) total += memoryOf(next)?.rssMb ?? 0;
+    if (next !== pid) found.push(next);
     try {
       for (const task of readdirSync(`/proc/${next}/task`)) {
         pending.push(...readFileSync(`/proc/${next}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
@@ -158,7 +158,17 @@ export function descendantsRssMb(pid: number): number {
       // Gone meanwhile.
     }
   }
-  return total;
+  return found;
+}
+
+/** What a process's descendants hold resident now, MB (`/usr/bin/time`'s: the run it measures), from /proc. */
+export function descendantsRssMb(pid: number): number {
+  return descendantsOf(pid).reduce((total, child) => total + (memoryOf(child)?.rssMb ?? 0), 0);
+}
+
+/** CPU seconds a process's descendants have used (a `serve` primary's workers), from /proc. */
+export function descendantsCpuSeconds(pid: number): number {
+  return descendantsOf(pid).reduce((total, child) => total + (cpuSecondsOf(child) ?? 0), 0);
 }
 
 function statSeconds(file: string): number {

@@ -15,6 +15,19 @@ export interface Scenario {
   /** A label per request (the query kind), for the preflight's per-kind latency. */
   readonly kinds: readonly string[];
   readonly expect: Expect;
+  /** How the server runs for this scenario, where not as for the others. */
+  readonly server?: ServerSetup;
+  /** Two servers set up so, loaded in turn (paired.ts): the second's req/s over the first's. */
+  readonly pair?: readonly [ServerSetup, ServerSetup];
+}
+
+/** A server run otherwise than alone on its core: with WORKERS, on every core, with metrics scraped. */
+export interface ServerSetup {
+  readonly workers?: number;
+  /** Not pinned: the server (and its workers) share every core with the load generator. */
+  readonly allCores?: boolean;
+  /** METRICS_PORT on, and scraped once a second during the measured pass. */
+  readonly metrics?: boolean;
 }
 
 export const MCP_HEADERS: Readonly<Record<string, string>> = {
@@ -111,12 +124,17 @@ export async function buildScenarios(base: string, manifest: CorpusManifest): Pr
   const deepOffsets = spread(Math.min(5000, Math.floor(total / 2)), Math.min(10_000, Math.max(0, total - 20)), 50, 20);
   const mcpBody = (text: string): string =>
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_servers', arguments: { q: text } } });
+  const searchAz = scenario('search-az', 'server search, a-z', 'page', [
+    ...pageOffsets.map((o) => get(`/api/v1/servers/search?sort=a-z&offset=${o}`, 'a-z')),
+    ...categories.map((c) => get(`/api/v1/servers/search?sort=a-z&category=${c}`, 'a-z+category')),
+  ]);
   return [
     scenario('search-q', 'server search, q', 'page', serverQueries.map((s) => get(`/api/v1/servers/search?q=${q(s.q)}`, s.kind))),
-    scenario('search-az', 'server search, a-z', 'page', [
-      ...pageOffsets.map((o) => get(`/api/v1/servers/search?sort=a-z&offset=${o}`, 'a-z')),
-      ...categories.map((c) => get(`/api/v1/servers/search?sort=a-z&category=${c}`, 'a-z+category')),
-    ]),
+    searchAz,
+    // What metrics cost and what a second worker gives, each a pair of servers loaded in turn
+    // (paired.ts), on pages soon all kept: the requests' own cost, not each page's first computation.
+    { ...searchAz, name: 'metrics-cost', label: 'a-z pages: metrics on and scraped / off', pair: [{}, { metrics: true }] },
+    { ...searchAz, name: 'workers', label: 'a-z pages: WORKERS=2 / 1, both on both cores', pair: [{ workers: 1, allCores: true }, { workers: 2, allCores: true }] },
     scenario('search-tools', 'server search, sort=tools', 'page', pageOffsets.map((o) => get(`/api/v1/servers/search?sort=tools&offset=${o}`, 'tools'))),
     scenario('deep-offset', 'server search, offset ≤ 10000', 'page', deepOffsets.flatMap((o) => [
       get(`/api/v1/servers/search?sort=a-z&offset=${o}`, 'a-z'),

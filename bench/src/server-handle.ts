@@ -4,7 +4,8 @@
  * next scenario), its memory sampled while under load.
  */
 import type { MeasureHooks } from './load.js';
-import { memoryOf, threadCpuOf } from './processes.js';
+import { descendantsCpuSeconds, memoryOf, threadCpuOf } from './processes.js';
+import type { ServerSetup } from './scenarios.js';
 import { startSextant, type Running, type Runtime } from './servers.js';
 
 export interface HandleOptions {
@@ -14,6 +15,8 @@ export interface HandleOptions {
   /** The database's URL when it is not that SQLite file (a PostgreSQL database). */
   readonly databaseUrl?: string;
   readonly cores: string | null;
+  /** The cores a scenario on every core runs on (ServerSetup.allCores). */
+  readonly allCores?: string | null;
   readonly drainTimeoutSeconds: number;
   readonly cpuProfDir?: string;
   readonly log: (line: string) => void;
@@ -21,6 +24,7 @@ export interface HandleOptions {
 
 export class ServerHandle {
   private running: Running | null = null;
+  private setup: ServerSetup = {};
   private sampler: NodeJS.Timeout | null = null;
   starts = 0;
   /** Seconds from spawn to /readyz answering 200, for the current instance. */
@@ -43,14 +47,29 @@ export class ServerHandle {
     return this.running.url;
   }
 
+  /** Another handle on the same database and cores: a second server beside this one. */
+  twin(): ServerHandle {
+    return new ServerHandle(this.options);
+  }
+
+  get metricsUrl(): string | null {
+    return this.running?.metricsUrl ?? null;
+  }
+
   get pid(): number | null {
     return this.running?.proc.pid ?? null;
   }
 
-  async start(): Promise<void> {
-    const { root, runtime, databaseFile, databaseUrl, cores, cpuProfDir } = this.options;
+  /** Starts the server as `setup` says (kept for a restart), or as before when none is given. */
+  async start(setup?: ServerSetup): Promise<void> {
+    if (setup) this.setup = setup;
+    const { root, runtime, databaseFile, databaseUrl, cpuProfDir } = this.options;
+    const cores = this.setup.allCores ? (this.options.allCores ?? null) : this.options.cores;
     this.spawnedAt = performance.now();
-    this.running = await startSextant({ root, runtime, databaseFile, cores, ...(databaseUrl ? { databaseUrl } : {}), ...(cpuProfDir ? { cpuProfDir } : {}) });
+    this.running = await startSextant({
+      root, runtime, databaseFile, cores, ...(databaseUrl ? { databaseUrl } : {}), ...(cpuProfDir ? { cpuProfDir } : {}),
+      workers: this.setup.workers ?? 1, metrics: this.setup.metrics ?? false,
+    });
     const seconds = (at: number): number => Math.round((at - this.spawnedAt) / 100) / 10;
     this.readySeconds = seconds(this.running.servingAt ?? performance.now());
     this.wholeIndexSeconds = seconds(performance.now());
@@ -116,7 +135,7 @@ export interface CpuShare {
   readonly serverPercent: number | null;
   /** Of which its main (JavaScript) thread. */
   readonly serverMainThreadPercent: number | null;
-  /** Of which its other threads: the libuv pool (sqlite3 queries), V8 helpers (GC). */
+  /** Of which its other threads (the libuv pool running sqlite3 queries, V8 helpers for GC) and its child processes (the workers of WORKERS=N). */
   readonly serverOtherThreadsPercent: number | null;
   /** The same for this process (the load generator). */
   readonly loadGeneratorPercent: number;
@@ -128,9 +147,11 @@ export function cpuProbe(pid: () => number | null, extra: MeasureHooks = {}): { 
   let before: { main: number; others: number } | null = null;
   let own = process.cpuUsage();
   let share: CpuShare = { serverPercent: null, serverMainThreadPercent: null, serverOtherThreadsPercent: null, loadGeneratorPercent: 0 };
+  // Its other threads and its child processes (the workers of WORKERS=N) count as "others".
   const threads = (): { main: number; others: number } | null => {
     const id = pid();
-    return id === null ? null : threadCpuOf(id);
+    const own = id === null ? null : threadCpuOf(id);
+    return own === null || id === null ? null : { main: own.main, others: own.others + descendantsCpuSeconds(id) };
   };
   return {
     hooks: {

@@ -20,6 +20,8 @@ export interface Runtime {
 
 export interface Running {
   readonly url: string;
+  /** Where its metrics are scraped, when it was started with them. */
+  readonly metricsUrl?: string;
   readonly proc: Tracked;
   /** When (performance.now()) it first answered /readyz: it serves then, its search index of tools may follow. */
   readonly servingAt?: number;
@@ -87,6 +89,10 @@ export interface SextantOptions {
   readonly cores: string | null;
   /** Write a V8 CPU profile into this folder when the process exits. */
   readonly cpuProfDir?: string;
+  /** WORKERS (default 1). */
+  readonly workers?: number;
+  /** Serve metrics on a free port of their own. */
+  readonly metrics?: boolean;
 }
 
 /** How long `serve` may take to be ready: a first start builds its search index, minutes at 100k on a slow machine. */
@@ -99,10 +105,11 @@ const READY_TIMEOUT_MS = 600_000;
  */
 export async function startSextant(options: SextantOptions): Promise<Running> {
   const port = await freePort();
+  const metricsPort = options.metrics ? await freePort() : null;
   const profile = options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [];
   const proc = spawnTracked(options.cores, process.execPath, [...options.runtime.serveFlags, ...profile, ...options.runtime.args, 'serve'], {
     cwd: options.root,
-    env: serverEnv(options.databaseFile, port, options.databaseUrl),
+    env: { ...serverEnv(options.databaseFile, port, options.databaseUrl), WORKERS: String(options.workers ?? 1), ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}) },
   });
   const url = `http://127.0.0.1:${port}`;
   let servingAt: number;
@@ -115,7 +122,10 @@ export async function startSextant(options: SextantOptions): Promise<Running> {
     throw err;
   }
   // SIGINT lets `serve` close and exit normally, which is when --cpu-prof writes its profile.
-  return { url, proc, servingAt, stop: () => stopProcess(proc, options.cpuProfDir ? 30_000 : 5000, 'SIGINT') };
+  return {
+    url, proc, servingAt, ...(metricsPort ? { metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` } : {}),
+    stop: () => stopProcess(proc, options.cpuProfDir ? 30_000 : 5000, 'SIGINT'),
+  };
 }
 
 /** Whether a /readyz body says searches answer from the whole in-memory index. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startHarness } from '../support/harness.js';
-import { startServe, type ServeProcess } from '../support/serve-process.js';
+import { freePort, startServe, type ServeProcess } from '../support/serve-process.js';
 
 interface Sample {
   readonly name: string;
@@ -63,11 +63,7 @@ describe('metrics on METRICS_PORT', function () {
     // One ingest that completes and one that fails (a truncated file): both are recorded runs.
     expect(sextant(['ingest', 'test/fixtures/official-small.json'], env).status).to.equal(0);
     expect(sextant(['ingest', 'test/fixtures/truncated.json'], env).status).to.equal(1);
-    const { createServer } = await import('node:net');
-    const free = createServer().listen(0, '127.0.0.1');
-    await new Promise((resolve) => free.once('listening', resolve));
-    const metricsPort = (free.address() as { port: number }).port;
-    await new Promise((resolve) => free.close(resolve));
+    const metricsPort = await freePort();
     serve = await startServe(dir, { METRICS_PORT: String(metricsPort) });
     const served = await serve.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+\/metrics)"[^\n]*"msg":"metrics are served"/);
     metricsUrl = served[1]!;

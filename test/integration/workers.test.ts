@@ -4,7 +4,7 @@
  * worker that dies is started again; SIGTERM stops both after their requests in flight.
  */
 import { expect } from 'chai';
-import { freshFolders, startServe, stopUnderLoad, type ServeProcess } from '../support/serve-process.js';
+import { freePort, freshFolders, startServe, stopUnderLoad, type ServeProcess } from '../support/serve-process.js';
 
 interface LogLine {
   readonly msg: string;
@@ -47,11 +47,7 @@ describe('serve with WORKERS=2', function () {
   });
 
   it('serves metrics gathered from both workers on METRICS_PORT', async () => {
-    const { createServer } = await import('node:net');
-    const free = createServer().listen(0, '127.0.0.1');
-    await new Promise((resolve) => free.once('listening', resolve));
-    const metricsPort = (free.address() as { port: number }).port;
-    await new Promise((resolve) => free.close(resolve));
+    const metricsPort = await freePort();
     const serve = await startServe(folder(), { WORKERS: '2', METRICS_PORT: String(metricsPort) });
     try {
       await serve.waitFor(/"msg":"metrics are served"/);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -140,4 +140,16 @@ export async function stopUnderLoad(serve: ServeProcess, count: number): Promise
   for (const post of posts) post.rest();
   const answers = await Promise.all(posts.map((p) => p.answer));
   return { answers, refusedAfterSignal, exit: await exit };
+}
+
+/** A loopback port free now (for a second listener, such as METRICS_PORT). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
 }
