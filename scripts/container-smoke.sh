@@ -4,7 +4,7 @@
 #   2. dockerd, started when none answers: no bridge, no iptables rules, no NAT. Containers share
 #      the host's network: the image build reaches Debian's packages and the npm registry as the
 #      host does, and the service is bound to 127.0.0.1;
-#   3. test/integration/container.test.ts with SEXTANT_CONTAINER_ENGINE=require (no skipping): it
+#   3. the engine's part of test/integration/container.test.ts, with SEXTANT_CONTAINER_ENGINE=require (no skipping): it
 #      builds the base stand-in (scripts/container-base.sh) when node:22-bookworm-slim is absent,
 #      builds the image, runs it on loopback with a volume, probes it, waits for the engine to
 #      find it healthy, runs its HEALTHCHECK, stops it with `docker stop` and checks it exited 0;
@@ -48,7 +48,10 @@ fi
 docker version --format 'engine {{.Server.Version}}, client {{.Client.Version}}'
 
 echo "== the image: build, run, probe, stop"
+# Only the engine's part: `npm test` runs the rest of the file (the Dockerfile's and compose's
+# checks, the image's command run here) whether an engine runs or not.
 SEXTANT_CONTAINER_ENGINE=require npx mocha --no-config \
   --node-option import=tsx --node-option import=./scripts/tsx-in-workers.mjs \
   --timeout 20000 --reporter test/support/summary-reporter.cjs \
+  --grep 'the image in a container engine' \
   test/integration/container.test.ts

@@ -6,12 +6,18 @@
 import { spawn } from 'node:child_process';
 import { createScratchDatabase } from './pg-scratch-database.js';
 
+/**
+ * Suites about processes that `serve` runs on SQLite files of their own (WORKERS=N, the container
+ * image's command): the PostgreSQL run would only repeat them.
+ */
+const SQLITE_PROCESSES = ['test/integration/workers.test.ts', 'test/integration/container.test.ts'];
+
 const admin = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = await createScratchDatabase(admin, `sextant_test_${Date.now()}_${process.pid}`);
 let code = 1;
 try {
   console.log(`PostgreSQL test database: ${new URL(database.url).pathname.slice(1)}`);
-  const mocha = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...process.argv.slice(2)], {
+  const mocha = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', ...SQLITE_PROCESSES.flatMap((file) => ['--ignore', file]), ...process.argv.slice(2)], {
     stdio: 'inherit',
     env: { ...process.env, SEXTANT_TEST_PG_URL: database.url },
   });
