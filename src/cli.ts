@@ -23,9 +23,8 @@ import { exitCodeOf, stopOnSignals, type StopSignals } from './stop-signals.js';
 import { OFFICIAL_REGISTRY, SyncError, sync } from './ingest/sync.js';
 import { runMonitorPass, scheduleMonitor } from './monitor/monitor.js';
 import { NetError } from './net/index.js';
-import { serveMetrics } from './metrics/metrics-server.js';
+import { openMetricsPort } from './metrics/metrics-server.js';
 import { servePrimary, shareMetrics, workerRole, workerStopped, type WorkerRole } from './serve-cluster.js';
-import type { Registry } from 'prom-client';
 
 const USAGE = `Usage: sextant <command>
 
@@ -110,7 +109,8 @@ async function serve(config: Config, logger: Logger, role: WorkerRole | null): P
   else logger.info({ url: `http://${config.host}:${port}`, database: redactUrl(config.databaseUrl) }, 'sextant is serving');
   // A worker's metrics are gathered and served by its primary.
   if (role && service.metrics) shareMetrics(service.metrics.registry);
-  const metricsServer = service.metrics && role === null ? await listenForScrapes(service.metrics.registry, config, logger) : null;
+  const registry = role === null ? service.metrics?.registry : undefined;
+  const metricsServer = registry ? await openMetricsPort(async () => ({ contentType: registry.contentType, text: await registry.metrics() }), config, logger) : null;
   if (!isLoopbackHost(config.host) && config.publicUrl === null && config.allowedHosts.length === 0) {
     logger.warn({ host: config.host }, 'bound beyond loopback without PUBLIC_URL or ALLOWED_HOSTS: requests by IP address are answered, requests by name get 403 host_not_allowed');
   }
@@ -124,19 +124,6 @@ async function serve(config: Config, logger: Logger, role: WorkerRole | null): P
   await service.close();
   await serveLock.release();
   return 0;
-}
-
-/** The metrics port, or null with an error logged when it cannot be had: serving goes on without metrics. */
-async function listenForScrapes(registry: Registry, config: Config, logger: Logger): Promise<Server | null> {
-  try {
-    const server = await serveMetrics(async () => ({ contentType: registry.contentType, text: await registry.metrics() }), config.metricsHost, config.metricsPort);
-    const address = server.address();
-    logger.info({ url: `http://${config.metricsHost}:${typeof address === 'object' && address ? address.port : config.metricsPort}/metrics` }, 'metrics are served');
-    return server;
-  } catch (err) {
-    logger.error({ err: err instanceof Error ? err.message : String(err) }, 'the metrics port could not be opened (METRICS_PORT): serving without metrics');
-    return null;
-  }
 }
 
 /**

@@ -13,7 +13,7 @@ import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { redactUrl, type Config } from './config.js';
 import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
 import type { Logger } from './logger.js';
-import { serveMetrics } from './metrics/metrics-server.js';
+import { openMetricsPort } from './metrics/metrics-server.js';
 import { createStore } from './store/index.js';
 import { holdServeLock } from './store/serve-lock.js';
 
@@ -118,13 +118,7 @@ export async function servePrimary(config: Config, logger: Logger): Promise<numb
   if (typeof first === 'number') {
     serving = true;
     logger.info({ url: `http://${config.host}:${first}`, database: redactUrl(config.databaseUrl), workers: config.workers }, 'sextant is serving');
-    if (config.metricsPort > 0) {
-      metrics = await serveMetrics(async () => ({ contentType: aggregator.contentType, text: await aggregator.clusterMetrics() }), config.metricsHost, config.metricsPort).catch((err: unknown) => {
-        logger.error({ err: err instanceof Error ? err.message : String(err) }, 'the metrics port could not be opened (METRICS_PORT): serving without metrics');
-        return null;
-      });
-      if (metrics) logger.info({ url: `http://${config.metricsHost}:${config.metricsPort}/metrics` }, 'metrics are served');
-    }
+    if (config.metricsPort > 0) metrics = await openMetricsPort(async () => ({ contentType: aggregator.contentType, text: await aggregator.clusterMetrics() }), config, logger);
   }
   const by = typeof first === 'number' ? await Promise.race([signalled, allGone]) : first;
   if (by !== 'gone') {

@@ -5,6 +5,7 @@
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import type { Logger } from '../logger.js';
 
 /** The exposition text and its media type, from one process's registry or every worker's. */
 export type ScrapeText = () => Promise<{ readonly contentType: string; readonly text: string }>;
@@ -29,4 +30,20 @@ export async function serveMetrics(scrape: ScrapeText, host: string, port: numbe
   server.listen(port, host);
   await once(server, 'listening');
   return server;
+}
+
+/**
+ * The metrics port as configured, its address logged; or null, with an error logged, when it
+ * cannot be had: serving goes on without metrics (a second `serve` on one machine must not fail for it).
+ */
+export async function openMetricsPort(scrape: ScrapeText, where: { readonly metricsHost: string; readonly metricsPort: number }, logger: Logger): Promise<Server | null> {
+  try {
+    const server = await serveMetrics(scrape, where.metricsHost, where.metricsPort);
+    const address = server.address();
+    logger.info({ url: `http://${where.metricsHost}:${typeof address === 'object' && address ? address.port : where.metricsPort}/metrics` }, 'metrics are served');
+    return server;
+  } catch (err) {
+    logger.error({ err: err instanceof Error ? err.message : String(err) }, 'the metrics port could not be opened (METRICS_PORT): serving without metrics');
+    return null;
+  }
 }

@@ -79,6 +79,14 @@ export function createMetrics(): Metrics {
  * one service, so across workers the first one's value is taken (`aggregator: 'first'`), not a sum.
  */
 function watchState(registry: Registry, sources: MetricSources): void {
+  // Two gauges read the runs: one query per scrape serves both (the registry collects them together).
+  let runsInFlight: ReturnType<MetricSources['catalogRuns']> | null = null;
+  const catalogRuns = (): ReturnType<MetricSources['catalogRuns']> => {
+    runsInFlight ??= sources.catalogRuns().finally(() => {
+      runsInFlight = null;
+    });
+    return runsInFlight;
+  };
   new Counter({
     name: 'sextant_answer_cache_lookups_total',
     help: 'Reads looked up in the answer cache since start, by result: hit (answered from it) or miss (computed, then kept).',
@@ -128,7 +136,7 @@ function watchState(registry: Registry, sources: MetricSources): void {
     aggregator: 'first',
     registers: [registry],
     async collect() {
-      const runs = await sources.catalogRuns();
+      const runs = await catalogRuns();
       this.reset();
       for (const run of runs) this.set({ command: run.command, status: run.status }, run.runs);
     },
@@ -140,7 +148,7 @@ function watchState(registry: Registry, sources: MetricSources): void {
     aggregator: 'first',
     registers: [registry],
     async collect() {
-      const runs = await sources.catalogRuns();
+      const runs = await catalogRuns();
       this.reset();
       for (const run of runs) if (run.lastSuccess !== null) this.set({ command: run.command }, Date.parse(run.lastSuccess) / 1000);
     },
