@@ -229,6 +229,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/servers/{id}/tools/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tool definition history
+         * @description Every distinct definition of each of the server's tools the catalog has held, with when
+         *     it was first and last seen and which source or check gave it, and the changes between
+         *     them (a tool added, removed or changed, with a diff). A definition's fingerprint is the
+         *     SHA-256 of its canonical JSON (see `ToolDefinition`). Unknown tools (no source or check
+         *     lists any) give an empty history with `toolsFingerprint` null.
+         */
+        get: operations["getToolHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of /api/v1/servers/{id}/tools/history
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightGetToolHistory"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{id}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A badge for a README
+         * @description A small SVG image (shields.io's flat style) that states one fact of the server, for its
+         *     README: `status`, the primary endpoint's state as the monitor last saw it; `trust`, the
+         *     count of passed and failed trust checks; `tools`, how many tools it lists and how many
+         *     findings the tool-definition scan made (or that its tools are not listed). The text is
+         *     catalog data and is escaped; the image holds no script and no link.
+         */
+        get: operations["getServerBadge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of /api/v1/servers/{id}/badge.svg
+         * @description Any origin may read this route (DESIGN.md "Registry API"); the preflight, sent to the same URL, allows `GET` with the `Authorization` and `Content-Type` headers.
+         */
+        options: operations["preflightGetServerBadge"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tools/{id}": {
         parameters: {
             query?: never;
@@ -826,6 +882,14 @@ export interface components {
             categories: string[];
             toolCount: number;
             tools: string[];
+            /** @description The tool set's fingerprint (as `Server.toolsFingerprint`), for an allow-list to pin; null when the tools are not listed. */
+            toolsFingerprint: components["schemas"]["Fingerprint"] | null;
+            /** @description Each tool's fingerprint by tool name. */
+            toolFingerprints: {
+                [key: string]: components["schemas"]["Fingerprint"];
+            };
+            /** @description How many findings the tool-definition scan made, by severity; null when the tools are not listed (nothing was scanned). */
+            findings: components["schemas"]["FindingCounts"] | null;
             authentication: components["schemas"]["Authentication"];
             sources: components["schemas"]["SourceName"][];
             trust: components["schemas"]["TrustSummary"];
@@ -945,6 +1009,17 @@ export interface components {
         SearchTerms: string[] | null;
         /** @description The full server record. */
         Server: components["schemas"]["ServerSummary"] & {
+            /**
+             * @description The fingerprint of the server's tool set: the SHA-256 (lower-case hex) of the
+             *     canonical JSON of the array of its `ToolDefinition`s in name order. Null when no
+             *     source or check lists its tools.
+             */
+            toolsFingerprint: components["schemas"]["Fingerprint"] | null;
+            /**
+             * Format: date-time
+             * @description When a tool of this server was last added, removed or changed after the catalog first saw its tools; null when none has (see `/tools/history`).
+             */
+            toolsChangedAt: string | null;
             /** Format: uri */
             websiteUrl: string | null;
             /** @description SPDX identifier or upstream licence text, when known. */
@@ -1058,6 +1133,9 @@ export interface components {
             name: string;
             title: string | null;
             description: string;
+            fingerprint: components["schemas"]["Fingerprint"];
+            /** @description What the tool-definition scan found in this tool's text (empty when it found nothing). */
+            findings: components["schemas"]["ToolFinding"][];
         };
         /** @description A tool record. */
         Tool: {
@@ -1071,6 +1149,11 @@ export interface components {
             inputSchema: components["schemas"]["JsonSchemaObject"];
             annotations: components["schemas"]["ToolAnnotations"];
             authentication: components["schemas"]["Authentication"];
+            /** @description The source whose record lists this tool (`monitor` when the endpoint listed it itself to the status monitor); null for a tool stored before the catalog recorded it, until its server is written again. */
+            source: components["schemas"]["SourceName"] | null;
+            fingerprint: components["schemas"]["Fingerprint"];
+            /** @description What the tool-definition scan found in this tool's text (empty when it found nothing). */
+            findings: components["schemas"]["ToolFinding"][];
             matchedTerms?: components["schemas"]["MatchedTerms"];
         };
         Category: {
@@ -1237,14 +1320,117 @@ export interface components {
             /** @description The text that stands in the configuration where the value goes. */
             placeholder: string;
         };
+        /** @description A SHA-256 digest in lower-case hex. */
+        Fingerprint: string;
+        FindingCounts: {
+            high: number;
+            medium: number;
+            low: number;
+        };
+        /** @description A rule of the tool-definition scan (docs/trust/tool-rules.md). */
+        ToolRuleId: string;
+        /**
+         * @description One thing the tool-definition scan found in a tool's text: which rule (rules are listed in
+         *     docs/trust/tool-rules.md), how severe, in which tool and field, where, and the text
+         *     around it. The excerpt is the catalog's text with every invisible or control character
+         *     written out (`\u{E0041}`); show it as text, never as markup.
+         */
+        ToolFinding: {
+            rule: components["schemas"]["ToolRuleId"];
+            /** @enum {string} */
+            severity: "low" | "medium" | "high";
+            /** @description The tool's name. */
+            tool: string;
+            /**
+             * @description Where in the definition (`description`, `inputSchema.properties.path.description`, `annotations.title`).
+             * @example description
+             */
+            field: string;
+            excerpt: string;
+            /** @description Where the match starts in that field's text (UTF-16 code units). */
+            offset: number;
+        };
+        /**
+         * @description A tool's definition as the catalog holds it: what a model reads. Its fingerprint is the
+         *     SHA-256 of its canonical JSON: RFC 8785 (JSON Canonicalization Scheme), i.e. object
+         *     keys sorted by UTF-16 code units, no whitespace, numbers and strings in ECMAScript form.
+         */
+        ToolDefinition: {
+            name: string;
+            title: string | null;
+            description: string;
+            inputSchema: components["schemas"]["JsonSchemaObject"];
+            annotations: components["schemas"]["ToolAnnotations"];
+        };
+        /** @description One distinct definition of a tool, and when the catalog held it. */
+        ToolDefinitionRecord: {
+            tool: string;
+            fingerprint: components["schemas"]["Fingerprint"];
+            definition: components["schemas"]["ToolDefinition"];
+            /** Format: date-time */
+            firstSeenAt: string;
+            /**
+             * Format: date-time
+             * @description The last time a write of the server's record held this definition.
+             */
+            lastSeenAt: string;
+            /** @description Whether the server's record holds this definition now. */
+            current: boolean;
+            /** @description The sources or checks that gave it (`monitor` for the endpoint itself). */
+            seenBy: components["schemas"]["SourceName"][];
+        };
+        /**
+         * @description One change of a tool after the catalog first saw the server's tools. `added` and
+         *     `removed` carry one side; `changed` carries both, the fields that differ and a diff.
+         */
+        ToolChange: {
+            tool: string;
+            /** @enum {string} */
+            kind: "added" | "removed" | "changed";
+            /**
+             * Format: date-time
+             * @description When the catalog saw the change (the write that made it).
+             */
+            at: string;
+            /** @description The definition's fields that differ (`changed` only; else empty). */
+            fields: ("title" | "description" | "inputSchema" | "annotations")[];
+            before: components["schemas"]["ToolDefinitionRecord"] | null;
+            after: components["schemas"]["ToolDefinitionRecord"] | null;
+            /** @description For `changed`, each differing value by its path in the definition (JSON Pointer); empty otherwise. */
+            diff: {
+                /** @example /description */
+                path: string;
+                /** @enum {string} */
+                op: "add" | "remove" | "replace";
+                /** @description The old value (absent for `add`). */
+                before?: unknown;
+                /** @description The new value (absent for `remove`). */
+                after?: unknown;
+            }[];
+        };
+        ToolHistory: {
+            serverId: string;
+            serverName: string;
+            toolsFingerprint: components["schemas"]["Fingerprint"] | null;
+            /** Format: date-time */
+            toolsChangedAt: string | null;
+            /** @description Oldest first; empty when nothing changed since the tools were first seen. */
+            changes: components["schemas"]["ToolChange"][];
+            /** @description Every definition kept, by tool name then first seen. */
+            definitions: components["schemas"]["ToolDefinitionRecord"][];
+        };
         /** @enum {string} */
         TrustOutcome: "pass" | "fail" | "unknown";
         TrustCheck: {
             /** @enum {string} */
-            check: "namespace_matches_owner" | "repository_present" | "license_present" | "packages_pinned" | "remotes_use_https" | "secrets_declared" | "tool_annotations" | "multiple_sources" | "endpoint_health";
+            check: "namespace_matches_owner" | "repository_present" | "license_present" | "packages_pinned" | "remotes_use_https" | "secrets_declared" | "tool_annotations" | "multiple_sources" | "endpoint_health" | "tool_definitions" | "tools_changed";
             outcome: components["schemas"]["TrustOutcome"];
             /** @description What the outcome rests on, in words. */
             evidence: string;
+            /** @description `tool_definitions` only: the findings of medium or high severity that make it fail (low ones are listed on each tool). */
+            findings?: components["schemas"]["ToolFinding"][];
+            /** @description `tools_changed` only, in a full trust report: what changed and when, oldest first. */
+            changes?: components["schemas"]["ToolChange"][];
             /** @description Where the evidence comes from (`catalog` for the merged record, a source name, or `monitor`). */
             source: string;
             /** Format: date-time */
@@ -2340,6 +2526,118 @@ export interface operations {
         };
     };
     preflightGetStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getToolHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's tool history. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightGetToolHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getServerBadge: {
+        parameters: {
+            query?: {
+                /** @description Which fact the badge states. */
+                kind?: "status" | "trust" | "tools";
+            };
+            header?: never;
+            path: {
+                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description `public, max-age=300`: image proxies (GitHub camo) may keep it five minutes. */
+                    "Cache-Control": string;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightGetServerBadge: {
         parameters: {
             query?: never;
             header?: never;

@@ -35,6 +35,7 @@ Commands:
   ingest <file...>        ingest upstream registry files (official, Docker catalog, toolsdk; detected from content)
   sync [--upstream URL]   pull the official registry API (default ${OFFICIAL_REGISTRY}), incrementally
   monitor [--once]        check every catalogued remote endpoint, once or every MONITOR_INTERVAL seconds
+  rescan                  scan every stored tool definition again by today's rules (findings, fingerprints), all or nothing
   backup <file>           write a consistent copy of the SQLite catalog to a new file, while it serves
   restore <file>          check a backup and put it in the SQLite catalog's place (no serve may run on it)
 
@@ -61,6 +62,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'migrate':
       return migrateOnly(config);
+    case 'rescan':
+      return rescan(config);
     case 'ingest':
       return ingestFiles(config, rest);
     case 'sync':
@@ -223,6 +226,19 @@ async function migrateOnly(config: Config): Promise<number> {
   try {
     await store.migrate();
     console.log(`migrations applied to ${redactUrl(config.databaseUrl)}`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Scans the stored tools again in one catalog write: a failure leaves every row as it was. */
+async function rescan(config: Config): Promise<number> {
+  const store = createStore(config.databaseUrl);
+  try {
+    await store.migrate();
+    const summary = await store.withCatalogWriter((writer) => writer.rescanTools(new Date().toISOString()));
+    console.log(`rescanned ${summary.tools} tools of ${summary.servers} servers: ${summary.toolsChanged} tools changed, in ${summary.serversChanged} servers`);
     return 0;
   } finally {
     await store.close();

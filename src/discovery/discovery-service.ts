@@ -8,7 +8,8 @@ import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { CatalogSearch, SearchCoverage } from '../search/engine.js';
 import { parseQuery } from '../search/query.js';
 import type { CatalogReader, MonitorStore } from '../store/index.js';
-import type { Authentication, CategoryList, Comparison, StatusReport, InstallClient, InstallInstructions, ServerPage, ServerSort, Tool, ToolPage, ToolSort, TrustReport } from '../types.js';
+import type { Authentication, CategoryList, Comparison, StatusReport, InstallClient, InstallInstructions, ServerPage, ServerSort, Tool, ToolHistory, ToolPage, ToolSort, TrustReport } from '../types.js';
+import { toolChangesOf, type ToolChange } from '../catalog/tool-changes.js';
 import { INSTALL_CLIENTS, installFor } from './install-clients.js';
 import { summarize, trustReport } from './trust.js';
 import { STATUS_HISTORY, primaryState, statusReport } from './status.js';
@@ -61,6 +62,8 @@ export interface DiscoveryService {
   installOf(server: CatalogServer, client?: InstallClient): Promise<InstallInstructions>;
   trustOf(server: CatalogServer): Promise<TrustReport>;
   statusOf(server: CatalogServer): Promise<StatusReport>;
+  /** Every definition the catalog has held of the server's tools, and the changes between them. */
+  toolHistoryOf(server: CatalogServer): Promise<ToolHistory>;
   compareServers(ids: readonly string[]): Promise<Comparison>;
   /**
    * A server with its tools, install instructions for every client, trust and status: what
@@ -143,9 +146,16 @@ export function createDiscoveryService(deps: DiscoveryDeps): DiscoveryService {
     },
 
     async trustOf(server) {
-      // Trust reads the tools' annotations only: not their schemas, which toolsOf would read too.
-      const [annotations, upstream, checks] = await Promise.all([catalog.toolAnnotationsOf([server.id]), catalog.upstreamRecords(server.id), monitor.recentChecks(server.id, STATUS_HISTORY)]);
-      return trustReport(server, annotations.get(server.id) ?? [], upstream, checks, now().toISOString());
+      // Trust reads the tools' annotations and findings only: not their schemas, which toolsOf would read too.
+      const [annotations, upstream, checks, changes] = await Promise.all([
+        catalog.toolAnnotationsOf([server.id]), catalog.upstreamRecords(server.id), monitor.recentChecks(server.id, STATUS_HISTORY), changesOf(catalog, server),
+      ]);
+      return trustReport(server, annotations.get(server.id) ?? [], upstream, checks, now().toISOString(), changes);
+    },
+
+    async toolHistoryOf(server) {
+      const definitions = await catalog.toolHistory(server.id);
+      return { serverId: server.id, serverName: server.name, toolsFingerprint: server.toolsFingerprint, toolsChangedAt: server.toolsChangedAt, changes: toolChangesOf(definitions), definitions };
     },
 
     async statusOf(server) {
@@ -180,18 +190,22 @@ async function searchTools(search: CatalogSearch, input: ToolSearchInput, genera
   return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
 }
 
+/** A server's tool changes, read only when it has any. */
+async function changesOf(catalog: DiscoveryDeps['catalog'], server: CatalogServer): Promise<ToolChange[]> {
+  return server.toolsChangedAt === null ? [] : toolChangesOf(await catalog.toolHistory(server.id));
+}
+
 /** A server's page data from one read of the server with its records and one of its checks. */
 async function serverView({ catalog, monitor, now = () => new Date() }: DiscoveryDeps, idOrName: string): Promise<ServerView> {
   const found = await catalog.serverWithRecords(idOrName);
   if (!found) throw notFound(idOrName);
   const { server, installKey, tools, upstream } = found;
-  const checks = await monitor.recentChecks(server.id, STATUS_HISTORY);
-  const annotations = tools.map((tool) => ({ annotations: tool.annotations }));
+  const [checks, changes] = await Promise.all([monitor.recentChecks(server.id, STATUS_HISTORY), changesOf(catalog, server)]);
   return {
     server,
     tools,
     install: instructions(server, installKey),
-    trust: trustReport(server, annotations, upstream, checks, now().toISOString()),
+    trust: trustReport(server, tools, upstream, checks, now().toISOString(), changes),
     status: statusReport(server, checks),
   };
 }

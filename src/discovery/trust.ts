@@ -13,22 +13,27 @@ export type TrustCheck = Schemas['TrustCheck'];
 export type TrustReport = Schemas['TrustReport'];
 export type TrustSummary = Schemas['TrustSummary'];
 export type UpstreamRecord = Schemas['UpstreamRecord'];
+export type ToolChange = Schemas['ToolChange'];
+/** What the checks read of each tool: its annotations and what the tool-definition scan found. */
+export type TrustTool = Pick<Tool, 'annotations' | 'findings'>;
 
 type Outcome = TrustCheck['outcome'];
 
 /** What the checks read of a server: its record, and the source each of its records came from. */
-export type TrustSubject = Pick<CatalogServer, 'id' | 'name' | 'repositoryUrl' | 'license' | 'packages' | 'remotes'> & { readonly sources: readonly Pick<SourceRef, 'source'>[] };
-type Evaluation = Pick<TrustCheck, 'check' | 'outcome' | 'evidence'> & { readonly source?: string };
+export type TrustSubject = Pick<CatalogServer, 'id' | 'name' | 'repositoryUrl' | 'license' | 'packages' | 'remotes' | 'toolCount' | 'toolsChangedAt'> & {
+  readonly sources: readonly Pick<SourceRef, 'source'>[];
+};
+type Evaluation = Pick<TrustCheck, 'check' | 'outcome' | 'evidence' | 'findings' | 'changes'> & { readonly source?: string };
 
 /** Looks like a credential by name: what should have been declared secret. */
 const SECRET_LIKE = /(token|secret|passw|api[-_]?key|apikey|authorization|cookie|credential|private[-_]?key)/i;
 const EXACT_VERSION = /^v?\d+(\.\d+){1,3}([-+][0-9A-Za-z.-]+)?$/;
 
-/** `tools`: what of them it reads, their annotations. */
-export function trustReport(server: CatalogServer, tools: readonly Pick<Tool, 'annotations'>[], upstream: readonly UpstreamRecord[], checks: readonly EndpointCheck[], now: string): TrustReport {
+/** `changes`: the tool changes the history holds (ToolHistory), listed under `tools_changed`. */
+export function trustReport(server: CatalogServer, tools: readonly TrustTool[], upstream: readonly UpstreamRecord[], checks: readonly EndpointCheck[], now: string, changes?: readonly ToolChange[]): TrustReport {
   const observedAt = upstream.map((u) => u.ingestedAt).sort().at(-1) ?? now;
   const latestCheck = [...checks].sort((a, b) => b.checkedAt.localeCompare(a.checkedAt))[0]?.checkedAt;
-  const results: TrustCheck[] = evaluations(server, tools, checks).map((e) => ({
+  const results: TrustCheck[] = evaluations(server, tools, checks, changes).map((e) => ({
     ...e,
     source: e.source ?? 'catalog',
     observedAt: e.check === 'endpoint_health' ? (latestCheck ?? now) : observedAt,
@@ -37,7 +42,7 @@ export function trustReport(server: CatalogServer, tools: readonly Pick<Tool, 'a
 }
 
 /** The outcome counts of the checks alone (a trust report's summary). */
-export function trustSummary(server: TrustSubject, tools: readonly Pick<Tool, 'annotations'>[], checks: readonly EndpointCheck[]): TrustSummary {
+export function trustSummary(server: TrustSubject, tools: readonly TrustTool[], checks: readonly EndpointCheck[]): TrustSummary {
   return summarize(evaluations(server, tools, checks));
 }
 
@@ -46,8 +51,11 @@ export function summarize(checks: readonly Pick<TrustCheck, 'outcome'>[]): Trust
   return { pass: count('pass'), fail: count('fail'), unknown: count('unknown') };
 }
 
-function evaluations(server: TrustSubject, tools: readonly Pick<Tool, 'annotations'>[], checks: readonly EndpointCheck[]): Evaluation[] {
-  return [namespaceCheck(server), repositoryCheck(server), licenseCheck(server), pinnedCheck(server), httpsCheck(server), secretsCheck(server), annotationsCheck(tools), sourcesCheck(server), healthCheck(server, checks)];
+function evaluations(server: TrustSubject, tools: readonly TrustTool[], checks: readonly EndpointCheck[], changes?: readonly ToolChange[]): Evaluation[] {
+  return [
+    namespaceCheck(server), repositoryCheck(server), licenseCheck(server), pinnedCheck(server), httpsCheck(server), secretsCheck(server), annotationsCheck(tools),
+    sourcesCheck(server), healthCheck(server, checks), toolDefinitionsCheck(tools), toolsChangedCheck(server, changes),
+  ];
 }
 
 /** `io.github.acme/x` is owned by GitHub user acme; `com.acme/x` by the domain acme.com. */
@@ -121,7 +129,7 @@ function secretsCheck(server: TrustSubject): Evaluation {
     : { check, outcome: 'fail', evidence: `Named like credentials but not declared secret: ${undeclared.map((i) => i.name).join(', ')}.` };
 }
 
-function annotationsCheck(tools: readonly Pick<Tool, 'annotations'>[]): Evaluation {
+function annotationsCheck(tools: readonly TrustTool[]): Evaluation {
   const check = 'tool_annotations';
   if (tools.length === 0) return { check, outcome: 'unknown', evidence: 'No tools are listed for this server.' };
   const readOnly = tools.filter((t) => t.annotations.readOnlyHint === true).length;
@@ -152,4 +160,27 @@ function healthCheck(server: TrustSubject, checks: readonly EndpointCheck[]): Ev
   const states = latest.map((c) => `${c.url}: ${c.state}`).join('; ');
   const healthy = latest.every((c) => c.state === 'up' || c.state === 'auth_required');
   return { check, outcome: healthy ? 'pass' : 'fail', evidence: `Last checks: ${states}.`, source: 'monitor' };
+}
+
+/** What the tool-definition scan (src/catalog/tool-rules.ts) found of medium or high severity. */
+function toolDefinitionsCheck(tools: readonly TrustTool[]): Evaluation {
+  const check = 'tool_definitions';
+  if (tools.length === 0) return { check, outcome: 'unknown', evidence: 'No tools are listed for this server, so none was scanned.' };
+  const all = tools.flatMap((t) => t.findings);
+  const serious = all.filter((f) => f.severity !== 'low');
+  const low = all.length - serious.length;
+  const signals = low > 0 ? ` (${low} low-severity ${low === 1 ? 'signal' : 'signals'}, listed on the tools)` : '';
+  if (serious.length === 0) return { check, outcome: 'pass', evidence: `The scan of ${tools.length} tool definitions found nothing of medium or high severity${signals}.` };
+  const named = [...new Set(serious.map((f) => `${f.rule} in ${f.tool}`))].slice(0, 5).join('; ');
+  const inTools = new Set(serious.map((f) => f.tool)).size;
+  return { check, outcome: 'fail', evidence: `${serious.length} findings of medium or high severity in ${inTools} of ${tools.length} tools: ${named}${signals}.`, findings: serious };
+}
+
+/** Whether a tool was added, removed or changed after the catalog first saw the server's tools. */
+function toolsChangedCheck(server: TrustSubject, changes: readonly ToolChange[] | undefined): Evaluation {
+  const check = 'tools_changed';
+  if (server.toolCount === 0 && server.toolsChangedAt === null) return { check, outcome: 'unknown', evidence: 'No tools are listed for this server, so there is nothing to compare.' };
+  if (server.toolsChangedAt === null) return { check, outcome: 'pass', evidence: 'No tool was added, removed or changed since the catalog first saw this server\'s tools.' };
+  const listed = changes === undefined ? '' : ` ${changes.length} ${changes.length === 1 ? 'change' : 'changes'}: ${changes.slice(-5).map((c) => `${c.tool} ${c.kind}`).join(', ')}.`;
+  return { check, outcome: 'fail', evidence: `Its tools changed after the catalog first saw them, last on ${server.toolsChangedAt}.${listed}`, ...(changes === undefined ? {} : { changes: [...changes] }) };
 }

@@ -8,6 +8,8 @@ import type { Authentication, Package, Remote, SourceName, Tool, Transport } fro
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { toolIdOf, uniqueId } from '../catalog/ids.js';
 import { categorize, TAXONOMY } from '../catalog/taxonomy.js';
+import { definitionOf, fingerprintOf, toolSetFingerprint } from '../catalog/tool-fingerprint.js';
+import { scanTools } from '../catalog/tool-scan.js';
 import { catalogMetaOf } from '../registry-api/catalog-meta.js';
 import type { UpstreamServer, UpstreamTool } from './upstream.js';
 
@@ -26,8 +28,11 @@ export function materialize(id: string, records: readonly UpstreamServer[], held
   const sources = [...records].sort(byPrecedence);
   const primary = sources[0];
   if (!primary) throw new Error(`server ${id} has no sources`);
-  const { server, upstreamTools } = serverRecordOf(id, primary, sources, held);
-  const tools = toolsOf(id, primary.name, upstreamTools, server.authentication);
+  const { server: record, upstreamTools } = serverRecordOf(id, primary, sources, held);
+  const tools = toolsOf(id, primary.name, upstreamTools, record.authentication);
+  // Whether its tools changed since first seen is what the stored history says, which the
+  // catalog writer keeps: a record alone cannot tell.
+  const server = { ...record, toolsFingerprint: toolSetFingerprint(tools.map(definitionOf)), toolsChangedAt: null };
   const categoryNames = server.categories.map((slug) => TAXONOMY.find((c) => c.slug === slug)?.name ?? slug);
   const entry = {
     server,
@@ -56,7 +61,7 @@ function serverRecordOf(id: string, primary: UpstreamServer, sources: readonly U
   const remotes = unionBy(sources.flatMap((s) => s.remotes), (r) => r.url);
   // Tools an endpoint listed itself (the monitor) describe it best; then the catalogs in order.
   const live = sources.filter((s) => s.source === 'monitor');
-  const upstreamTools = unionBy([...live, ...sources.filter((s) => s.source !== 'monitor')].flatMap((s) => s.tools), (t) => t.name);
+  const upstreamTools = unionBy([...live, ...sources.filter((s) => s.source !== 'monitor')].flatMap((s) => s.tools.map((tool) => ({ ...tool, source: s.source }))), (t) => t.name);
   const dates = sources.flatMap((s) => [s.publishedAt]).filter((d): d is string => d !== null).sort();
   const updates = sources.map((s) => s.updatedAt).filter((d): d is string => d !== null).sort();
   const title = first((s) => s.title);
@@ -97,23 +102,17 @@ export function catalogName(primary: string, held: string | undefined): string {
   return /^[0-9]+$/.test(held.slice(primary.length + 1)) ? held : primary;
 }
 
-function toolsOf(serverId: string, serverName: string, upstream: readonly UpstreamTool[], authentication: Authentication): Tool[] {
+/** The server's tools, each with the source that listed it, its fingerprint and what the scan found in it. */
+function toolsOf(serverId: string, serverName: string, upstream: ReadonlyArray<UpstreamTool & { readonly source: SourceName }>, authentication: Authentication): Tool[] {
   const ids = new Set<string>();
-  return upstream.map((tool) => {
+  const tools = upstream.map((tool) => {
     const id = uniqueId(toolIdOf(serverId, tool.name), (candidate) => ids.has(candidate));
     ids.add(id);
-    return {
-      id,
-      name: tool.name,
-      title: tool.title ?? tool.annotations.title,
-      description: tool.description,
-      serverId,
-      serverName,
-      inputSchema: tool.inputSchema,
-      annotations: tool.annotations,
-      authentication,
-    };
+    const definition = definitionOf({ ...tool, title: tool.title ?? tool.annotations.title });
+    return { id, ...definition, serverId, serverName, authentication, source: tool.source, fingerprint: fingerprintOf(definition), findings: [] as Tool['findings'] };
   });
+  const findings = scanTools(tools);
+  return tools.map((tool) => ({ ...tool, findings: findings.filter((f) => f.tool === tool.name) }));
 }
 
 /**

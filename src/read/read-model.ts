@@ -11,7 +11,7 @@ import type { CatalogServer } from '../catalog/catalog-entry.js';
 import { DEFAULT_LIMIT, type DiscoveryService, type ServerSearchInput, type ServerView, type ToolSearchInput } from '../discovery/discovery-service.js';
 import type { SearchCoverage } from '../search/engine.js';
 import type { RegistryListInput, RegistryServerList, RegistryServerResponse, RegistryApiService } from '../registry-api/registry-api-service.js';
-import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolPage, TrustReport } from '../types.js';
+import type { CategoryList, Comparison, InstallClient, InstallInstructions, Server, ServerPage, StatusReport, Tool, ToolHistory, ToolPage, TrustReport } from '../types.js';
 import { Answer } from './answer.js';
 import { AppError } from '../errors.js';
 import type { JsonText } from '../json.js';
@@ -34,6 +34,8 @@ export interface ReadModel {
   searchCoverage(): Promise<SearchCoverage>;
   getInstall(idOrName: string, client?: InstallClient): Promise<Answer<InstallInstructions>>;
   getTrust(idOrName: string): Promise<Answer<TrustReport>>;
+  /** Every definition the catalog has held of a server's tools, and the changes between them. */
+  getToolHistory(idOrName: string): Promise<Answer<ToolHistory>>;
   getStatus(idOrName: string): Promise<Answer<StatusReport>>;
   compareServers(ids: readonly string[], signal?: AbortSignal): Promise<Answer<Comparison>>;
   /** The MCP Registry API (src/registry-api): a page of the list, a server's versions, one version. */
@@ -141,6 +143,7 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
     listCategories: () => catalogRead(keyOf('listCategories'), () => discovery.listCategories()),
     searchCoverage: async () => discovery.searchCoverage(await generation()),
     getInstall: (idOrName, client) => catalogRead(keyOf('getInstall', idOrName, client), async () => discovery.installOf(await catalogServer(idOrName), client)),
+    getToolHistory: (idOrName) => catalogRead(keyOf('getToolHistory', idOrName), async () => discovery.toolHistoryOf(await catalogServer(idOrName))),
     getTrust: (idOrName) => checkedRead(keyOf('getTrust', idOrName), async () => discovery.trustOf(await catalogServer(idOrName))),
     getStatus: (idOrName) => checkedRead(keyOf('getStatus', idOrName), async () => discovery.statusOf(await catalogServer(idOrName))),
     compareServers: (ids, signal) => checkedRead(keyOf('compareServers', ids), () => discovery.compareServers(ids), comparisons, signal),

@@ -7,27 +7,34 @@
  */
 import type { components } from '../../generated/openapi.js';
 import { primaryState } from '../discovery/status.js';
-import { trustSummary, type TrustSubject } from '../discovery/trust.js';
+import { trustSummary, type TrustSubject, type TrustTool } from '../discovery/trust.js';
 import type { EndpointCheck } from '../store/index.js';
 import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { Tool } from '../types.js';
 
 export type CatalogMeta = components['schemas']['RegistryCatalogMeta'];
 
-/** What the block reads of a server: its record, its tools' names, its records' sources. */
-export type CatalogMetaSubject = TrustSubject & Pick<CatalogServer, 'categories' | 'toolCount' | 'authentication'> & { readonly tools: readonly Pick<Tool, 'name'>[] };
+/** What the block reads of a server: its record, its tools' names and fingerprints, its records' sources. */
+export type CatalogMetaSubject = TrustSubject & Pick<CatalogServer, 'categories' | 'toolCount' | 'authentication' | 'toolsFingerprint'> & {
+  readonly tools: readonly Pick<Tool, 'name' | 'fingerprint'>[];
+};
 
-/** The block of a server with its tools' annotations and its endpoints' checks (none: as ingest stores it). */
-export function catalogMetaOf(server: CatalogMetaSubject, annotations: readonly Pick<Tool, 'annotations'>[], checks: readonly EndpointCheck[]): CatalogMeta {
+/** The block of a server with what trust reads of its tools and its endpoints' checks (none: as ingest stores it). */
+export function catalogMetaOf(server: CatalogMetaSubject, scanned: readonly TrustTool[], checks: readonly EndpointCheck[]): CatalogMeta {
+  const findings = scanned.flatMap((t) => t.findings);
+  const count = (severity: string): number => findings.filter((f) => f.severity === severity).length;
   return {
     id: server.id,
     categories: [...server.categories],
     toolCount: server.toolCount,
     tools: server.tools.map((t) => t.name),
+    toolsFingerprint: server.toolsFingerprint,
+    toolFingerprints: Object.fromEntries(server.tools.map((t) => [t.name, t.fingerprint])),
+    findings: scanned.length === 0 ? null : { high: count('high'), medium: count('medium'), low: count('low') },
     authentication: server.authentication,
     // Each source once, in name order: the same from ingest's records and from the stored rows.
     sources: [...new Set(server.sources.map((s) => s.source))].sort(),
-    trust: trustSummary(server, annotations, checks),
+    trust: trustSummary(server, scanned, checks),
     status: { state: primaryState(server, checks), checkedAt: checks.map((c) => c.checkedAt).sort().at(-1) ?? null },
   };
 }

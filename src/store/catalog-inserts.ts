@@ -5,6 +5,8 @@ import { FTS_COLUMNS } from './fts.js';
 import { REGISTRY_VERSION_COLUMNS } from './registry-versions.js';
 
 const SOURCE_COLUMNS = ['source', 'source_key', 'server_id', 'record', 'normalized', 'record_hash', 'ingested_at'];
+/** What `tool_history` rows give, in order (tool-history.ts). */
+export const TOOL_HISTORY_COLUMNS = ['server_id', 'tool_name', 'fingerprint', 'definition', 'first_seen_at', 'last_seen_at', 'current', 'seen_by'];
 
 export const CATALOG_INSERTS = {
   servers: { table: 'servers', columns: [...SERVER_COLUMNS, 'seq', 'id', 'created_at', 'install_key'] },
@@ -17,12 +19,13 @@ export const CATALOG_INSERTS = {
   },
   tools: {
     table: 'tools',
-    columns: ['seq', 'id', 'server_id', 'position', 'name', 'title', 'description', 'input_schema', 'annotations', 'authentication', 'sort_name'],
+    columns: ['seq', 'id', 'server_id', 'position', 'name', 'title', 'description', 'input_schema', 'annotations', 'authentication', 'sort_name', 'source', 'fingerprint', 'findings'],
   },
   toolsFts: { table: 'tools_fts', columns: ['rowid', ...FTS_COLUMNS.tools_fts] },
   sources: { table: 'sources', columns: SOURCE_COLUMNS, onConflict: mergeOn(['source', 'source_key'], SOURCE_COLUMNS) },
   matchKeys: { table: 'match_keys', columns: ['match_key', 'server_id'], onConflict: ignoreOn(['match_key']) },
   registryVersions: { table: 'registry_versions', columns: [...REGISTRY_VERSION_COLUMNS] },
+  toolHistory: { table: 'tool_history', columns: TOOL_HISTORY_COLUMNS, onConflict: mergeOn(['server_id', 'tool_name', 'fingerprint'], ['last_seen_at', 'current', 'seen_by']) },
 } satisfies Record<string, BulkInsert>;
 
 /** The tables a catalog write inserts into. */

@@ -4,13 +4,18 @@
  */
 import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { Category, SourceRef, Tool, UpstreamRecord } from '../types.js';
+import type { ToolDefinitionRecord } from '../catalog/tool-changes.js';
 import { selectPrepared, storable, type Db } from './db.js';
-import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type ServerRow, type ToolRow } from './read-rows.js';
+import { toolHistoryOf } from './tool-history.js';
+import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type ToolRow, type WholeServerRow as ServerRow } from './read-rows.js';
 
-/** A server with the annotations of its tools (what trust reads of them). */
+/** What trust reads of a tool: its annotations and what the tool-definition scan found. */
+export type ScannedTool = Pick<Tool, 'annotations' | 'findings'>;
+
+/** A server with what trust reads of its tools. */
 export interface AnnotatedServer {
   readonly server: CatalogServer;
-  readonly annotations: Array<Pick<Tool, 'annotations'>>;
+  readonly annotations: ScannedTool[];
 }
 
 /** Everything the catalog holds of one server: what its page shows, read together (`serverWithRecords`). */
@@ -38,13 +43,15 @@ export interface CatalogLookups {
    */
   findServers(ids: readonly string[]): Promise<Map<string, AnnotatedServer>>;
   /** The annotations of every tool of each of several servers, by server id (what trust reads of tools). */
-  toolAnnotationsOf(ids: readonly string[]): Promise<Map<string, Array<Pick<Tool, 'annotations'>>>>;
+  toolAnnotationsOf(ids: readonly string[]): Promise<Map<string, ScannedTool[]>>;
   findServerIdByDomain(host: string): Promise<string | null>;
   findTool(id: string): Promise<Tool | null>;
   /** Every tool of a server, in upstream order. */
   toolsOf(serverId: string): Promise<Tool[]>;
   /** Each source's record of a server as ingested (already scrubbed at ingest). */
   upstreamRecords(serverId: string): Promise<UpstreamRecord[]>;
+  /** Every definition the catalog has held of a server's tools (tool-history.ts). */
+  toolHistory(serverId: string): Promise<ToolDefinitionRecord[]>;
   listCategories(): Promise<Category[]>;
   countServers(): Promise<number>;
   /** The key a server installs under in a client's configuration, unique in the catalog (src/catalog/install-key.ts). */
@@ -52,7 +59,7 @@ export interface CatalogLookups {
 }
 
 type Owned<R> = R & { server_id: string };
-type ToolSummaryRow = { server_id: string; id: string; name: string; title: string | null; description: string; annotations?: string };
+type ToolSummaryRow = { server_id: string; id: string; name: string; title: string | null; description: string; fingerprint: string; findings: string; annotations?: string };
 type SourceRow = { server_id: string; source: SourceRef['source']; source_key: string; ingested_at: string };
 
 /** A server as the catalog holds it, from its row and its child rows (each in its table's order). */
@@ -72,8 +79,10 @@ function serverOf(row: ServerRow, remotes: readonly RemoteRow[], packages: reado
       arguments: JSON.parse(p.arguments),
     })),
     remotes: remotes.map((r) => ({ transport: r.transport, url: r.url, host: r.host, headers: JSON.parse(r.headers) })),
-    tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
+    tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description, fingerprint: t.fingerprint, findings: JSON.parse(t.findings) })),
     sources: sources.map((s) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
+    toolsFingerprint: row.tools_fingerprint,
+    toolsChangedAt: row.tools_changed_at,
   };
 }
 
@@ -82,9 +91,9 @@ const BY_KEY = {
   server: 'SELECT s.* FROM servers s WHERE s.id = ? OR s.name = ? ORDER BY (s.id = ?) DESC LIMIT 1',
   remotes: 'SELECT * FROM remotes WHERE server_id = ? ORDER BY position',
   packages: 'SELECT * FROM packages WHERE server_id = ? ORDER BY position',
-  tools: 'SELECT server_id, id, name, title, description FROM tools WHERE server_id = ? ORDER BY position',
+  tools: 'SELECT server_id, id, name, title, description, fingerprint, findings FROM tools WHERE server_id = ? ORDER BY position',
   sources: 'SELECT server_id, source, source_key, ingested_at FROM sources WHERE server_id = ? ORDER BY source, source_key',
-  wholeTools: 'SELECT id, name, title, description, server_id, input_schema, annotations, authentication FROM tools WHERE server_id = ? ORDER BY position',
+  wholeTools: 'SELECT id, name, title, description, server_id, input_schema, annotations, authentication, source, fingerprint, findings FROM tools WHERE server_id = ? ORDER BY position',
   records: 'SELECT server_id, source, source_key, ingested_at, record FROM sources WHERE server_id = ? ORDER BY source, source_key',
 } as const;
 
@@ -117,6 +126,7 @@ export function createCatalogLookups(db: Db): CatalogLookups {
       return rows.map(toTool);
     },
     upstreamRecords: (serverId) => upstreamRecords(db, serverId),
+    toolHistory: (serverId) => toolHistoryOf(db, serverId),
     listCategories: () => listCategories(db),
     async countServers() {
       const row = await db('servers').count({ n: '*' }).first();
@@ -157,7 +167,7 @@ async function serverWithRecords(db: Db, idOrName: string): Promise<ServerWithRe
  */
 async function serversOf(db: Db, rows: readonly ServerRow[], { annotations = false } = {}): Promise<Map<string, AnnotatedServer>> {
   const ids = rows.map((row) => row.id);
-  const toolColumns = ['server_id', 'id', 'name', 'title', 'description', ...(annotations ? ['annotations'] : [])];
+  const toolColumns = ['server_id', 'id', 'name', 'title', 'description', 'fingerprint', 'findings', ...(annotations ? ['annotations'] : [])];
   const [remotes, packages, tools, sources]: [Owned<RemoteRow>[], Owned<PackageRow>[], ToolSummaryRow[], SourceRow[]] = await Promise.all([
     db('remotes').whereIn('server_id', ids).orderBy(['server_id', 'position']),
     db('packages').whereIn('server_id', ids).orderBy(['server_id', 'position']),
@@ -169,7 +179,7 @@ async function serversOf(db: Db, rows: readonly ServerRow[], { annotations = fal
   for (const row of rows) {
     const serverTools = toolsBy.get(row.id) ?? [];
     const server = serverOf(row, remotesBy.get(row.id) ?? [], packagesBy.get(row.id) ?? [], serverTools, sourcesBy.get(row.id) ?? []);
-    out.set(row.id, { server, annotations: annotations ? serverTools.map((t) => ({ annotations: JSON.parse(t.annotations ?? '{}') })) : [] });
+    out.set(row.id, { server, annotations: annotations ? serverTools.map((t) => ({ annotations: JSON.parse(t.annotations ?? '{}'), findings: JSON.parse(t.findings) })) : [] });
   }
   return out;
 }
@@ -185,12 +195,12 @@ function byServer<R extends { server_id: string }>(all: readonly R[]): Map<strin
   return map;
 }
 
-async function toolAnnotationsOf(db: Db, ids: readonly string[]): Promise<Map<string, Array<Pick<Tool, 'annotations'>>>> {
+async function toolAnnotationsOf(db: Db, ids: readonly string[]): Promise<Map<string, ScannedTool[]>> {
   const wanted = [...new Set(ids)].filter(storable);
-  const out = new Map<string, Array<Pick<Tool, 'annotations'>>>(wanted.map((id) => [id, []]));
+  const out = new Map<string, ScannedTool[]>(wanted.map((id) => [id, []]));
   if (wanted.length === 0) return out;
-  const rows: Array<{ server_id: string; annotations: string }> = await db('tools').whereIn('server_id', wanted).select('server_id', 'annotations');
-  for (const row of rows) out.get(row.server_id)?.push({ annotations: JSON.parse(row.annotations) });
+  const rows: Array<{ server_id: string; annotations: string; findings: string }> = await db('tools').whereIn('server_id', wanted).select('server_id', 'annotations', 'findings');
+  for (const row of rows) out.get(row.server_id)?.push({ annotations: JSON.parse(row.annotations), findings: JSON.parse(row.findings) });
   return out;
 }
 

@@ -14,6 +14,7 @@ import { SCHEMA } from './migrations/index.js';
 import { createSearchSnapshots } from './search-snapshots.js';
 import { createSearchSource, type CatalogSearchSource } from './search-reads.js';
 import { assertBatchSize, ServerWriter, WRITE_BATCH, type ServerWrite, type WriteCounts } from './server-writes.js';
+import { rescanTools, type RescanSummary } from './tool-rescan.js';
 import { createWriteLookups, type SourceRow, type WriteLookups } from './write-lookups.js';
 
 export interface CatalogWriter extends WriteLookups {
@@ -38,6 +39,8 @@ export interface CatalogWriter extends WriteLookups {
    * commits (what instances will follow once it does).
    */
   searchSource(): Promise<{ readonly generation: string; readonly source: CatalogSearchSource }>;
+  /** Makes what the catalog derives from its tool definitions again by today's rules (tool-rescan.ts), as of `now`. */
+  rescanTools(now: string): Promise<RescanSummary>;
 }
 
 /** The advisory lock key that serializes catalog writers on PostgreSQL (any fixed number). */
@@ -102,6 +105,12 @@ function createWriter(trx: Knex.Transaction, counts: WriteCounts): CatalogWriter
     async addMatchKeys(pairs) {
       counts.rows += pairs.length;
       await insertMany(trx, CATALOG_INSERTS.matchKeys, pairs.map(([key, serverId]) => [key, serverId]));
+    },
+
+    async rescanTools(now) {
+      const summary = await rescanTools(trx, now);
+      counts.rows += summary.toolsChanged + summary.serversChanged;
+      return summary;
     },
 
     async searchSource() {

@@ -6,6 +6,7 @@
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { withoutNamespace } from '../catalog/namespace.js';
 import { serverSearchRow, toolSearchRow } from '../catalog/search-text.js';
+import { definitionOf } from '../catalog/tool-fingerprint.js';
 import type { Row } from './bulk-insert.js';
 import { versionRowsOf } from './registry-versions.js';
 
@@ -13,7 +14,18 @@ import { versionRowsOf } from './registry-versions.js';
 export const SERVER_COLUMNS = [
   'name', 'title', 'description', 'domain', 'version', 'versions', 'categories', 'transports', 'endpoint_count', 'tool_count', 'authentication',
   'repository_url', 'website_url', 'license', 'published_at', 'updated_at', 'sort_name', 'match_names', 'source_count', 'content_hash', 'modified_at',
+  'tools_fingerprint',
 ] as const;
+
+/** One tool definition as `tool_history` keeps it (tool-history.ts). */
+export interface DefinitionRow {
+  readonly name: string;
+  readonly fingerprint: string;
+  /** The contract's ToolDefinition as JSON text. */
+  readonly definition: string;
+  /** The source that listed it; null when the catalog has not recorded it. */
+  readonly source: string | null;
+}
 
 /** One server's rows, without the row numbers of `servers`, `servers_fts`, `tools` and `tools_fts`. */
 export interface ServerRows {
@@ -34,6 +46,8 @@ export interface ServerRows {
   readonly tools: readonly Row[];
   readonly toolFts: readonly Row[];
   readonly registryVersions: readonly Row[];
+  /** Its tools' definitions, for their history. */
+  readonly definitions: readonly DefinitionRow[];
 }
 
 /** The rows of `entry`, changed at `now`. */
@@ -49,7 +63,7 @@ export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
       server.name, server.title, server.description, server.domain, server.version, JSON.stringify(server.versions), JSON.stringify(server.categories),
       JSON.stringify(server.transports), server.endpointCount, server.toolCount, server.authentication, server.repositoryUrl, server.websiteUrl,
       server.license, server.publishedAt, server.updatedAt, (server.title ?? server.name).toLowerCase(), `\n${entry.matchNames.join('\n')}\n`,
-      entry.sourceCount, entry.contentHash, now,
+      entry.sourceCount, entry.contentHash, now, server.toolsFingerprint,
     ],
     serverFts: serverSearchRow(shortName, server.title ?? '', server.description, entry.searchCategories, entry.searchTools),
     categories: server.categories.map((slug) => [slug, server.id]),
@@ -60,9 +74,10 @@ export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
     ]),
     tools: entry.tools.map((tool, position) => [
       tool.id, server.id, position, tool.name, tool.title, tool.description, JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
-      tool.authentication, tool.name.toLowerCase(),
+      tool.authentication, tool.name.toLowerCase(), tool.source, tool.fingerprint, JSON.stringify(tool.findings),
     ]),
     toolFts: entry.tools.map((tool) => toolSearchRow(tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${shortName} ${server.title ?? ''}`, tool.inputSchema)),
     registryVersions: versionRowsOf(entry, now),
+    definitions: entry.tools.map((tool) => ({ name: tool.name, fingerprint: tool.fingerprint, definition: JSON.stringify(definitionOf(tool)), source: tool.source })),
   };
 }

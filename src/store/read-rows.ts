@@ -11,6 +11,11 @@ export interface ServerRow {
   published_at: string | null; updated_at: string | null;
 }
 
+/** A server's whole row (`s.*`): its summary's columns and the rest a record shows. */
+export interface WholeServerRow extends ServerRow {
+  tools_fingerprint: string | null; tools_changed_at: string | null;
+}
+
 export interface RemoteRow { transport: 'streamable-http' | 'sse'; url: string; host: string; headers: string }
 
 export interface PackageRow {
@@ -20,7 +25,7 @@ export interface PackageRow {
 
 export interface ToolRow {
   seq: number; id: string; name: string; title: string | null; description: string; server_id: string; server_name: string;
-  input_schema: string; annotations: string; authentication: Authentication;
+  input_schema: string; annotations: string; authentication: Authentication; source: Tool['source']; fingerprint: string; findings: string;
 }
 
 /** What a summary reads, from `servers s` (not the versions list, names index or hashes a search page never shows). */
@@ -29,7 +34,7 @@ export const SUMMARY_COLUMNS = ['seq', 'id', 'name', 'title', 'description', 'do
   .join(', ');
 
 /** What a tool reads, from `tools t JOIN servers s`. */
-export const TOOL_COLUMNS = ['t.id', 't.name', 't.title', 't.description', 't.server_id', 's.name as server_name', 't.input_schema', 't.annotations', 't.authentication'];
+export const TOOL_COLUMNS = ['t.id', 't.name', 't.title', 't.description', 't.server_id', 's.name as server_name', 't.input_schema', 't.annotations', 't.authentication', 't.source', 't.fingerprint', 't.findings'];
 
 export function toSummary(row: ServerRow): ServerSummary {
   return {
@@ -61,5 +66,8 @@ export function toTool(row: ToolRow): Tool {
     inputSchema: JSON.parse(row.input_schema),
     annotations: JSON.parse(row.annotations),
     authentication: row.authentication,
+    source: row.source,
+    fingerprint: row.fingerprint,
+    findings: JSON.parse(row.findings),
   };
 }

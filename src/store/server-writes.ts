@@ -11,6 +11,7 @@ import { CATALOG_INSERTS } from './catalog-inserts.js';
 import { SERVER_COLUMNS, type ServerRows } from './entry-rows.js';
 import { dialectOf } from './db.js';
 import { inLists } from './in-lists.js';
+import { recordToolDefinitions } from './tool-history.js';
 import { serverColumn } from './write-lookups.js';
 
 /** A server to write: a new one, or a stored one whose content changed. */
@@ -100,7 +101,8 @@ export class ServerWriter {
       if (seq === undefined) throw new Error(`server ${server.id} is not in the catalog`);
       next.tool = rows.add(server, seq, isNew ? await this.installKeyFor(write) : null, next.tool);
     }
-    return { written: writeRows(this.trx, rows, changed, [...stored.values()]) };
+    const definitions = batch.map(({ rows: server, isNew }) => ({ serverId: server.id, definitions: server.definitions, isNew, at: server.changedAt }));
+    return { written: writeRows(this.trx, rows, changed, [...stored.values()]).then(() => recordToolDefinitions(this.trx, definitions)) };
   }
 
   private async nextSeq(table: string): Promise<number> {

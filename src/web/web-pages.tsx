@@ -18,6 +18,8 @@ import { ComparePage } from './pages/compare.js';
 import { DocsPage } from './pages/docs.js';
 import { ErrorPage, type ErrorData } from './pages/error.js';
 import { HomePage } from './pages/home.js';
+import { badgeSvg } from './badge.js';
+import { statusBadge, toolsBadge, trustBadge, type BadgeKind } from './server-badges.js';
 import { ServerPageView } from './pages/server.js';
 import { ServersPage } from './pages/servers.js';
 import { ToolsPage } from './pages/tools.js';
@@ -65,6 +67,8 @@ export interface WebPages {
   tools(input: ToolsPageInput, signal?: AbortSignal): Promise<PageReply>;
   server(id: string, signal?: AbortSignal): Promise<PageReply>;
   compare(ids: readonly string[], signal?: AbortSignal): Promise<PageReply>;
+  /** A server's badge for a README (server-badges.ts), kept as the answers it shows. */
+  badge(id: string, kind: BadgeKind, signal?: AbortSignal): Promise<PageReply>;
   assessForm(): PageReply;
   submitAssessment(form: AssessForm, client: string): Promise<AssessOutcome>;
   assessment(id: string): Promise<PageReply>;
@@ -154,8 +158,17 @@ function catalogPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'ho
 }
 
 /** The pages that show trust and status: kept as those answers are, for a moment. */
-function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'server' | 'compare'> {
+function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'server' | 'compare' | 'badge'> {
   return {
+    async badge(id, kind, signal) {
+      return ok(await read.page(`badge\n${kind}\n${id}`, async () => {
+        const text = kind === 'status' ? statusBadge((await read.getStatus(id)).value)
+          : kind === 'trust' ? trustBadge((await read.getTrust(id)).value)
+          : toolsBadge((await read.getServer(id)).value, (await read.getTrust(id)).value);
+        return { type: 'image/svg+xml', bytes: Buffer.from(badgeSvg(text)) };
+      }, true, signal));
+    },
+
     async server(id, signal) {
       return ok(await read.page(`server\n${id}`, async () => {
         const [view, categories] = await Promise.all([

@@ -2,10 +2,15 @@
 import type { WebPages } from '../../web/web-pages.js';
 import type { HandlerMap } from '../operation.js';
 
-type PageOperations = 'getHomePage' | 'getServersPage' | 'getServerPage' | 'getToolsPage' | 'getComparePage' | 'getAssessPage' | 'submitAssessPage' | 'getAssessmentPage' | 'getDocsPage' | 'getAsset';
+type PageOperations =
+  'getHomePage' | 'getServersPage' | 'getServerPage' | 'getToolsPage' | 'getComparePage' | 'getAssessPage' | 'submitAssessPage' | 'getAssessmentPage' | 'getDocsPage' | 'getAsset' | 'getServerBadge';
 
 /** A year: asset names carry their content's hash, so they never change. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Five minutes: image proxies (GitHub's) keep a badge that long, as the status it shows is a moment's. */
+const BADGE_CACHE = 'public, max-age=300';
+/** An SVG opened on its own is a document: it may run nothing and load nothing. */
+const BADGE_HEADERS = { 'Cache-Control': BADGE_CACHE, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" };
 
 export function pageHandlers(pages: WebPages): Pick<HandlerMap, PageOperations> {
   return {
@@ -24,6 +29,7 @@ export function pageHandlers(pages: WebPages): Pick<HandlerMap, PageOperations> 
     getAssessmentPage: async ({ path }) => ok(await pages.assessment(path.id)),
     getDocsPage: async () => ok(pages.docs()),
     getAsset: async ({ path }) => ({ status: 200, text: pages.asset(path.file), headers: { 'Cache-Control': IMMUTABLE } }),
+    getServerBadge: async ({ path, query, signal }) => ({ status: 200, text: (await pages.badge(path.id, query.kind ?? 'status', signal)).text, headers: BADGE_HEADERS }),
   };
 }
 

@@ -21,6 +21,7 @@ import * as searchText from './015-search-text.js';
 import * as checkCuts from './016-check-cuts.js';
 import * as sqliteRateLimits from './017-sqlite-rate-limits.js';
 import * as runCommands from './018-run-commands.js';
+import * as toolDefinitions from './019-tool-definitions.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -41,6 +42,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '016-check-cuts': checkCuts,
   '017-sqlite-rate-limits': sqliteRateLimits,
   '018-run-commands': runCommands,
+  '019-tool-definitions': toolDefinitions,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */

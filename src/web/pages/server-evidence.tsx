@@ -12,6 +12,8 @@ const CHECKS: Readonly<Record<string, string>> = {
   tool_annotations: 'Tools say whether they are read-only or destructive',
   multiple_sources: 'Listed by several sources',
   endpoint_health: 'Endpoint answers as an MCP server',
+  tool_definitions: 'Tool descriptions hold no hidden instructions',
+  tools_changed: 'Tools unchanged since first seen',
 };
 
 const OUTCOME: Readonly<Record<string, string>> = { pass: 'Pass', fail: 'Fail', unknown: 'Unknown' };

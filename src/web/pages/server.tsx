@@ -5,6 +5,7 @@ import { ExternalLink, authLabel, formatDate, formatDateTime, plural, transportL
 import { Layout } from '../layout.js';
 import { StatusSection, TrustSection } from './server-evidence.js';
 import { InstallSection } from './server-install.js';
+import { ToolChecksSection } from './server-tool-checks.js';
 import { ToolsSection } from './server-tools.js';
 import { TryItSection } from './try-it.js';
 
@@ -51,6 +52,7 @@ export function ServerPageView({ assets, data }: { readonly assets: AssetCatalog
         </p>
         <nav aria-label="On this page" class="toc">
           <a href="#install">Install</a>
+          <a href="#tool-checks">Tool checks</a>
           {hasTry ? <a href="#try">Try it</a> : null}
           <a href="#tools">Tools</a>
           <a href="#connect">Packages and endpoints</a>
@@ -60,6 +62,7 @@ export function ServerPageView({ assets, data }: { readonly assets: AssetCatalog
         </nav>
       </header>
       <InstallSection install={data.install} />
+      <ToolChecksSection server={server} trust={data.trust} />
       <TryItSection serverId={server.id} remotes={server.remotes} />
       <ToolsSection tools={server.tools} details={data.tools} />
       <ConnectSection server={server} />

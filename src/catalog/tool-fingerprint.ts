@@ -1,0 +1,29 @@
+/**
+ * Tool fingerprints (the contract's `ToolDefinition`): the SHA-256 of a definition's canonical
+ * JSON (RFC 8785, by `canonicalize`), so the same definition has the same fingerprint whatever
+ * order its source wrote its keys in, and an allow-list can pin it.
+ */
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { components } from '../../generated/openapi.js';
+import type { Tool } from '../types.js';
+
+export type ToolDefinition = components['schemas']['ToolDefinition'];
+
+/** What a model reads of a tool, and nothing the catalog adds (ids, server, findings). */
+export function definitionOf(tool: Pick<Tool, 'name' | 'title' | 'description' | 'inputSchema' | 'annotations'>): ToolDefinition {
+  return { name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
+}
+
+/** The SHA-256 (lower-case hex) of a value's RFC 8785 canonical JSON. */
+export function fingerprintOf(value: unknown): string {
+  const canonical = canonicalize(value);
+  if (canonical === undefined) throw new TypeError('a fingerprint needs a JSON value');
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** The fingerprint of a server's tool set: of its definitions in name order; null when it lists none (unknown). */
+export function toolSetFingerprint(definitions: readonly ToolDefinition[]): string | null {
+  if (definitions.length === 0) return null;
+  return fingerprintOf([...definitions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+}

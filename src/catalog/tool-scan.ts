@@ -1,0 +1,154 @@
+/**
+ * Scans one server's tool definitions (MCP spec 2025-06-18, "Tools": name, title, description,
+ * inputSchema, annotations) by the rules of src/catalog/tool-rules.ts: every text the AI model
+ * reads, each named by where it sits (`description`, `inputSchema.properties.path.description`,
+ * `inputSchema.properties.mode.enum[2]`), each finding with a short excerpt that is safe to show
+ * as text. Pure and synchronous: it runs at ingest, over every tool.
+ */
+import { TOOL_RULES, nameWords, toolKey, type ToolRule, type ToolRuleContext, type ToolRuleId, type ToolSeverity, type ToolTextKind } from './tool-rules.js';
+
+/** A tool definition as the catalog holds it. */
+export interface ScannedTool {
+  readonly name: string;
+  readonly title: string | null;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly annotations: Readonly<Record<string, unknown>>;
+}
+
+/** One rule matched in one field of one tool. */
+export interface ToolFinding {
+  readonly rule: ToolRuleId;
+  readonly severity: ToolSeverity;
+  readonly tool: string;
+  /** Where the text sits: `name`, `description`, `annotations.title`, `inputSchema.properties.path.description`. */
+  readonly field: string;
+  /** At most about 120 characters around the match, every invisible character written out (`\u{200B}`). */
+  readonly excerpt: string;
+  /** UTF-16 offset of the match in the field's text. */
+  readonly offset: number;
+}
+
+/** Findings kept per tool: enough to judge it, bounded whatever it holds. */
+export const FINDINGS_PER_TOOL = 20;
+/** Levels of nested schemas read, and schema texts read per tool. */
+const SCHEMA_DEPTH = 6;
+const SCHEMA_TEXTS = 400;
+const EXCERPT_CHARS = 120;
+const EXCERPT_LEAD = 40;
+const RULES: readonly ToolRule<ToolRuleId>[] = TOOL_RULES;
+
+interface FieldText {
+  readonly field: string;
+  readonly text: string;
+  readonly kind: ToolTextKind;
+}
+
+/** Every finding of one server's tools, in tool order, then field order, then offset. */
+export function scanTools(tools: readonly ScannedTool[]): ToolFinding[] {
+  const toolNames = tools.map((tool) => toolKey(tool.name));
+  const toolWords = new Set(tools.flatMap((tool) => nameWords(tool.name)));
+  const otherMedians = mediansWithoutEach(tools.map((tool) => tool.description.length));
+  return tools.flatMap((tool, i) => scanTool(tool, { toolNames, toolWords, peerDescriptionLength: otherMedians[i] ?? null }));
+}
+
+function scanTool(tool: ScannedTool, context: ToolRuleContext): ToolFinding[] {
+  const findings: ToolFinding[] = [];
+  for (const { field, text, kind } of fieldsOf(tool)) {
+    const matches: Array<{ rule: ToolRule<ToolRuleId>; offset: number }> = [];
+    for (const rule of RULES) {
+      if (!rule.reads.includes(kind)) continue;
+      const match = rule.find(text, context);
+      if (match) matches.push({ rule, offset: match.offset });
+    }
+    matches.sort((a, b) => a.offset - b.offset);
+    for (const { rule, offset } of matches) {
+      if (findings.length >= FINDINGS_PER_TOOL) return findings;
+      findings.push({ rule: rule.id, severity: rule.severity, tool: tool.name, field, excerpt: excerptOf(text, offset), offset });
+    }
+  }
+  return findings;
+}
+
+/** The texts of a tool in field order: name, title, description, input schema, annotations. */
+function* fieldsOf(tool: ScannedTool): Generator<FieldText> {
+  yield { field: 'name', text: tool.name, kind: 'name' };
+  if (tool.title) yield { field: 'title', text: tool.title, kind: 'title' };
+  yield { field: 'description', text: tool.description, kind: 'description' };
+  let budget = SCHEMA_TEXTS;
+  for (const text of schemaTexts(tool.inputSchema, 'inputSchema', 0)) {
+    if (budget-- <= 0) break;
+    yield text;
+  }
+  const title = tool.annotations.title;
+  if (typeof title === 'string' && title !== '') yield { field: 'annotations.title', text: title, kind: 'title' };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A schema's own texts, then its properties' names and schemas, its items and its alternatives, depth first. */
+function* schemaTexts(node: unknown, path: string, depth: number): Generator<FieldText> {
+  if (!isRecord(node) || depth > SCHEMA_DEPTH) return;
+  if (typeof node.title === 'string') yield { field: `${path}.title`, text: node.title, kind: 'title' };
+  if (typeof node.description === 'string') yield { field: `${path}.description`, text: node.description, kind: 'schema' };
+  for (const key of ['default', 'const', 'enum', 'examples']) yield* valueTexts(node[key], `${path}.${key}`);
+  if (isRecord(node.properties)) {
+    for (const [name, property] of Object.entries(node.properties)) {
+      yield { field: `${path}.properties.${name}`, text: name, kind: 'name' };
+      yield* schemaTexts(property, `${path}.properties.${name}`, depth + 1);
+    }
+  }
+  if (Array.isArray(node.items)) for (const [i, item] of node.items.entries()) yield* schemaTexts(item, `${path}.items[${i}]`, depth + 1);
+  else yield* schemaTexts(node.items, `${path}.items`, depth + 1);
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const branches = node[key];
+    if (Array.isArray(branches)) for (const [i, branch] of branches.entries()) yield* schemaTexts(branch, `${path}.${key}[${i}]`, depth + 1);
+  }
+  yield* schemaTexts(node.additionalProperties, `${path}.additionalProperties`, depth + 1);
+}
+
+/** The strings of a value (`default`, an `enum`'s members): a string itself, or each string of a list. */
+function* valueTexts(value: unknown, path: string): Generator<FieldText> {
+  if (typeof value === 'string') yield { field: path, text: value, kind: 'schema' };
+  else if (Array.isArray(value)) for (const [i, item] of value.entries()) if (typeof item === 'string') yield { field: `${path}[${i}]`, text: item, kind: 'schema' };
+}
+
+/** For each value, the (lower) median of the others; null where there are fewer than two others. */
+function mediansWithoutEach(values: readonly number[]): Array<number | null> {
+  if (values.length < 3) return values.map(() => null);
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor((values.length - 2) / 2);
+  return values.map((value) => {
+    const removed = sorted.indexOf(value);
+    return (middle < removed ? sorted[middle] : sorted[middle + 1]) ?? null;
+  });
+}
+
+/** Characters shown written out: controls, format characters (zero-width, bidi, tags), fillers and variation selectors. */
+const INVISIBLE = /^[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0\u{E0100}-\u{E01EF}]$/u;
+
+function shown(ch: string): string {
+  if (ch === '\n' || ch === '\r' || ch === '\t') return ' ';
+  return INVISIBLE.test(ch) ? `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}` : ch;
+}
+
+/** Up to EXCERPT_CHARS shown characters around `offset`, EXCERPT_LEAD of them before it, whole code points only. */
+export function excerptOf(text: string, offset: number): string {
+  let before = '';
+  let start = offset;
+  while (start > 0 && before.length < EXCERPT_LEAD) {
+    const low = text.charCodeAt(start - 1);
+    const high = start >= 2 ? text.charCodeAt(start - 2) : 0;
+    const step = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1;
+    before = shown(text.slice(start - step, start)) + before;
+    start -= step;
+  }
+  let after = '';
+  let end = offset;
+  while (end < text.length && before.length + after.length < EXCERPT_CHARS) {
+    const ch = String.fromCodePoint(text.codePointAt(end) ?? 0);
+    after += shown(ch);
+    end += ch.length;
+  }
+  return `${start > 0 ? '…' : ''}${before}${after}${end < text.length ? '…' : ''}`.replace(/ {2,}/g, ' ');
+}

@@ -1,0 +1,79 @@
+/**
+ * `tool_history`: every distinct definition of each tool of each server, with when a catalog
+ * write first and last held it and which sources gave it. The catalog writer records the
+ * definitions of each server it writes; a server whose tools then differ from the ones it held
+ * gets `tools_changed_at`. A write that lists no tools says nothing of them (they are unknown,
+ * not removed), so it leaves their history as it was. A server's first tools are not a change.
+ */
+import type { Knex } from 'knex';
+import { insertMany, type Row } from './bulk-insert.js';
+import { CATALOG_INSERTS } from './catalog-inserts.js';
+import type { ToolDefinitionRecord } from '../catalog/tool-changes.js';
+import { storable, type Db } from './db.js';
+import type { DefinitionRow } from './entry-rows.js';
+import { inLists } from './in-lists.js';
+
+/** One server's definitions as a write gives them. */
+export interface WrittenDefinitions {
+  readonly serverId: string;
+  readonly definitions: readonly DefinitionRow[];
+  /** A server new to the catalog, which has no history to read. */
+  readonly isNew: boolean;
+  /** When the write is made for. */
+  readonly at: string;
+}
+
+
+interface HistoryRow {
+  server_id: string; tool_name: string; fingerprint: string; definition: string; first_seen_at: string; last_seen_at: string; current: number | boolean; seen_by: string;
+}
+
+/**
+ * Records the definitions of servers being written, and marks `tools_changed_at` on each
+ * whose tools differ from the ones it held (a tool added, removed or changed).
+ */
+export async function recordToolDefinitions(trx: Knex.Transaction, written: readonly WrittenDefinitions[]): Promise<void> {
+  const listing = written.filter((w) => w.definitions.length > 0);
+  if (listing.length === 0) return;
+  const stored = await historyRows(trx, listing.filter((w) => !w.isNew).map((w) => w.serverId));
+  const rows: Row[] = [];
+  const changed: Array<{ serverId: string; at: string }> = [];
+  for (const { serverId, definitions, at } of listing) {
+    const before = stored.get(serverId) ?? [];
+    const held = new Map(before.filter((r) => Boolean(r.current)).map((r) => [r.tool_name, r.fingerprint]));
+    const listed = new Map(definitions.map((d) => [d.name, d.fingerprint]));
+    if (held.size > 0 && (held.size !== listed.size || [...listed].some(([name, fp]) => held.get(name) !== fp))) changed.push({ serverId, at });
+    const seen = new Map(before.map((r) => [`${r.tool_name}\n${r.fingerprint}`, r]));
+    for (const d of definitions) {
+      const previous = seen.get(`${d.name}\n${d.fingerprint}`);
+      const seenBy = [...new Set([...(previous ? (JSON.parse(previous.seen_by) as string[]) : []), ...(d.source === null ? [] : [d.source])])].sort();
+      rows.push([serverId, d.name, d.fingerprint, d.definition, previous?.first_seen_at ?? at, at, 1, JSON.stringify(seenBy)]);
+    }
+  }
+  for (const list of inLists(listing.filter((w) => !w.isNew).map((w) => w.serverId))) await trx('tool_history').whereIn('server_id', list).update({ current: false });
+  await insertMany(trx, CATALOG_INSERTS.toolHistory, rows);
+  for (const { serverId, at } of changed) await trx('servers').where({ id: serverId }).update({ tools_changed_at: at });
+}
+
+/** Every definition kept of a server's tools, by tool name then first seen. */
+export async function toolHistoryOf(db: Db, serverId: string): Promise<ToolDefinitionRecord[]> {
+  if (!storable(serverId)) return [];
+  const rows: HistoryRow[] = await db('tool_history').where({ server_id: serverId }).orderBy([{ column: 'tool_name' }, { column: 'first_seen_at' }, { column: 'fingerprint' }]);
+  return rows.map((r) => ({
+    tool: r.tool_name, fingerprint: r.fingerprint, definition: JSON.parse(r.definition), firstSeenAt: r.first_seen_at, lastSeenAt: r.last_seen_at,
+    current: Boolean(r.current), seenBy: JSON.parse(r.seen_by),
+  }));
+}
+
+async function historyRows(trx: Knex.Transaction, serverIds: readonly string[]): Promise<Map<string, HistoryRow[]>> {
+  const out = new Map<string, HistoryRow[]>();
+  for (const list of inLists(serverIds)) {
+    const rows: HistoryRow[] = await trx('tool_history').whereIn('server_id', list).select('server_id', 'tool_name', 'fingerprint', 'first_seen_at', 'current', 'seen_by');
+    for (const row of rows) {
+      const group = out.get(row.server_id);
+      if (group) group.push(row);
+      else out.set(row.server_id, [row]);
+    }
+  }
+  return out;
+}
