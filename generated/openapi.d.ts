@@ -883,13 +883,18 @@ export interface components {
             toolCount: number;
             tools: string[];
             /** @description The tool set's fingerprint (as `Server.toolsFingerprint`), for an allow-list to pin; null when the tools are not listed. */
-            toolsFingerprint: components["schemas"]["Fingerprint"] | null;
-            /** @description Each tool's fingerprint by tool name. */
+            toolsFingerprint: string | null;
+            /** @description Each tool's fingerprint (as `Tool.fingerprint`), in the order of `tools`. */
             toolFingerprints: {
-                [key: string]: components["schemas"]["Fingerprint"];
-            };
+                name: string;
+                fingerprint: string;
+            }[];
             /** @description How many findings the tool-definition scan made, by severity; null when the tools are not listed (nothing was scanned). */
-            findings: components["schemas"]["FindingCounts"] | null;
+            findings: {
+                high: number;
+                medium: number;
+                low: number;
+            } | null;
             authentication: components["schemas"]["Authentication"];
             sources: components["schemas"]["SourceName"][];
             trust: components["schemas"]["TrustSummary"];
@@ -1322,13 +1327,11 @@ export interface components {
         };
         /** @description A SHA-256 digest in lower-case hex. */
         Fingerprint: string;
-        FindingCounts: {
-            high: number;
-            medium: number;
-            low: number;
-        };
-        /** @description A rule of the tool-definition scan (docs/trust/tool-rules.md). */
-        ToolRuleId: string;
+        /**
+         * @description A rule of the tool-definition scan, listed with its severity and what it looks for in docs/trust/tool-rules.md.
+         * @enum {string}
+         */
+        ToolRuleId: "instruction_markup" | "instruction_override" | "conceal_from_user" | "secret_file_access" | "exfiltration" | "tool_shadowing" | "invisible_characters" | "lookalike_name" | "coercive_instructions" | "encoded_text" | "preference_manipulation" | "secret_file_named" | "encoded_blob" | "oversized_description";
         /**
          * @description One thing the tool-definition scan found in a tool's text: which rule (rules are listed in
          *     docs/trust/tool-rules.md), how severe, in which tool and field, where, and the text

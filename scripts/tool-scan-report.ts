@@ -119,10 +119,12 @@ function plantedResult(): { poisoned: number; found: number; neighbours: number;
 
 const keyOf = (f: Found): string => `${f.server} :: ${f.tool} :: ${f.rule}`;
 const percent = (n: number, of: number): string => `${((100 * n) / of).toFixed(2)}%`;
-/** A table cell holding text from the catalog: a code span longer than any backtick run in it, `|` escaped. */
+/** A table cell holding text from the catalog: a code span fenced longer than any backtick run in it, `|` escaped. */
 const code = (text: string): string => {
-  const fence = '`'.repeat((text.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0) + 1);
-  return `${fence} ${text.replace(/\|/g, '\\|')} ${fence}`;
+  const longest = (text.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0);
+  const fence = '`'.repeat(longest + 1);
+  const pad = longest > 0 ? ' ' : '';
+  return `${fence}${pad}${text.replace(/\|/g, '\\|')}${pad}${fence}`;
 };
 
 function render(servers: readonly ServerTools[], found: readonly Found[], judgements: Readonly<Record<string, Judgement>>, timing: number): string {

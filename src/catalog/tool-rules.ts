@@ -48,8 +48,12 @@ const PROSE: readonly ToolTextKind[] = ['title', 'description', 'schema'];
 
 /** A lazy gap of at most `max` characters within one sentence (a `.` inside `mcp.json` does not end it). */
 const gap = (max: number): string => String.raw`(?:[^.!?\n]|[.!?](?=[\w/\\~]))` + `{0,${max}}?`;
-/** Just before a bare verb that starts a clause or follows a word that makes it an order to the model. */
-const ORDER = String.raw`(?<=(?:^|[.!?:;,(\n*>•-]|\b(?:and|then|first|please|always|also|now|must|should|need\s+to|have\s+to|make\s+sure\s+to|be\s+sure\s+to|you)\s)[^\S\n]*)`;
+/**
+ * One of `verbs`, bare, where it starts a clause or follows a word that makes it an order to the
+ * model ("then read", "you must open"). The lookahead comes first so that the lookbehind is tried
+ * only where a verb starts.
+ */
+const ordered = (verbs: string): string => String.raw`\b(?=${verbs})(?<=(?:^|[.!?:;,(\n*>•-]|\b(?:and|then|first|please|always|also|now|must|should|need\s+to|have\s+to|you(?:\s+to)?)\s)[^\S\n]{0,8})${verbs}`;
 const re = (source: string, flags = 'i'): RegExp => new RegExp(source, flags);
 
 /** Files where keys, passwords, sessions and client settings are kept (`.ssh/config` and `known_hosts` are not secrets). */
@@ -57,16 +61,18 @@ const SECRET_PATH = String.raw`(?:(?<![\w.])\.ssh\b(?![\\/](?:config|known_hosts
 const READ_VERB = String.raw`(?:read|open|cat|load|access|fetch|retrieve|get|grab|collect|copy|upload|send|include|attach|extract|dump|print|paste|forward)\b`;
 
 /** Private data an instruction may ask to move: the conversation, the prompt, stored credentials, secret files. */
-const PRIVATE_DATA = String.raw`(?:\b(?:(?:full|entire|whole|complete)\s+(?:conversation|chat|context|history|transcript)|conversation\s+(?:history|so\s+far|transcript|log)|chat\s+(?:history|log|transcript)|message\s+history|(?:previous|prior|past|last|recent|earlier|other|all)\s+(?:\w+\s+)?(?:messages|chats|conversations|prompts|emails)|system\s+prompt|(?:your|the\s+model's|the\s+assistant's)\s+(?:instructions|context)|(?:all|any|every|stored|saved|local|existing|the\s+user's|user's)\s+(?:\w+\s+)?(?:credentials|api\s*keys|secrets|passwords|tokens|private\s+keys?|ssh\s+keys?|cookies|environment\s+variables|(?:seed|mnemonic|recovery)\s+phrases?))|${SECRET_PATH})`;
-const MOVE_VERB = String.raw`(?:pass|put|include|insert|add|append|embed|attach|paste|copy|provide|send|forward|upload|post|submit|transmit|share|leak|exfiltrate|encode)`;
-const DESTINATION = String.raw`(?:(?:parameter|param|argument|arg|field|sidenote|note|metadata|header|query|url|body|message|request|call|webhook|endpoint)s?\b|(?:to|at)\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.\w|\+?\d[\d\s-]{6,}\d))`;
+const PRIVATE_DATA = String.raw`(?:\b(?:(?:full|entire|whole|complete)\s+(?:conversation|chat|context|history|transcript)|conversation\s+(?:history|so\s+far|transcript|log)|chat\s+(?:history|log|transcript)|message\s+history|(?:previous|prior|past|last|recent|earlier|other|all)\s+(?:\w+\s+)?(?:messages|chats|conversations|prompts|emails)|system\s+prompt|(?:your|the\s+model's|the\s+assistant's)\s+(?:instructions|context)|(?:all|any|every|stored|saved|local|existing|the\s+user's|user's)\s+(?:\w+\s+)?(?:credentials|api\s*keys|secrets|passwords|tokens|private\s+keys?|ssh\s+keys?|cookies|environment\s+variables|(?:seed|mnemonic|recovery)\s+phrases?))|\$[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|\bprocess\.env\.[A-Z][A-Z0-9_]*|\b[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)[A-Z0-9_]*\s+(?:environment\s+variable|env\s+var)|${SECRET_PATH})`;
+const MOVE_VERB = String.raw`(?:pass|put|include|insert|add|append|embed|attach|paste|copy|provide|supply|send|forward|upload|post|submit|transmit|share|leak|exfiltrate|encode)`;
+const DESTINATION = String.raw`(?:(?:as|in|into)\s+(?:the\s+)?[\x60'\x22][\w-]+[\x60'\x22]|(?:parameter|param|argument|arg|field|sidenote|note|metadata|header|query|url|body|message|request|call|webhook|endpoint)s?\b|(?:to|at)\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.\w|\+?\d[\d\s-]{6,}\d))`;
 
 const MARKUP = [
   re(String.raw`<\/?\s*(?:important|system|system[_-]?(?:prompt|message|instructions?)|instructions?|secret|hidden|admin|override|sudo|critical|urgent|jailbreak|developer[_-]?(?:mode|instructions?))\b[^<>\n]{0,40}>|<\|(?:im_start|im_end|system|endoftext|begin_of_text|start_header_id|eot_id)\|>|\[\/?(?:INST|SYS|SYSTEM)\]|<<\/?SYS>>|<!--`),
-  re(String.raw`(?:^|\n)[^\S\n]*(?:#{1,3}[^\S\n]*)?(?:SYSTEM|ADMIN|System[^\S\n]+(?:prompt|message|override|instructions?|note))[^\S\n]*:`, ''),
+  re(String.raw`(?:^|\n)[^\S\n]*(?:#{1,3}[^\S\n]*)?(?:SYSTEM|ADMIN|System[^\S\n]+(?:prompt|message|override|instructions?|note))[^\S\n]*:|\[(?:SYSTEM|SYS|INST|ADMIN)(?:[ _-][A-Z]+){0,2}\]`, ''),
 ];
 const OVERRIDE = [
-  re(String.raw`\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|initial|system|existing|other|safety|security)\s+(?:\w+\s+)?(?:instructions?|prompts?|directives?|guidelines|guardrails|system\s+prompt|rules|policies)\b`),
+  re(String.raw`\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|initial|system|existing|other|safety|security)\s+(?:\w+\s+)?(?:instructions?|prompts?|directives?|guidelines|guardrails|system\s+prompt)\b`),
+  re(String.raw`${ordered('(?:ignore|disregard|forget|override|bypass)')}\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:safety|security|content)\s+(?:rules|policies|checks|filters|restrictions)\b|\b(?:ignore|disregard)\s+(?:the\s+)?user'?s\s+(?:request|instructions?|question|message|wishes)\b|${ordered('bypass')}\s+(?:the\s+)?(?:user'?s?\s+)?(?:confirmation|approval|consent)\b`),
+  re(String.raw`\b(?:message|note|instructions?|notice)\s+from\s+(?:anthropic|openai|the\s+system|the\s+developers?|your\s+(?:developers?|creators?|operator|administrator))\b`),
   re(String.raw`\byou\s+are\s+now\s+(?:a|an|the|my|in|no\s+longer|acting|operating|free|unrestricted|jailbroken|allowed|DAN)\b|\bfrom\s+now\s+on,?\s+(?:you|always|never|the\s+assistant)\b|\bnew\s+(?:system\s+)?instructions?\s*:|\b(?:takes?|have|has)\s+(?:priority|precedence)\s+over\s+(?:all\s+|any\s+)?(?:other|previous|user|system|your)\s+(?:\w+\s+)?(?:instructions|prompts|rules|tools|requests)\b`),
 ];
 const CONCEAL = [
@@ -80,24 +86,26 @@ const COERCION = [
   re(String.raw`\b(?:otherwise|or\s+else)\b${gap(30)}\b(?:the\s+)?(?:tool|system|server|request|application|app)\s+(?:will|would|may)\s+(?:not\s+work|crash|break|be\s+blocked|refuse)\b|\b(?:system|application|app|tool|server)\s+(?:will|would)\s+crash\b|\ball\s+(?:your\s+|the\s+)?data\s+will\s+be\s+lost\b`),
 ];
 const PREFERENCE = [
-  re(String.raw`\b(?:before|instead\s+of)\s+(?:using|calling|invoking)\s+(?:any|all|every)\s+(?:other\s+)?tools?\b|\binstead\s+of\s+(?:the\s+)?(?:default|built-?in|native|standard)\s+(?:\w+\s+){0,2}?(?:tools?|functions?|commands?|terminal|search|browser)\b`),
+  re(String.raw`\b(?:before|instead\s+of)\s+(?:using\s+|calling\s+|invoking\s+)?(?:any|all|every)\s+(?:other\s+)?tools?\b|\b(?:do\s+not|don'?t|never)\s+(?:use|call|invoke)\s+(?:the\s+|any\s+)?(?:other\s+)?(?!this\b)[\w-]{1,60}\s+(?:tool|server)s?\b|\binstead\s+of\s+(?:the\s+)?(?:default|built-?in|native|standard)\s+(?:\w+\s+){0,2}?(?:tools?|functions?|commands?|terminal|search|browser)\b`),
   re(String.raw`\b(?:at\s+the\s+(?:start|beginning)\s+of|before)\s+(?:every|each|any)\s+(?:conversation|session|chat|response|reply|answer)\b`),
   re(String.raw`\b(?:do\s+not|don'?t|never)\s+(?:answer|respond|reply)\b${gap(40)}\b(?:directly|yourself|on\s+your\s+own)\b|\b(?:always|must)\s+(?:use|call|invoke|run)\s+this\s+tool\s+(?:first|instead)\b`),
 ];
 const SECRET_ACCESS = [
-  re(String.raw`${ORDER}${READ_VERB}${gap(60)}${SECRET_PATH}`),
+  re(String.raw`${ordered(READ_VERB)}${gap(60)}${SECRET_PATH}`),
   re(String.raw`\b(?:contents?|text)\s+of\s+${gap(30)}${SECRET_PATH}`),
 ];
 const EXFILTRATION = [
   re(String.raw`\b${MOVE_VERB}\b${gap(60)}${PRIVATE_DATA}${gap(60)}\b${DESTINATION}`),
+  re(String.raw`${PRIVATE_DATA}${gap(80)}\b(?:and|then)\s+${MOVE_VERB}\s+(?:it|them|this|that|(?:its|their|the)\s+contents?)\b${gap(40)}\b${DESTINATION}`),
   re(String.raw`\bpass\s+(?:its|their)\s+(?:full\s+|entire\s+|whole\s+|raw\s+)?(?:contents?|text|value|data)\s+(?:as|in|into|to|via)\b`),
 ];
 const SHADOWING = [
   re(String.raw`\bside[\s-]effects?\s+on\s+${gap(40)}\b(?:tool|server|function)s?\b`),
   re(String.raw`\b(?:also\s+present|other|another|any\s+other|every\s+other|all\s+other)\s+(?:\w+\s+){0,2}?(?:tools?|servers?|functions?)\s+(?:must|should|shall|needs?\s+to|ha(?:s|ve)\s+to|(?:is|are)\s+to)\b`),
-  re(String.raw`\b(?:change|replace|set|switch|override|redirect|rewrite|update)\s+(?:the\s+|all\s+|every\s+)?(?:recipients?|destination|receiver|to[\s-]address|(?:email|wallet|destination|recipient)\s+address|phone\s+number|account\s+number|iban)\b${gap(40)}\bto\s+[\x60'"]?(?:\+?\d[\d\s-]{6,}\d|[\w.+-]+@[\w-]+\.\w|0x[0-9a-f]{6,}|https?:\/\/)`),
-  re(String.raw`\b(?:always|also|must|secretly|silently|automatically|additionally)\b${gap(40)}\b(?:bcc|cc|blind[\s-]copy|forward|send\s+a\s+copy|copy)\b${gap(40)}[\w.+-]+@[\w-]+\.[a-z]{2,}`),
-  re(String.raw`\b(?:when(?:ever)?|each\s+time|every\s+time|if)\s+(?:you\s+)?(?:use|call|invoke|access|are\s+using|interact\s+with)\s+(?:the\s+|any\s+|another\s+)(?!this\b)[\w.-]+\s+(?:mcp\s+)?server\b`),
+  re(String.raw`\b(?:change|replace|set|switch|override|redirect|rewrite|update)\s+(?:the\s+|all\s+|every\s+)?(?:recipients?|destination|receiver|to[\s-]address|(?:email|wallet|destination|recipient)\s+address|phone\s+number|account\s+number|iban)\b${gap(40)}\b(?:to|with)\s+[\x60'"]?(?:\+?\d[\d\s-]{6,}\d|[\w.+-]+@[\w-]+\.\w|0x[0-9a-f]{6,}|https?:\/\/)`),
+  re(String.raw`\b(?:always|also|must|secretly|silently|quietly|automatically|additionally|every|all|each)\b${gap(40)}\b(?:bcc|cc|blind[\s-]copy|forward|send\s+a\s+copy|copy)\b${gap(40)}[\w.+-]+@[\w-]+\.[a-z]{2,}`),
+  re(String.raw`\b(?:bcc|cc|blind[\s-]copy|forward|send\s+a\s+copy|copy)\b${gap(40)}\b(?:every|all|each|any)\s+(?:\w+\s+)?(?:e-?mails?|messages?|mails?)\b${gap(40)}[\w.+-]+@[\w-]+\.[a-z]{2,}`),
+  re(String.raw`\b(?:when(?:ever)?|each\s+time|every\s+time|if)\s+(?:you\s+)?(?:use|call|invoke|access|are\s+using|interact\s+with)\s+(?:the\s+|any\s+|another\s+)(?!this\b)[\w.-]{1,60}\s+(?:mcp\s+)?server\b`),
 ];
 
 /** Instructions about an action ("when sending email, always …") that count only when no tool of the server does it. */
@@ -107,7 +115,8 @@ const ACTION_TOOLS: Readonly<Record<string, readonly string[]>> = {
   message: ['message', 'msg', 'send', 'chat'],
   money: ['pay', 'transfer', 'send', 'fund', 'transaction', 'invoice', 'wallet'],
 };
-const IDENT = String.raw`[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+`;
+/** A tool's name as written in prose (`send_email`, `send-email`, `sendEmail`); bounded, so that a long run costs little at each start. */
+const IDENT = String.raw`[A-Za-z][A-Za-z0-9]{0,40}(?:[_-][A-Za-z0-9]{1,40}){1,8}|[a-z]{1,40}(?:[A-Z][a-z0-9]{0,40}){1,8}`;
 /** A named tool: `send_email tool`, `tool sendEmail`, `call send_email`, `when send_email is invoked`. */
 const TOOL_REFERENCE = new RegExp(String.raw`\b(${IDENT})\b[\x60'"]?\s+(?:[Tt]ool|[Ff]unction)\b|\b[Tt]ool\s+[\x60'"]?(${IDENT})\b|\b(?:[Cc]all|[Ii]nvoke|[Cc]alling|[Ii]nvoking)\s+(?:the\s+)?[\x60'"]?(${IDENT})\b|\b(?:[Ww]hen(?:ever)?|[Aa]fter|[Bb]efore|[Ii]f)\s+(?:the\s+)?(?:\([\w.-]+\)\s+)?[\x60'"]?(${IDENT})\b[\x60'"]?\s+(?:tool\s+)?(?:is|gets|has\s+been|was)\s+(?:called|invoked|used|run|executed|triggered)`, 'g');
 const INSTRUCTION = /\b(?:always|must|never|instead|make\s+sure|ensure|do\s+not|don't|should|change|replace|redirect|override)\b/i;
@@ -259,7 +268,7 @@ function isReadable(bytes: Uint8Array): boolean {
 
 const hexBytes = (run: string): Uint8Array => Buffer.from(run.replace(/^0x|\\x/g, ''), 'hex');
 
-/** Each encoded run with whether it decodes to readable text. */
+/** Each encoded run with whether it decodes to readable text and whether it is long enough to count as a blob. */
 function* encodedRuns(text: string): Generator<{ index: number; run: string; readable: boolean; blob: boolean }> {
   for (const m of text.matchAll(HEX_RUN)) yield { index: m.index, run: m[0], readable: isReadable(hexBytes(m[0])), blob: m[0].length >= BLOB.hex };
   for (const m of text.matchAll(BASE64_RUN)) {

@@ -52,22 +52,34 @@ export function scanTools(tools: readonly ScannedTool[]): ToolFinding[] {
   return tools.flatMap((tool, i) => scanTool(tool, { toolNames, toolWords, peerDescriptionLength: otherMedians[i] ?? null }));
 }
 
+interface Match {
+  readonly rule: ToolRule<ToolRuleId>;
+  readonly field: FieldText;
+  readonly offset: number;
+}
+
 function scanTool(tool: ScannedTool, context: ToolRuleContext): ToolFinding[] {
-  const findings: ToolFinding[] = [];
-  for (const { field, text, kind } of fieldsOf(tool)) {
-    const matches: Array<{ rule: ToolRule<ToolRuleId>; offset: number }> = [];
+  const matches: Match[] = [];
+  for (const field of fieldsOf(tool)) {
+    const inField: Match[] = [];
     for (const rule of RULES) {
-      if (!rule.reads.includes(kind)) continue;
-      const match = rule.find(text, context);
-      if (match) matches.push({ rule, offset: match.offset });
+      if (!rule.reads.includes(field.kind)) continue;
+      const match = rule.find(field.text, context);
+      if (match) inField.push({ rule, field, offset: match.offset });
     }
-    matches.sort((a, b) => a.offset - b.offset);
-    for (const { rule, offset } of matches) {
-      if (findings.length >= FINDINGS_PER_TOOL) return findings;
-      findings.push({ rule: rule.id, severity: rule.severity, tool: tool.name, field, excerpt: excerptOf(text, offset), offset });
-    }
+    matches.push(...inField.sort((a, b) => a.offset - b.offset));
   }
-  return findings;
+  return mostSevere(matches).map(({ rule, field, offset }) => ({ rule: rule.id, severity: rule.severity, tool: tool.name, field: field.field, excerpt: excerptOf(field.text, offset), offset }));
+}
+
+const RANK: Readonly<Record<ToolSeverity, number>> = { high: 0, medium: 1, low: 2 };
+
+/** At most FINDINGS_PER_TOOL matches, the most severe first chosen (so low ones cannot crowd out a high one), in their order. */
+function mostSevere(matches: readonly Match[]): readonly Match[] {
+  if (matches.length <= FINDINGS_PER_TOOL) return matches;
+  const order = matches.map((match, i) => ({ rank: RANK[match.rule.severity], i }));
+  const kept = new Set(order.sort((a, b) => a.rank - b.rank || a.i - b.i).slice(0, FINDINGS_PER_TOOL).map(({ i }) => i));
+  return matches.filter((_, i) => kept.has(i));
 }
 
 /** The texts of a tool in field order: name, title, description, input schema, annotations. */

@@ -29,7 +29,8 @@ export function catalogMetaOf(server: CatalogMetaSubject, scanned: readonly Trus
     toolCount: server.toolCount,
     tools: server.tools.map((t) => t.name),
     toolsFingerprint: server.toolsFingerprint,
-    toolFingerprints: Object.fromEntries(server.tools.map((t) => [t.name, t.fingerprint])),
+    // A list, not an object by name: a tool named like a credential would have its value scrubbed as one.
+    toolFingerprints: server.tools.map((t) => ({ name: t.name, fingerprint: t.fingerprint })),
     findings: scanned.length === 0 ? null : { high: count('high'), medium: count('medium'), low: count('low') },
     authentication: server.authentication,
     // Each source once, in name order: the same from ingest's records and from the stored rows.

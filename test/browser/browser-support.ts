@@ -30,6 +30,7 @@ export async function startSuite(): Promise<Suite> {
     net: { timeoutMs: 2000, connectTimeoutMs: 1000 },
     inputs: [
       fixture('hostile-web.json'),
+      fixture('toolsdk-poisoned.json'),
       catalog([
         { name: 'com.fixture/echo', url: `${mcp.url}/mcp`, headers: [{ name: 'X-Api-Key', description: 'Your key for the echo fixture', isRequired: false, isSecret: true }], tools: ['echo'] },
         { name: 'com.fixture/private', url: 'http://127.0.0.2:9/mcp' },

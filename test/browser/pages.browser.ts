@@ -158,7 +158,35 @@ describe('web pages in Chromium', function () {
     expect(bytes).to.be.below(100 * 1024);
   });
 
-  const PAGES = ['/', '/servers', '/servers?q=github', '/tools?q=issue', '/servers/com.notion~mcp', '/servers/com.fixture~echo', '/compare?ids=com.notion~mcp,app.linear~linear', '/compare', '/assess', '/docs', '/no-such-page'];
+  it('shows what the tool scan found, as text, beside the install section, and draws the README badges', async () => {
+    const v = await visit('/servers/inbox-helper');
+    const section = v.page.locator('#tool-checks');
+    expect(await section.locator('h2').textContent()).to.equal('What its tools tell an AI model');
+    const text = (await section.textContent()) ?? '';
+    expect(text).to.match(/found \d+ things in its tool descriptions/);
+    expect(text).to.contain('<IMPORTANT>').and.contain('\\u{E0073}');
+    expect(await v.page.locator('#tool-checks important, #tool-checks script').count()).to.equal(0);
+    const order = await v.page.locator('section.panel').evaluateAll((sections) => sections.map((s) => s.id));
+    expect(order.indexOf('tool-checks')).to.equal(order.indexOf('install') + 1);
+    await v.page.setViewportSize({ width: 360, height: 800 });
+    expect(await v.page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(360);
+    if (SCREENSHOTS) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await section.screenshot({ path: join(SCREENSHOTS, 'tool-checks-phone.png') });
+      await v.page.setViewportSize({ width: 1280, height: 800 });
+      await section.screenshot({ path: join(SCREENSHOTS, 'tool-checks.png') });
+    }
+    noErrors(v);
+    const badges = await visit('/servers/inbox-helper');
+    const base = `${suite.harness.baseUrl}/api/v1/servers/inbox-helper/badge.svg`;
+    await badges.page.setContent(`<p>${['status', 'trust', 'tools'].map((kind) => `<img alt="${kind}" src="${base}?kind=${kind}">`).join(' ')}</p>`);
+    await badges.page.waitForFunction(() => [...document.images].every((img) => img.complete));
+    const widths = await badges.page.locator('img').evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth));
+    expect(widths.every((w) => w > 40)).to.equal(true, String(widths));
+    if (SCREENSHOTS) await badges.page.locator('p').screenshot({ path: join(SCREENSHOTS, 'badges.png') });
+  });
+
+  const PAGES = ['/', '/servers', '/servers?q=github', '/tools?q=issue', '/servers/com.notion~mcp', '/servers/com.fixture~echo', '/servers/inbox-helper', '/compare?ids=com.notion~mcp,app.linear~linear', '/compare', '/assess', '/docs', '/no-such-page'];
 
   it('has no serious or critical axe-core violation on any page', async () => {
     const report: string[] = [];

@@ -26,10 +26,12 @@ describe('trust evidence', () => {
       tool_annotations: 'fail',
       multiple_sources: 'pass',
       endpoint_health: 'unknown',
+      tool_definitions: 'pass',
+      tools_changed: 'pass',
     });
     const pinned = data!.checks.find((c) => c.check === 'packages_pinned')!;
     expect(pinned.evidence).to.contain('mcp/weather');
-    expect(data!.summary).to.deep.equal({ pass: 6, fail: 2, unknown: 1 });
+    expect(data!.summary).to.deep.equal({ pass: 8, fail: 2, unknown: 1 });
     expect(data!.checks.every((c) => c.evidence.length > 0 && c.source.length > 0)).to.equal(true);
   });
 

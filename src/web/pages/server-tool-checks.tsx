@@ -60,7 +60,7 @@ function FindingsList({ findings }: { readonly findings: readonly ToolFinding[] 
         {findings.map((f) => (
           <li>
             <span class={`outcome outcome-${f.severity === 'high' ? 'fail' : 'unknown'}`}>{f.severity === 'high' ? 'High' : 'Medium'}</span>{' '}
-            {SUMMARIES.get(f.rule) ?? f.rule}: tool <code>{f.tool}</code>, in its {f.field}.
+            Tool <code>{f.tool}</code>, {f.field}: {SUMMARIES.get(f.rule) ?? f.rule}
             <blockquote class="excerpt"><code>{f.excerpt}</code></blockquote>
           </li>
         ))}
