@@ -1014,6 +1014,8 @@ export interface components {
         SearchTerms: string[] | null;
         /** @description The full server record. */
         Server: components["schemas"]["ServerSummary"] & {
+            /** @description How many findings of medium or high severity the tool-definition scan made in its tools (each tool's `findings` lists them); null when no source or check lists its tools. */
+            toolFindings: number | null;
             /**
              * @description The fingerprint of the server's tool set: the SHA-256 (lower-case hex) of the
              *     canonical JSON of the array of its `ToolDefinition`s in name order. Null when no
@@ -1183,6 +1185,11 @@ export interface components {
             query: string | null;
             terms: components["schemas"]["SearchTerms"];
             category: string | null;
+            /**
+             * @description The trust filter as applied; null without one.
+             * @enum {string|null}
+             */
+            trust: "clean" | null;
         };
         ToolPage: {
             items: components["schemas"]["Tool"][];
@@ -1959,6 +1966,13 @@ export interface components {
         /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
         Category: components["schemas"]["CategorySlug"];
         /**
+         * @description `clean`: only servers whose tools are listed, whose tool definitions hold no finding of
+         *     medium or high severity (the `tool_definitions` trust check passes) and whose tools have
+         *     not changed since first seen (`tools_changed` passes). A server whose tools no source
+         *     lists is left out: nothing of it was scanned.
+         */
+        TrustFilter: "clean";
+        /**
          * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
          *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
          *     tools first), `endpoints` (most remote endpoints first).
@@ -2119,6 +2133,13 @@ export interface operations {
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
                 category?: components["parameters"]["Category"];
                 /**
+                 * @description `clean`: only servers whose tools are listed, whose tool definitions hold no finding of
+                 *     medium or high severity (the `tool_definitions` trust check passes) and whose tools have
+                 *     not changed since first seen (`tools_changed` passes). A server whose tools no source
+                 *     lists is left out: nothing of it was scanned.
+                 */
+                trust?: components["parameters"]["TrustFilter"];
+                /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
                  *     tools first), `endpoints` (most remote endpoints first).
@@ -2170,6 +2191,13 @@ export interface operations {
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
                 category?: components["parameters"]["Category"];
+                /**
+                 * @description `clean`: only servers whose tools are listed, whose tool definitions hold no finding of
+                 *     medium or high severity (the `tool_definitions` trust check passes) and whose tools have
+                 *     not changed since first seen (`tools_changed` passes). A server whose tools no source
+                 *     lists is left out: nothing of it was scanned.
+                 */
+                trust?: components["parameters"]["TrustFilter"];
                 /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
@@ -3415,6 +3443,13 @@ export interface operations {
                 q?: components["parameters"]["Query"];
                 /** @description Only servers in this category (a slug from `GET /api/v1/categories`). */
                 category?: components["parameters"]["Category"];
+                /**
+                 * @description `clean`: only servers whose tools are listed, whose tool definitions hold no finding of
+                 *     medium or high severity (the `tool_definitions` trust check passes) and whose tools have
+                 *     not changed since first seen (`tools_changed` passes). A server whose tools no source
+                 *     lists is left out: nothing of it was scanned.
+                 */
+                trust?: components["parameters"]["TrustFilter"];
                 /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most

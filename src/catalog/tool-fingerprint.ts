@@ -22,6 +22,12 @@ export function fingerprintOf(value: unknown): string {
   return createHash('sha256').update(canonical).digest('hex');
 }
 
+/** How many findings of medium or high severity a server's tools carry; null when it lists none (nothing was scanned). */
+export function seriousFindings(tools: readonly { readonly findings: readonly { readonly severity: string }[] }[]): number | null {
+  if (tools.length === 0) return null;
+  return tools.reduce((n, tool) => n + tool.findings.filter((f) => f.severity !== 'low').length, 0);
+}
+
 /** The fingerprint of a server's tool set: of its definitions in name order; null when it lists none (unknown). */
 export function toolSetFingerprint(definitions: readonly ToolDefinition[]): string | null {
   if (definitions.length === 0) return null;

@@ -25,6 +25,8 @@ interface SearchInput<Sort> {
 
 export interface ServerSearchInput extends SearchInput<ServerSort> {
   readonly category?: string | undefined;
+  /** `clean`: only servers whose scanned tools hold no serious finding and have not changed (engine.ts CLEAN_SERVER). */
+  readonly trust?: 'clean' | undefined;
 }
 
 export interface ToolSearchInput extends SearchInput<ToolSort> {
@@ -175,9 +177,10 @@ async function searchServers(search: CatalogSearch, input: ServerSearchInput, ge
       { location: 'category', message: `must be one of: ${CATEGORY_SLUGS.join(', ')}` },
     ]);
   }
-  const envelope = { limit, offset, sort, query: query?.text ?? null, category };
+  const trust = input.trust ?? null;
+  const envelope = { limit, offset, sort, query: query?.text ?? null, category, trust };
   if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
-  const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, sort, limit, offset }, generation);
+  const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, trust, sort, limit, offset }, generation);
   return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
 }
 

@@ -8,7 +8,7 @@ import type { Authentication, Package, Remote, SourceName, Tool, Transport } fro
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { toolIdOf, uniqueId } from '../catalog/ids.js';
 import { categorize, TAXONOMY } from '../catalog/taxonomy.js';
-import { definitionOf, fingerprintOf, toolSetFingerprint } from '../catalog/tool-fingerprint.js';
+import { definitionOf, fingerprintOf, seriousFindings, toolSetFingerprint } from '../catalog/tool-fingerprint.js';
 import { scanTools } from '../catalog/tool-scan.js';
 import { catalogMetaOf } from '../registry-api/catalog-meta.js';
 import type { UpstreamServer, UpstreamTool } from './upstream.js';
@@ -32,7 +32,7 @@ export function materialize(id: string, records: readonly UpstreamServer[], held
   const tools = toolsOf(id, primary.name, upstreamTools, record.authentication);
   // Whether its tools changed since first seen is what the stored history says, which the
   // catalog writer keeps: a record alone cannot tell.
-  const server = { ...record, toolsFingerprint: toolSetFingerprint(tools.map(definitionOf)), toolsChangedAt: null };
+  const server = { ...record, toolsFingerprint: toolSetFingerprint(tools.map(definitionOf)), toolsChangedAt: null, toolFindings: seriousFindings(tools) };
   const categoryNames = server.categories.map((slug) => TAXONOMY.find((c) => c.slug === slug)?.name ?? slug);
   const entry = {
     server,

@@ -13,10 +13,19 @@ export interface ServerQuery {
   /** The normalized query text; null without a query. */
   readonly text: string | null;
   readonly category: string | null;
+  /** `clean`: only servers whose tools were scanned with no serious finding and have not changed since first seen. */
+  readonly trust: 'clean' | null;
   readonly sort: ServerSort;
   readonly limit: number;
   readonly offset: number;
 }
+
+/**
+ * What `trust=clean` admits, as SQL over `servers s`: tools listed and scanned with no finding of
+ * medium or high severity (a count that is null while no tools are listed), none changed since
+ * first seen. Every engine reads it (the in-memory one when it builds its index).
+ */
+export const CLEAN_SERVER = 's.tool_findings = 0 AND s.tools_changed_at IS NULL';
 
 export interface ToolQuery {
   readonly terms: readonly string[] | null;

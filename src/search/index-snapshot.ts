@@ -20,7 +20,7 @@ import { TextIndex } from './text-index.js';
 import type { CharacterClass, Unicode61 } from './unicode61.js';
 
 /** Bumped when the layout below changes in a way the fingerprint would not see. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 type Kind = SnapshotSection['kind'];
 type Typed = Uint8Array | Int32Array | Uint32Array | Float64Array;
@@ -109,6 +109,7 @@ export function snapshotAsBuilt(buildServers: () => Promise<ServerDocs>, buildTo
     yield typed('servers.nameLength', servers.nameLength);
     yield typed('servers.categories', servers.categories);
     yield json('servers.categoryBits', [...servers.categoryBits]);
+    yield typed('servers.clean', servers.clean);
     yield* names('servers.names', servers.names);
   }
   function* toolSections(tools: ToolDocs): Generator<SnapshotSection> {
@@ -144,9 +145,10 @@ export async function indexesFromSnapshot(stored: StoredSnapshot, tokenizer: Uni
     nameLength: await reader.typed('servers.nameLength', Int32Array),
     categories: await reader.typed('servers.categories', Uint32Array),
     categoryBits: new Map(await reader.json<Array<[string, number]>>('servers.categoryBits')),
+    clean: await reader.typed('servers.clean', Uint8Array),
     names: await reader.names('servers.names', serverText.size),
   };
-  check([servers.idRank, servers.sourceCount, servers.nameLength, servers.categories].every((a) => a.length === serverText.size), 'servers');
+  check([servers.idRank, servers.sourceCount, servers.nameLength, servers.categories, servers.clean].every((a) => a.length === serverText.size), 'servers');
   const toolText = await reader.text('tools.text', manifest.tokens.tools);
   const tools: ToolDocs = {
     text: toolText,

@@ -4,6 +4,7 @@
  * words, the servers and tools tables for what the ranking rules and filters read.
  */
 import { FTS_COLUMNS, type FtsTable } from '../store/fts.js';
+import { CLEAN_SERVER } from './engine.js';
 import { ServerDocsBuilder, ToolDocsBuilder } from './memory-docs.js';
 import type { ServerDocs, ToolDocs } from './memory-index.js';
 import { FTS_TOKENIZER, weightsOf } from './ranking.js';
@@ -26,9 +27,9 @@ export interface BuildSource {
 
 export async function buildServers(source: BuildSource): Promise<ServerDocs> {
   const docs = new ServerDocsBuilder(await textIndexOf(source, 'servers_fts'));
-  type Row = { seq: number; source_count: number; sort_name: string; match_names: string };
-  await eachChunk<Row>(source, 'SELECT seq, source_count, sort_name, match_names FROM servers WHERE seq > ? ORDER BY seq', (r) => r.seq, 0, (rows) => {
-    for (const row of rows) docs.server(row.seq, row.source_count, row.sort_name, row.match_names.split('\n').filter((name) => name !== ''));
+  type Row = { seq: number; source_count: number; sort_name: string; match_names: string; clean: number };
+  await eachChunk<Row>(source, `SELECT seq, source_count, sort_name, match_names, CASE WHEN ${CLEAN_SERVER} THEN 1 ELSE 0 END AS clean FROM servers s WHERE seq > ? ORDER BY seq`, (r) => r.seq, 0, (rows) => {
+    for (const row of rows) docs.server(row.seq, row.source_count, row.sort_name, row.match_names.split('\n').filter((name) => name !== ''), Number(row.clean) === 1);
   });
   for (const row of await source.sql.all<{ seq: number; slug: string }>('SELECT s.seq, c.slug FROM server_categories c JOIN servers s ON s.id = c.server_id')) {
     docs.category(row.seq, row.slug);

@@ -50,9 +50,11 @@ export class ServerDocsBuilder extends DocsBuilder {
   private readonly matchNames: string[][];
   private readonly categories: Uint32Array;
   private readonly categoryBits = new Map<string, number>();
+  private readonly clean: Uint8Array;
 
   constructor(text: TextIndex) {
     super(text, 'servers');
+    this.clean = new Uint8Array(text.size);
     const size = text.size;
     this.sourceCount = new Int32Array(size);
     this.nameLength = new Int32Array(size);
@@ -60,9 +62,10 @@ export class ServerDocsBuilder extends DocsBuilder {
     this.categories = new Uint32Array(size);
   }
 
-  /** A server's row: how many sources list it, its display name, its match names. */
-  server(seq: number, sourceCount: number, sortName: string, matchNames: string[]): void {
+  /** A server's row: how many sources list it, its display name, its match names, whether `trust=clean` admits it. */
+  server(seq: number, sourceCount: number, sortName: string, matchNames: string[], clean: boolean): void {
     const doc = this.docOf(seq);
+    this.clean[doc] = clean ? 1 : 0;
     this.sourceCount[doc] = sourceCount;
     this.nameLength[doc] = [...sortName].length;
     this.matchNames[doc] = matchNames;
@@ -84,8 +87,8 @@ export class ServerDocsBuilder extends DocsBuilder {
   finish(): ServerDocs {
     this.checkComplete();
     const names = nameTableOf(this.text.size, (doc) => this.matchNames[doc] ?? []);
-    const { text, idRank, sourceCount, nameLength, categories, categoryBits } = this;
-    return { text, idRank, sourceCount, nameLength, categories, categoryBits, names };
+    const { text, idRank, sourceCount, nameLength, categories, categoryBits, clean } = this;
+    return { text, idRank, sourceCount, nameLength, categories, categoryBits, clean, names };
   }
 }
 

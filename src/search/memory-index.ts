@@ -15,6 +15,8 @@ export interface IndexedServerSearch {
   readonly words: readonly WordMatch[] | null;
   readonly text: string;
   readonly category: string | null;
+  /** Only servers with `clean` set (the `trust=clean` filter). */
+  readonly clean: boolean;
   readonly limit: number;
   readonly offset: number;
 }
@@ -58,6 +60,8 @@ export interface ServerDocs {
   readonly nameLength: Int32Array;
   readonly categories: Uint32Array;
   readonly categoryBits: ReadonlyMap<string, number>;
+  /** 1 where the server's tools were scanned with no serious finding and have not changed since first seen. */
+  readonly clean: Uint8Array;
   /** Each server's match names. */
   readonly names: NameTable;
 }
@@ -80,12 +84,13 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
     serversHold: (prefixes) => holdAll(servers.text, prefixes),
     toolsHold: (prefixes) => (tools === null ? null : holdAll(tools.text, prefixes)),
     searchServers(search) {
-      let accepts = (_doc: number): boolean => true;
+      let inCategory = (_doc: number): boolean => true;
       if (search.category !== null) {
         const bit = servers.categoryBits.get(search.category);
         if (bit === undefined) return { seqs: [], total: 0 };
-        accepts = (doc) => ((servers.categories[doc] as number) & bit) !== 0;
+        inCategory = (doc) => ((servers.categories[doc] as number) & bit) !== 0;
       }
+      const accepts = search.clean ? (doc: number) => servers.clean[doc] === 1 && inCategory(doc) : inCategory;
       const matches = search.words === null ? namedMatches(servers.names, search.text, accepts) : servers.text.match(search.words, accepts);
       if (!matches) return null;
       const tiers = nameTiers(servers.names, search.text, matches);

@@ -8,7 +8,7 @@ import type { FtsTable } from '../store/fts.js';
 import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/read-rows.js';
 import { inSteps } from './match-steps.js';
 import { namePrefixOf } from './query.js';
-import type { Page, SearchEngine, ServerQuery, ToolQuery } from './engine.js';
+import { CLEAN_SERVER, type Page, type SearchEngine, type ServerQuery, type ToolQuery } from './engine.js';
 import { NAME_TIERS } from './ranking.js';
 import type { SqlBinding, SqlRunner } from './search-source.js';
 import type { WordMatch } from './typos.js';
@@ -133,15 +133,19 @@ function wordOrder(dialect: SqlDialect, words: readonly WordMatch[], tierRules: 
  */
 export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: string, paged: boolean, words: readonly WordMatch[] | null = null): Query {
   const bindings: SqlBinding[] = [];
-  const category: Query | null = search.category === null ? null : { sql: `${dialect.join} servers s ON s.seq = servers_fts.rowid ${dialect.join} server_categories c ON c.server_id = s.id AND c.slug = ?`, bindings: [search.category] };
+  const clean = search.trust === 'clean' ? ` AND ${CLEAN_SERVER}` : '';
+  // The filters, joined to the text index: trust, then category.
+  const filter: Query | null = search.category === null
+    ? (clean === '' ? null : { sql: `${dialect.join} servers s ON s.seq = servers_fts.rowid${clean}`, bindings: [] })
+    : { sql: `${dialect.join} servers s ON s.seq = servers_fts.rowid${clean} ${dialect.join} server_categories c ON c.server_id = s.id AND c.slug = ?`, bindings: [search.category] };
   // match_names holds each name between newlines.
   const exactName = `\n${search.text ?? ''}\n`;
   const prefixName = `\n${search.text ?? ''}`;
   const { exact, prefix, none } = NAME_TIERS;
   if (search.terms !== null && words !== null) {
-    if (!paged) return countMatched(dialect, 'servers_fts', words, category);
+    if (!paged) return countMatched(dialect, 'servers_fts', words, filter);
     const tier: Query = { sql: `CASE WHEN ${dialect.contains('s.match_names')} THEN ${exact} WHEN ${dialect.contains('s.match_names')} THEN ${prefix} ELSE ${none} END`, bindings: [exactName, prefixName] };
-    const rows = matchedRows(dialect, 'servers_fts', words, category, tier);
+    const rows = matchedRows(dialect, 'servers_fts', words, filter, tier);
     // SERVER_RANKING_RULES: exact name matches, then prefix name matches (each led by servers
     // more sources list, then by the shorter display name), then rows holding every word, the database's rank, id.
     const tierRules = `CASE WHEN m.tier < ${none} THEN -s.source_count ELSE 0 END, CASE WHEN m.tier < ${none} THEN length(s.sort_name) ELSE 0 END, `;
@@ -154,10 +158,9 @@ export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: st
     sql += ' JOIN server_categories c ON c.server_id = s.id AND c.slug = ?';
     bindings.push(search.category);
   }
-  if (search.terms !== null) {
-    sql += ` WHERE ${dialect.contains('s.match_names')}`;
-    bindings.push(prefixName);
-  }
+  const conditions = [...(search.terms !== null ? [dialect.contains('s.match_names')] : []), ...(clean === '' ? [] : [CLEAN_SERVER])];
+  if (conditions.length > 0) sql += ` WHERE ${conditions.join(' AND ')}`;
+  if (search.terms !== null) bindings.push(prefixName);
   if (!paged) return { sql, bindings };
   if (search.sort === 'relevance' && search.terms !== null) {
     // The name-prefix step: exact name, then prefix, each by more sources, then the shorter name, then id.

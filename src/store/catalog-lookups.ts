@@ -83,6 +83,7 @@ function serverOf(row: ServerRow, remotes: readonly RemoteRow[], packages: reado
     sources: sources.map((s) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
     toolsFingerprint: row.tools_fingerprint,
     toolsChangedAt: row.tools_changed_at,
+    toolFindings: row.tool_findings === null ? null : Number(row.tool_findings),
   };
 }
 

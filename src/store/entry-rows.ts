@@ -14,7 +14,7 @@ import { versionRowsOf } from './registry-versions.js';
 export const SERVER_COLUMNS = [
   'name', 'title', 'description', 'domain', 'version', 'versions', 'categories', 'transports', 'endpoint_count', 'tool_count', 'authentication',
   'repository_url', 'website_url', 'license', 'published_at', 'updated_at', 'sort_name', 'match_names', 'source_count', 'content_hash', 'modified_at',
-  'tools_fingerprint',
+  'tools_fingerprint', 'tool_findings',
 ] as const;
 
 /** One tool definition as `tool_history` keeps it (tool-history.ts). */
@@ -63,7 +63,7 @@ export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
       server.name, server.title, server.description, server.domain, server.version, JSON.stringify(server.versions), JSON.stringify(server.categories),
       JSON.stringify(server.transports), server.endpointCount, server.toolCount, server.authentication, server.repositoryUrl, server.websiteUrl,
       server.license, server.publishedAt, server.updatedAt, (server.title ?? server.name).toLowerCase(), `\n${entry.matchNames.join('\n')}\n`,
-      entry.sourceCount, entry.contentHash, now, server.toolsFingerprint,
+      entry.sourceCount, entry.contentHash, now, server.toolsFingerprint, server.toolFindings,
     ],
     serverFts: serverSearchRow(shortName, server.title ?? '', server.description, entry.searchCategories, entry.searchTools),
     categories: server.categories.map((slug) => [slug, server.id]),

@@ -13,7 +13,7 @@ export interface ServerRow {
 
 /** A server's whole row (`s.*`): its summary's columns and the rest a record shows. */
 export interface WholeServerRow extends ServerRow {
-  tools_fingerprint: string | null; tools_changed_at: string | null;
+  tools_fingerprint: string | null; tools_changed_at: string | null; tool_findings: number | null;
 }
 
 export interface RemoteRow { transport: 'streamable-http' | 'sse'; url: string; host: string; headers: string }

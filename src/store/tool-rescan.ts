@@ -6,7 +6,7 @@
  * Definitions the history lacks (tools stored before it was kept) join it as first seen now.
  */
 import type { Knex } from 'knex';
-import { definitionOf, fingerprintOf, toolSetFingerprint } from '../catalog/tool-fingerprint.js';
+import { definitionOf, fingerprintOf, seriousFindings, toolSetFingerprint } from '../catalog/tool-fingerprint.js';
 import { scanTools } from '../catalog/tool-scan.js';
 import { ignoreOn, insertMany, type Row } from './bulk-insert.js';
 import { TOOL_HISTORY_COLUMNS } from './catalog-inserts.js';
@@ -24,6 +24,10 @@ export interface RescanSummary {
 /** Servers read at a time. */
 const CHUNK = 500;
 
+interface ServerRow {
+  seq: number; id: string; tools_fingerprint: string | null; tool_findings: number | null;
+}
+
 interface ToolRow {
   seq: number; server_id: string; name: string; title: string | null; description: string; input_schema: string; annotations: string;
   source: string | null; fingerprint: string; findings: string;
@@ -33,7 +37,7 @@ interface ToolRow {
 export async function rescanTools(trx: Knex, now: string): Promise<RescanSummary> {
   const summary = { servers: 0, tools: 0, toolsChanged: 0, serversChanged: 0 };
   for (let after = 0; ;) {
-    const servers: Array<{ seq: number; id: string; tools_fingerprint: string | null }> = await trx('servers').where('seq', '>', after).orderBy('seq').limit(CHUNK).select('seq', 'id', 'tools_fingerprint');
+    const servers: ServerRow[] = await trx('servers').where('seq', '>', after).orderBy('seq').limit(CHUNK).select('seq', 'id', 'tools_fingerprint', 'tool_findings');
     const last = servers.at(-1);
     if (!last) return summary;
     after = last.seq;
@@ -60,21 +64,26 @@ export async function rescanTools(trx: Knex, now: string): Promise<RescanSummary
 }
 
 /** Rescans one server's tools: how many changed, and whether its tool set's fingerprint did. Adds their definitions to `history`. */
-async function rescanServer(trx: Knex, server: { id: string; tools_fingerprint: string | null }, rows: readonly ToolRow[], history: Row[], now: string): Promise<{ tools: number; toolSet: boolean }> {
+async function rescanServer(trx: Knex, server: ServerRow, rows: readonly ToolRow[], history: Row[], now: string): Promise<{ tools: number; toolSet: boolean }> {
   const definitions = rows.map((row) => definitionOf({ name: row.name, title: row.title, description: row.description, inputSchema: JSON.parse(row.input_schema), annotations: JSON.parse(row.annotations) }));
   const findings = scanTools(definitions);
   let changed = 0;
+  const found: Array<{ severity: string }[]> = [];
   for (const [i, row] of rows.entries()) {
     const definition = definitions[i];
     if (!definition) continue;
     const fingerprint = fingerprintOf(definition);
-    const found = JSON.stringify(findings.filter((f) => f.tool === row.name));
+    const own = findings.filter((f) => f.tool === row.name);
+    found.push(own);
+    const text = JSON.stringify(own);
     history.push([server.id, row.name, fingerprint, JSON.stringify(definition), now, now, 1, JSON.stringify(row.source === null ? [] : [row.source])]);
-    if (fingerprint === row.fingerprint && found === row.findings) continue;
+    if (fingerprint === row.fingerprint && text === row.findings) continue;
     changed += 1;
-    await trx('tools').where({ seq: row.seq }).update({ fingerprint, findings: found });
+    await trx('tools').where({ seq: row.seq }).update({ fingerprint, findings: text });
   }
   const set = toolSetFingerprint(definitions);
-  if (set !== server.tools_fingerprint) await trx('servers').where({ id: server.id }).update({ tools_fingerprint: set });
-  return { tools: changed, toolSet: set !== server.tools_fingerprint };
+  const serious = seriousFindings(found.map((f) => ({ findings: f })));
+  const moved = set !== server.tools_fingerprint || serious !== (server.tool_findings === null ? null : Number(server.tool_findings));
+  if (moved) await trx('servers').where({ id: server.id }).update({ tools_fingerprint: set, tool_findings: serious });
+  return { tools: changed, toolSet: moved };
 }

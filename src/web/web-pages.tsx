@@ -33,6 +33,7 @@ const TOOL_DETAILS = 200;
 export interface ServersPageInput {
   readonly q?: string | undefined;
   readonly category?: string | undefined;
+  readonly trust?: 'clean' | undefined;
   readonly sort?: ServerSort | undefined;
   readonly offset?: number | undefined;
   readonly compare?: readonly string[] | undefined;
@@ -136,10 +137,10 @@ function catalogPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'ho
 
     async servers(input, signal) {
       const compare = [...new Set(input.compare ?? [])];
-      const key = `servers\n${JSON.stringify([input.q, input.category, input.sort, input.offset ?? 0, compare])}`;
+      const key = `servers\n${JSON.stringify([input.q, input.category, input.trust, input.sort, input.offset ?? 0, compare])}`;
       return ok(await read.page(key, async (gone) => {
         const [page, categories, chosen] = await Promise.all([
-          read.searchServers({ q: input.q, category: input.category, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone),
+          read.searchServers({ q: input.q, category: input.category, trust: input.trust, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone),
           read.listCategories(),
           Promise.all(compare.map((id) => serverAnswer(read, id))),
         ]);

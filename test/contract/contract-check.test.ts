@@ -5,7 +5,7 @@ import { contractViolations } from '../support/contract.js';
 const headers = (extra: Record<string, string> = {}): Headers =>
   new Headers({ 'content-type': 'application/json', 'x-request-id': 'r1', ...extra });
 
-const page = { items: [], total: 0, limit: 20, offset: 0, sort: 'a-z', query: null, terms: null, category: null };
+const page = { items: [], total: 0, limit: 20, offset: 0, sort: 'a-z', query: null, terms: null, category: null, trust: null };
 
 describe('contract check', () => {
   it('accepts a response that honours the contract', async () => {

@@ -90,6 +90,19 @@ describe('monitor and proxy against loopback fixtures', function () {
       expect(found.items.map((t: { serverId: string }) => t.serverId)).to.include('com.fixture~working');
     });
 
+    it('scans the tools an endpoint lists and keeps them in the history as the monitor saw them', async () => {
+      const tool = (await h.request('/api/v1/tools/com.fixture~working:live_only')).body;
+      expect(tool).to.include({ source: 'monitor' });
+      expect(tool.fingerprint).to.match(/^[0-9a-f]{64}$/);
+      const history = (await h.request('/api/v1/servers/com.fixture~working/tools/history')).body;
+      const current = history.definitions.filter((d: { current: boolean }) => d.current);
+      expect(current.map((d: { tool: string; seenBy: string[] }) => [d.tool, d.seenBy])).to.deep.equal([['echo', ['monitor']], ['live_only', ['monitor']]]);
+      // The endpoint serves tools the catalog's listing did not say: a change since first seen.
+      expect(history.changes.map((c: { tool: string; kind: string }) => [c.tool, c.kind])).to.deep.include(['live_only', 'added']);
+      const trust = (await h.request('/api/v1/servers/com.fixture~working/trust')).body;
+      expect(trust.checks.find((c: { check: string }) => c.check === 'tools_changed').outcome).to.equal('fail');
+    });
+
     it('keeps a history with uptime, and feeds the trust health check', async () => {
       await runMonitorPass(h.service.store, h.service.net, silentLogger, { clientVersion: 'test', timeoutMs: 800, perHostSpacingMs: 0 });
       const working = (await status('working')).endpoints[0];

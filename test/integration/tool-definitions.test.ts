@@ -3,7 +3,9 @@
  * fingerprint, the history and `tools_changed` after a source changes a tool, the registry API's
  * `_meta`, the badges, and the rescan.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import canonicalize from 'canonicalize';
 import { expect } from 'chai';
 import { ingest } from '../../src/ingest/ingest-service.js';
@@ -30,7 +32,13 @@ describe('tool definitions: scan, fingerprints, history and badges', function ()
   let h: Harness;
   let id: string;
   before(async () => {
-    h = await startHarness({ demo: false, inputs: [toolsdk([SEND, ADD])] });
+    const calendar = {
+      type: 'mcp-server', name: 'Inbox Calendar', packageName: 'inbox-calendar', description: 'Reads the calendar of an inbox.', url: 'https://github.com/example/inbox-calendar',
+      runtime: 'node', license: 'MIT', _toolsdk: { key: 'inbox-calendar', category: 'productivity', path: 'productivity/inbox-calendar.json', validated: true },
+      tools: [{ name: 'list_events', description: 'List the events of a day.' }],
+    };
+    const unlisted = { ...calendar, name: 'Inbox Notes', packageName: 'inbox-notes', _toolsdk: { ...calendar._toolsdk, key: 'inbox-notes', path: 'productivity/inbox-notes.json' }, tools: [] };
+    h = await startHarness({ demo: false, inputs: [toolsdk([SEND, ADD]), { file: 'toolsdk-others.json', text: JSON.stringify([calendar, unlisted]) }] });
     const { data } = await h.client.GET('/api/v1/servers/search', { params: { query: { q: 'inbox helper' } } });
     id = data!.items[0]!.id;
   });
@@ -82,6 +90,23 @@ describe('tool definitions: scan, fingerprints, history and badges', function ()
     expect(meta.findings!.high).to.be.greaterThan(0);
   });
 
+  it('filters search by trust=clean: scanned tools without serious findings only, never a server whose tools are unknown', async () => {
+    const all = (await h.client.GET('/api/v1/servers/search', { params: { query: { q: 'inbox' } } })).data!;
+    expect(all.items.map((s) => s.id).sort()).to.deep.equal(['inbox-calendar', 'inbox-helper', 'inbox-notes']);
+    expect(all.trust).to.equal(null);
+    const clean = (await h.client.GET('/api/v1/servers/search', { params: { query: { q: 'inbox', trust: 'clean' } } })).data!;
+    expect({ ids: clean.items.map((s) => s.id), total: clean.total, trust: clean.trust }).to.deep.equal({ ids: ['inbox-calendar'], total: 1, trust: 'clean' });
+    const listed = (await h.client.GET('/api/v1/servers/search', { params: { query: { trust: 'clean' } } })).data!;
+    expect(listed.items.map((s) => s.id)).to.deep.equal(['inbox-calendar']);
+    const { data: server } = await h.client.GET('/api/v1/servers/{id}', { params: { path: { id } } });
+    expect(server!.toolFindings).to.be.greaterThan(0);
+    const { data: notes } = await h.client.GET('/api/v1/servers/{id}', { params: { path: { id: 'inbox-notes' } } });
+    expect(notes!.toolFindings).to.equal(null);
+    const bad = await h.request('/api/v1/servers/search?q=inbox&trust=safe');
+    expect(bad.status).to.equal(400);
+    expect((bad.body as { code: string }).code).to.equal('validation_failed');
+  });
+
   it('shows badges as SVG with the catalog text escaped, and refuses an unknown kind', async () => {
     const tools = await h.request(`/api/v1/servers/${encodeURIComponent(id)}/badge.svg?kind=tools`);
     expect(tools.status).to.equal(200);
@@ -126,20 +151,45 @@ describe('tool definitions: scan, fingerprints, history and badges', function ()
     expect((await check('tool_definitions')).outcome).to.equal('unknown');
   });
 
+  it('rescans from the command line: one line of what it read and changed, exit 0', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'rescan'], {
+      env: { ...process.env, DATABASE_URL: h.database.url, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const [code] = await once(child, 'exit');
+    expect(code).to.equal(0);
+    expect(out.trim()).to.match(/^rescanned \d+ tools of 3 servers: 0 tools changed, in 0 servers$/);
+  });
+
   it('rescans stored tools by today\'s rules, all of them, without reading a source', async () => {
     await ingest(h.service.store, [toolsdk([SEND, ADD])]);
     const at = new Date().toISOString();
     const same = await h.service.store.withCatalogWriter((writer) => writer.rescanTools(at));
     expect(same).to.include({ toolsChanged: 0, serversChanged: 0 });
-    expect(same.tools).to.equal(2);
+    expect(same.tools).to.equal(3);
     const db = openDatabase(h.database.url);
     try {
       await db('tools').where({ server_id: id }).update({ findings: '[]' });
+      const mended = await h.service.store.withCatalogWriter((writer) => writer.rescanTools(new Date().toISOString()));
+      expect(mended).to.include({ toolsChanged: 1, serversChanged: 1 });
+      expect((await check('tool_definitions')).outcome).to.equal('fail');
+      // As migration 019 finds a catalog stored before it: no fingerprints, no history.
+      const before = await history();
+      await db('tools').where({ server_id: id }).update({ fingerprint: '' });
+      await db('servers').where({ id }).update({ tools_fingerprint: null });
+      await db('tool_history').where({ server_id: id }).delete();
+      const filled = await h.service.store.withCatalogWriter((writer) => writer.rescanTools(new Date().toISOString()));
+      expect(filled).to.include({ toolsChanged: 2, serversChanged: 1 });
+      const after = await history();
+      expect(after.toolsFingerprint).to.equal(before.toolsFingerprint);
+      expect(after.definitions.map((d) => [d.tool, d.fingerprint, d.current, d.seenBy])).to.deep.equal(
+        before.definitions.filter((d) => d.current).map((d) => [d.tool, d.fingerprint, true, ['toolsdk']]),
+      );
+      expect(after.changes).to.deep.equal([]);
     } finally {
       await db.destroy();
     }
-    const mended = await h.service.store.withCatalogWriter((writer) => writer.rescanTools(new Date().toISOString()));
-    expect(mended).to.include({ toolsChanged: 1, serversChanged: 1 });
-    expect((await check('tool_definitions')).outcome).to.equal('fail');
   });
 });

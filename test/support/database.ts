@@ -37,7 +37,8 @@ export function freshSqliteFile(): TestDatabase {
       return [file, `${file}-wal`].filter(existsSync).map((name) => readFileSync(name).toString('latin1'));
     },
     async drop() {
-      rmSync(dir, { recursive: true, force: true });
+      // A connection closing as the service stops can still remove its -wal/-shm files meanwhile.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }

@@ -76,7 +76,7 @@ export function namespacesOf(documents: Iterable<string>): string[] {
 /** A relevance search for `q` (as the registry service parses it), first page unless told. */
 export function serverQuery(q: string, extra: Partial<ServerQuery> = {}): ServerQuery {
   const parsed = parseQuery(q);
-  return { terms: parsed?.terms ?? null, text: parsed?.text ?? null, category: null, sort: 'relevance', limit: 20, offset: 0, ...extra };
+  return { terms: parsed?.terms ?? null, text: parsed?.text ?? null, category: null, trust: null, sort: 'relevance', limit: 20, offset: 0, ...extra };
 }
 
 export function toolQuery(q: string, extra: Partial<ToolQuery> = {}): ToolQuery {
@@ -157,10 +157,11 @@ export function memoryMatchesFts5(subject: () => ParitySubject, expected: Parity
     expect(ranked, 'most queries rank some servers').to.be.greaterThan(every(queries, 2).length * 0.8);
   });
 
-  it('agrees with a category, on later pages and with long pages', async () => {
+  it('agrees with a category, with trust=clean, on later pages and with long pages', async () => {
     const categories = TAXONOMY.map((c) => c.slug);
     for (const [i, q] of every(subject().queries, 3).entries()) {
-      for (const extra of [{ category: categories[i % categories.length] ?? null }, { offset: 20 }, { offset: 100, limit: 50 }, { limit: 100 }]) {
+      const category = categories[i % categories.length] ?? null;
+      for (const extra of [{ category }, { trust: 'clean' as const }, { trust: 'clean' as const, category }, { offset: 20 }, { offset: 100, limit: 50 }, { limit: 100 }]) {
         const { fromMemory, fromFts5 } = await servers(serverQuery(q, extra));
         expect({ q, extra, ...ids(fromMemory) }).to.deep.equal({ q, extra, ...ids(fromFts5) });
       }

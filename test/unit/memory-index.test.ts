@@ -1,7 +1,7 @@
 /**
  * The in-memory engine's page selection and filters on hand-built catalogs: the ranking rules of
  * src/search/ranking.ts (name tiers first, each led by more sources then the shorter name; then
- * bm25; then id), offsets and limits, deep pages, and the category and authentication filters.
+ * bm25; then id), offsets and limits, deep pages, and the category, trust and authentication filters.
  */
 import { expect } from 'chai';
 import { ServerDocsBuilder, ToolDocsBuilder } from '../../src/search/memory-docs.js';
@@ -18,6 +18,8 @@ interface ServerSpec {
   /** Defaults to the name. */
   readonly matchNames?: string[];
   readonly categories?: string[];
+  /** Admitted by trust=clean. */
+  readonly clean?: boolean;
 }
 
 interface ToolSpec {
@@ -34,7 +36,7 @@ function indexesFor(servers: readonly ServerSpec[], tools: readonly ToolSpec[] =
   servers.forEach((s, i) => serverText.add(i + 1, [s.name, null, s.description ?? null, null, null]));
   const serverDocs = new ServerDocsBuilder(serverText.finish());
   servers.forEach((s, i) => {
-    serverDocs.server(i + 1, s.sourceCount ?? 1, s.name.toLowerCase(), s.matchNames ?? [s.name.toLowerCase()]);
+    serverDocs.server(i + 1, s.sourceCount ?? 1, s.name.toLowerCase(), s.matchNames ?? [s.name.toLowerCase()], s.clean ?? false);
     for (const slug of s.categories ?? []) serverDocs.category(i + 1, slug);
   });
   for (const i of byId(servers)) serverDocs.nextById(i + 1);
@@ -52,13 +54,14 @@ const byId = (items: ReadonlyArray<{ id: string }>): number[] => items.map((_, i
 interface Search {
   readonly q: string;
   readonly category?: string | null;
+  readonly clean?: boolean;
   readonly limit?: number;
   readonly offset?: number;
 }
 
 /** The ids of a server page and its total. */
-function searchServers(servers: readonly ServerSpec[], { q, category = null, limit = 20, offset = 0 }: Search) {
-  const page = indexesFor(servers).searchServers({ words: q.split(' ').map((word) => ({ word, stem: null, typos: [] })), text: q, category, limit, offset });
+function searchServers(servers: readonly ServerSpec[], { q, category = null, clean = false, limit = 20, offset = 0 }: Search) {
+  const page = indexesFor(servers).searchServers({ words: q.split(' ').map((word) => ({ word, stem: null, typos: [] })), text: q, category, clean, limit, offset });
   return page && { ids: page.seqs.map((seq) => servers[seq - 1]?.id), total: page.total };
 }
 
@@ -156,6 +159,28 @@ describe('the page selection of the in-memory engine', () => {
       search: { q: 'weather', category: 'travel' },
       ids: ['a', 'b'],
       total: 2,
+    },
+    {
+      behaviour: 'keeps only the servers trust=clean admits, with or without a category',
+      servers: [
+        { id: 'a', name: 'weather', categories: ['travel'], clean: true },
+        { id: 'b', name: 'weather station', categories: ['travel'] },
+        { id: 'c', name: 'weather api', categories: ['developer-tools'], clean: true },
+      ],
+      search: { q: 'weather', clean: true },
+      ids: ['a', 'c'],
+      total: 2,
+    },
+    {
+      behaviour: 'keeps servers both clean and in the category',
+      servers: [
+        { id: 'a', name: 'weather', categories: ['travel'], clean: true },
+        { id: 'b', name: 'weather station', categories: ['travel'] },
+        { id: 'c', name: 'weather api', categories: ['developer-tools'], clean: true },
+      ],
+      search: { q: 'weather', category: 'travel', clean: true },
+      ids: ['a'],
+      total: 1,
     },
     {
       behaviour: 'finds nothing in a category no server has',

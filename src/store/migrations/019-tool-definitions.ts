@@ -1,7 +1,7 @@
 /**
  * Tool definitions: each tool's fingerprint, the source that listed it and what the
- * tool-definition scan found in it; each server's tool-set fingerprint and when its tools last
- * changed; and `tool_history`, every distinct definition of each tool with when it was first and
+ * tool-definition scan found in it; each server's tool-set fingerprint, its count of serious
+ * findings (what search's `trust=clean` reads) and when its tools last changed; and `tool_history`, every distinct definition of each tool with when it was first and
  * last seen. Rows written before this are filled by the rescan (tool-rescan.ts), which also
  * makes their history's first entries; a tool's source stays null until its server is written again.
  */
@@ -12,6 +12,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('servers', (table) => {
     table.string('tools_fingerprint', 64).nullable();
     table.string('tools_changed_at', 40).nullable();
+    table.integer('tool_findings').nullable();
   });
   await knex.schema.alterTable('tools', (table) => {
     table.string('source', 16).nullable();
@@ -40,6 +41,7 @@ export async function down(knex: Knex): Promise<void> {
     table.dropColumn('source');
   });
   await knex.schema.alterTable('servers', (table) => {
+    table.dropColumn('tool_findings');
     table.dropColumn('tools_changed_at');
     table.dropColumn('tools_fingerprint');
   });
