@@ -1018,8 +1018,9 @@ export interface components {
             toolFindings: number | null;
             /**
              * @description The fingerprint of the server's tool set: the SHA-256 (lower-case hex) of the
-             *     canonical JSON of the array of its `ToolDefinition`s in name order. Null when no
-             *     source or check lists its tools.
+             *     canonical JSON of the array of `{ name, fingerprint }` of its tools in name order
+             *     (each tool's fingerprint covers its whole `ToolDefinition`). Null when no source or
+             *     check lists its tools.
              */
             toolsFingerprint: components["schemas"]["Fingerprint"] | null;
             /**

@@ -28,8 +28,13 @@ export function seriousFindings(tools: readonly { readonly findings: readonly { 
   return tools.reduce((n, tool) => n + tool.findings.filter((f) => f.severity !== 'low').length, 0);
 }
 
-/** The fingerprint of a server's tool set: of its definitions in name order; null when it lists none (unknown). */
-export function toolSetFingerprint(definitions: readonly ToolDefinition[]): string | null {
-  if (definitions.length === 0) return null;
-  return fingerprintOf([...definitions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+/**
+ * The fingerprint of a server's tool set: of the list of its tools' names and fingerprints, in
+ * name order (each tool's fingerprint already covers its whole definition); null when it lists
+ * none (unknown).
+ */
+export function toolSetFingerprint(tools: readonly { readonly name: string; readonly fingerprint: string }[]): string | null {
+  if (tools.length === 0) return null;
+  const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return fingerprintOf(sorted.map(({ name, fingerprint }) => ({ name, fingerprint })));
 }

@@ -32,7 +32,7 @@ export function materialize(id: string, records: readonly UpstreamServer[], held
   const tools = toolsOf(id, primary.name, upstreamTools, record.authentication);
   // Whether its tools changed since first seen is what the stored history says, which the
   // catalog writer keeps: a record alone cannot tell.
-  const server = { ...record, toolsFingerprint: toolSetFingerprint(tools.map(definitionOf)), toolsChangedAt: null, toolFindings: seriousFindings(tools) };
+  const server = { ...record, toolsFingerprint: toolSetFingerprint(tools), toolsChangedAt: null, toolFindings: seriousFindings(tools) };
   const categoryNames = server.categories.map((slug) => TAXONOMY.find((c) => c.slug === slug)?.name ?? slug);
   const entry = {
     server,
@@ -112,6 +112,7 @@ function toolsOf(serverId: string, serverName: string, upstream: ReadonlyArray<U
     return { id, ...definition, serverId, serverName, authentication, source: tool.source, fingerprint: fingerprintOf(definition), findings: [] as Tool['findings'] };
   });
   const findings = scanTools(tools);
+  if (findings.length === 0) return tools;
   return tools.map((tool) => ({ ...tool, findings: findings.filter((f) => f.tool === tool.name) }));
 }
 

@@ -63,26 +63,24 @@ export async function rescanTools(trx: Knex, now: string): Promise<RescanSummary
   }
 }
 
-/** Rescans one server's tools: how many changed, and whether its tool set's fingerprint did. Adds their definitions to `history`. */
+/** Rescans one server's tools: how many changed, and whether its tool set's fingerprint or serious findings did. Adds their definitions to `history`. */
 async function rescanServer(trx: Knex, server: ServerRow, rows: readonly ToolRow[], history: Row[], now: string): Promise<{ tools: number; toolSet: boolean }> {
-  const definitions = rows.map((row) => definitionOf({ name: row.name, title: row.title, description: row.description, inputSchema: JSON.parse(row.input_schema), annotations: JSON.parse(row.annotations) }));
-  const findings = scanTools(definitions);
+  const tools = rows.map((row) => {
+    const definition = definitionOf({ name: row.name, title: row.title, description: row.description, inputSchema: JSON.parse(row.input_schema), annotations: JSON.parse(row.annotations) });
+    return { row, definition, name: row.name, fingerprint: fingerprintOf(definition) };
+  });
+  const findings = scanTools(tools.map((t) => t.definition));
+  const found = tools.map((t) => ({ findings: findings.filter((f) => f.tool === t.name) }));
   let changed = 0;
-  const found: Array<{ severity: string }[]> = [];
-  for (const [i, row] of rows.entries()) {
-    const definition = definitions[i];
-    if (!definition) continue;
-    const fingerprint = fingerprintOf(definition);
-    const own = findings.filter((f) => f.tool === row.name);
-    found.push(own);
-    const text = JSON.stringify(own);
+  for (const [i, { row, definition, fingerprint }] of tools.entries()) {
+    const text = JSON.stringify(found[i]?.findings ?? []);
     history.push([server.id, row.name, fingerprint, JSON.stringify(definition), now, now, 1, JSON.stringify(row.source === null ? [] : [row.source])]);
     if (fingerprint === row.fingerprint && text === row.findings) continue;
     changed += 1;
     await trx('tools').where({ seq: row.seq }).update({ fingerprint, findings: text });
   }
-  const set = toolSetFingerprint(definitions);
-  const serious = seriousFindings(found.map((f) => ({ findings: f })));
+  const set = toolSetFingerprint(tools);
+  const serious = seriousFindings(found);
   const moved = set !== server.tools_fingerprint || serious !== (server.tool_findings === null ? null : Number(server.tool_findings));
   if (moved) await trx('servers').where({ id: server.id }).update({ tools_fingerprint: set, tool_findings: serious });
   return { tools: changed, toolSet: moved };

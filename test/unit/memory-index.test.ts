@@ -48,6 +48,13 @@ function indexesFor(servers: readonly ServerSpec[], tools: readonly ToolSpec[] =
   return indexesOf('g1', serverDocs.finish(), toolDocs.finish());
 }
 
+/** Servers of which trust=clean admits a and c. */
+const SOME_CLEAN: readonly ServerSpec[] = [
+  { id: 'a', name: 'weather', categories: ['travel'], clean: true },
+  { id: 'b', name: 'weather station', categories: ['travel'] },
+  { id: 'c', name: 'weather api', categories: ['developer-tools'], clean: true },
+];
+
 /** Positions of `items` in id order. */
 const byId = (items: ReadonlyArray<{ id: string }>): number[] => items.map((_, i) => i).sort((a, b) => ((items[a]?.id ?? '') < (items[b]?.id ?? '') ? -1 : 1));
 
@@ -162,22 +169,14 @@ describe('the page selection of the in-memory engine', () => {
     },
     {
       behaviour: 'keeps only the servers trust=clean admits, with or without a category',
-      servers: [
-        { id: 'a', name: 'weather', categories: ['travel'], clean: true },
-        { id: 'b', name: 'weather station', categories: ['travel'] },
-        { id: 'c', name: 'weather api', categories: ['developer-tools'], clean: true },
-      ],
+      servers: SOME_CLEAN,
       search: { q: 'weather', clean: true },
       ids: ['a', 'c'],
       total: 2,
     },
     {
       behaviour: 'keeps servers both clean and in the category',
-      servers: [
-        { id: 'a', name: 'weather', categories: ['travel'], clean: true },
-        { id: 'b', name: 'weather station', categories: ['travel'] },
-        { id: 'c', name: 'weather api', categories: ['developer-tools'], clean: true },
-      ],
+      servers: SOME_CLEAN,
       search: { q: 'weather', category: 'travel', clean: true },
       ids: ['a'],
       total: 1,
