@@ -13,7 +13,7 @@
  * Every pattern is linear in its text: gaps are bounded runs of one character class and no
  * repetition is nested without a bound, so a 100 KB description costs milliseconds.
  */
-import { Buffer } from 'node:buffer';
+import { pattern, type Pattern, type RuleText } from './rule-text.js';
 
 export type ToolSeverity = 'low' | 'medium' | 'high';
 
@@ -41,7 +41,7 @@ export interface ToolRule<Id extends string = string> {
   readonly severity: ToolSeverity;
   readonly summary: string;
   readonly reads: readonly ToolTextKind[];
-  readonly find: (text: string, context: ToolRuleContext) => RuleMatch | null;
+  readonly find: (text: RuleText, context: ToolRuleContext) => RuleMatch | null;
 }
 
 const PROSE: readonly ToolTextKind[] = ['title', 'description', 'schema'];
@@ -54,62 +54,67 @@ const gap = (max: number): string => String.raw`(?:[^.!?\n]|[.!?](?=[\w/\\~]))` 
  * only where a verb starts.
  */
 const ordered = (verbs: string): string => String.raw`\b(?=${verbs})(?<=(?:^|[.!?:;,(\n*>•-]|\b(?:and|then|first|please|always|also|now|must|should|need\s+to|have\s+to|you(?:\s+to)?)\s)[^\S\n]{0,8})${verbs}`;
-const re = (source: string, flags = 'i'): RegExp => new RegExp(source, flags);
+
 
 /** Files where keys, passwords, sessions and client settings are kept (`.ssh/config` and `known_hosts` are not secrets). */
 const SECRET_PATH = String.raw`(?:(?<![\w.])\.ssh\b(?![\\/](?:config|known_hosts)\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|\.aws[\\/](?:credentials|config)\b|\bapplication_default_credentials\.json|\.config[\\/]gcloud\b|\.kube[\\/]config\b|\.docker[\\/]config\.json|\bmcp\.json\b|\bclaude_desktop_config\.json|(?<![\w.])\.cursor[\\/]|(?<![\w.])\.env(?:\.[a-z]+)?\b|(?<![\w.])\.(?:netrc|npmrc|pypirc|pgpass|git-credentials|gnupg|password-store|bash_history|zsh_history)\b|\/etc\/(?:passwd|shadow|sudoers)\b|\bcookies\.sqlite\b|\blogins\.json\b|\bkey4\.db\b|\b(?:Chrome|Chromium|Edge|Brave|Default|Firefox)[\\/](?:Cookies|Login Data)\b|\blogin\.keychain(?:-db)?\b|\bkeychains?\b|\bwallet\.dat\b|\.ethereum[\\/]keystore)`;
+/** Words one of which every match of SECRET_PATH holds. */
+const SECRET_WORDS = ['.ssh', 'id_', 'authorized_keys', '.aws', 'application_default_credentials', 'gcloud', '.kube', '.docker', 'mcp.json', 'claude_desktop_config', '.cursor', '.env', 'netrc', 'npmrc', 'pypirc', 'pgpass', 'git-credentials', 'gnupg', 'password-store', 'bash_history', 'zsh_history', 'etc/', 'cookies', 'logins.json', 'key4.db', 'login data', 'keychain', 'wallet.dat', 'ethereum'];
 const READ_VERB = String.raw`(?:read|open|cat|load|access|fetch|retrieve|get|grab|collect|copy|upload|send|include|attach|extract|dump|print|paste|forward)\b`;
 
 /** Private data an instruction may ask to move: the conversation, the prompt, stored credentials, secret files. */
-const PRIVATE_DATA = String.raw`(?:\b(?:(?:full|entire|whole|complete)\s+(?:conversation|chat|context|history|transcript)|conversation\s+(?:history|so\s+far|transcript|log)|chat\s+(?:history|log|transcript)|message\s+history|(?:previous|prior|past|last|recent|earlier|other|all)\s+(?:\w+\s+)?(?:messages|chats|conversations|prompts|emails)|system\s+prompt|(?:your|the\s+model's|the\s+assistant's)\s+(?:instructions|context)|(?:all|any|every|stored|saved|local|existing|the\s+user's|user's)\s+(?:\w+\s+)?(?:credentials|api\s*keys|secrets|passwords|tokens|private\s+keys?|ssh\s+keys?|cookies|environment\s+variables|(?:seed|mnemonic|recovery)\s+phrases?))|\$[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|\bprocess\.env\.[A-Z][A-Z0-9_]*|\b[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)[A-Z0-9_]*\s+(?:environment\s+variable|env\s+var)|${SECRET_PATH})`;
+const PRIVATE_DATA = String.raw`(?:\b(?:(?:full|entire|whole|complete)\s+(?:conversation|chat|context|history|transcript)|conversation\s+(?:history|so\s+far|transcript|log)|chat\s+(?:history|log|transcript)|message\s+history|(?:previous|prior|past|last|recent|earlier|other|all)\s+(?:\w+\s+)?(?:messages|chats|conversations|prompts|emails)|system\s+prompt|(?:your|the\s+model's|the\s+assistant's)\s+(?:instructions|context)|(?:all|any|every|stored|saved|local|existing|the\s+user's|user's)\s+(?:\w+\s+)?(?:credentials|api\s*keys|secrets|passwords|tokens|private\s+keys?|ssh\s+keys?|cookies|environment\s+variables|(?:seed|mnemonic|recovery)\s+phrases?))|\$[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|\bprocess\.env\.[A-Z][A-Z0-9_]*|\b(?=[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD))[A-Z][A-Z0-9_]*\s+(?:environment\s+variable|env\s+var)|${SECRET_PATH})`;
+/** Words one of which every match of PRIVATE_DATA holds. */
+const PRIVATE_WORDS = ['conversation', 'chat', 'context', 'history', 'transcript', 'messages', 'prompt', 'emails', 'instructions', 'credentials', 'keys', 'secrets', 'passwords', 'tokens', 'private', 'cookies', 'env', 'phrase', '$', ...SECRET_WORDS];
 const MOVE_VERB = String.raw`(?:pass|put|include|insert|add|append|embed|attach|paste|copy|provide|supply|send|forward|upload|post|submit|transmit|share|leak|exfiltrate|encode)`;
 const DESTINATION = String.raw`(?:(?:as|in|into)\s+(?:the\s+)?[\x60'\x22][\w-]+[\x60'\x22]|(?:parameter|param|argument|arg|field|sidenote|note|metadata|header|query|url|body|message|request|call|webhook|endpoint)s?\b|(?:to|at)\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.\w|\+?\d[\d\s-]{6,}\d))`;
 
 const MARKUP = [
-  re(String.raw`<\/?\s*(?:important|system|system[_-]?(?:prompt|message|instructions?)|instructions?|secret|hidden|admin|override|sudo|critical|urgent|jailbreak|developer[_-]?(?:mode|instructions?))\b[^<>\n]{0,40}>|<\|(?:im_start|im_end|system|endoftext|begin_of_text|start_header_id|eot_id)\|>|\[\/?(?:INST|SYS|SYSTEM)\]|<<\/?SYS>>|<!--`),
-  re(String.raw`(?:^|\n)[^\S\n]*(?:#{1,3}[^\S\n]*)?(?:SYSTEM|ADMIN|System[^\S\n]+(?:prompt|message|override|instructions?|note))[^\S\n]*:|\[(?:SYSTEM|SYS|INST|ADMIN)(?:[ _-][A-Z]+){0,2}\]`, ''),
+  pattern([['<', '[']], String.raw`<\/?\s*(?:important|system|system[_-]?(?:prompt|message|instructions?)|instructions?|secret|hidden|admin|override|sudo|critical|urgent|jailbreak|developer[_-]?(?:mode|instructions?))\b[^<>\n]{0,40}>|<\|(?:im_start|im_end|system|endoftext|begin_of_text|start_header_id|eot_id)\|>|\[\/?(?:INST|SYS|SYSTEM)\]|<<\/?SYS>>|<!--`),
+  pattern([['system', 'admin', '[']], String.raw`(?:^|\n)[^\S\n]*(?:#{1,3}[^\S\n]*)?(?:SYSTEM|ADMIN|System[^\S\n]+(?:prompt|message|override|instructions?|note))[^\S\n]*:|\[(?:SYSTEM|SYS|INST|ADMIN)(?:[ _-][A-Z]+){0,2}\]`, ''),
 ];
+const OVERRIDE_VERBS = ['ignore', 'disregard', 'forget', 'override', 'bypass'];
 const OVERRIDE = [
-  re(String.raw`\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|initial|system|existing|other|safety|security)\s+(?:\w+\s+)?(?:instructions?|prompts?|directives?|guidelines|guardrails|system\s+prompt)\b`),
-  re(String.raw`${ordered('(?:ignore|disregard|forget|override|bypass)')}\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:safety|security|content)\s+(?:rules|policies|checks|filters|restrictions)\b|\b(?:ignore|disregard)\s+(?:the\s+)?user'?s\s+(?:request|instructions?|question|message|wishes)\b|${ordered('bypass')}\s+(?:the\s+)?(?:user'?s?\s+)?(?:confirmation|approval|consent)\b`),
-  re(String.raw`\b(?:message|note|instructions?|notice)\s+from\s+(?:anthropic|openai|the\s+system|the\s+developers?|your\s+(?:developers?|creators?|operator|administrator))\b`),
-  re(String.raw`\byou\s+are\s+now\s+(?:a|an|the|my|in|no\s+longer|acting|operating|free|unrestricted|jailbroken|allowed|DAN)\b|\bfrom\s+now\s+on,?\s+(?:you|always|never|the\s+assistant)\b|\bnew\s+(?:system\s+)?instructions?\s*:|\b(?:takes?|have|has)\s+(?:priority|precedence)\s+over\s+(?:all\s+|any\s+)?(?:other|previous|user|system|your)\s+(?:\w+\s+)?(?:instructions|prompts|rules|tools|requests)\b`),
+  pattern([OVERRIDE_VERBS], String.raw`\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|initial|system|existing|other|safety|security)\s+(?:\w+\s+)?(?:instructions?|prompts?|directives?|guidelines|guardrails|system\s+prompt)\b`),
+  pattern([OVERRIDE_VERBS], String.raw`${ordered('(?:ignore|disregard|forget|override|bypass)')}\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:safety|security|content)\s+(?:rules|policies|checks|filters|restrictions)\b|\b(?:ignore|disregard)\s+(?:the\s+)?user'?s\s+(?:request|instructions?|question|message|wishes)\b|${ordered('bypass')}\s+(?:the\s+)?(?:user'?s?\s+)?(?:confirmation|approval|consent)\b`),
+  pattern([['anthropic', 'openai', 'system', 'developer', 'creator', 'operator', 'administrator']], String.raw`\b(?:message|note|instructions?|notice)\s+from\s+(?:anthropic|openai|the\s+system|the\s+developers?|your\s+(?:developers?|creators?|operator|administrator))\b`),
+  pattern([['now', 'instruction', 'priority', 'precedence']], String.raw`\byou\s+are\s+now\s+(?:a|an|the|my|in|no\s+longer|acting|operating|free|unrestricted|jailbroken|allowed|DAN)\b|\bfrom\s+now\s+on,?\s+(?:you|always|never|the\s+assistant)\b|\bnew\s+(?:system\s+)?instructions?\s*:|\b(?:takes?|have|has)\s+(?:priority|precedence)\s+over\s+(?:all\s+|any\s+)?(?:other|previous|user|system|your)\s+(?:\w+\s+)?(?:instructions|prompts|rules|tools|requests)\b`),
 ];
 const CONCEAL = [
-  re(String.raw`\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|without)\s+(?:ever\s+|even\s+|explicitly\s+)?(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|warn|warning)\s+(?:\w+\s+){0,3}?(?:the\s+|your\s+)?(?:user|human|person|operator|owner|customer)s?\b`),
-  re(String.raw`\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:that|this|these|it\b|the\s+(?:above|following|instructions?|note|steps?|fact|side\s*note))`),
-  re(String.raw`\b(?:keep|hide|conceal)\s+(?:this|it|these|that|them|the\s+\w+)\s+(?:\w+\s+){0,2}?from\s+(?:the\s+)?(?:user|human)s?\b|\bkeep\s+(?:this|these|it)\s+(?:a\s+)?(?:secret|hidden|confidential)\b`),
-  re(String.raw`\b(?:the\s+)?user\s+(?:must|should|need|needs|will)\s+(?:not|never)\s+(?:to\s+)?(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware|notified))\b`),
+  pattern([['not', "don't", 'dont', 'never', 'shouldn', 'without']], String.raw`\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|without)\s+(?:ever\s+|even\s+|explicitly\s+)?(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|warn|warning)\s+(?:\w+\s+){0,3}?(?:the\s+|your\s+)?(?:user|human|person|operator|owner|customer)s?\b`),
+  pattern([['mention', 'reveal', 'disclose']], String.raw`\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:that|this|these|it\b|the\s+(?:above|following|instructions?|note|steps?|fact|side\s*note))`),
+  pattern([['keep', 'hide', 'conceal']], String.raw`\b(?:keep|hide|conceal)\s+(?:this|it|these|that|them|the\s+\w+)\s+(?:\w+\s+){0,2}?from\s+(?:the\s+)?(?:user|human)s?\b|\bkeep\s+(?:this|these|it)\s+(?:a\s+)?(?:secret|hidden|confidential)\b`),
+  pattern([['not', 'never']], String.raw`\b(?:the\s+)?user\s+(?:must|should|need|needs|will)\s+(?:not|never)\s+(?:to\s+)?(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware|notified))\b`),
 ];
 const COERCION = [
-  re(String.raw`\bbefore\s+(?:using|calling|invoking|running|executing)\s+(?:this|the|any)\s+tool\b[^.\n]{0,50}?\b(?:read|open|cat|load|access|collect|gather|upload|send|include|copy|attach|paste|extract)\b`),
-  re(String.raw`\b(?:otherwise|or\s+else)\b${gap(30)}\b(?:the\s+)?(?:tool|system|server|request|application|app)\s+(?:will|would|may)\s+(?:not\s+work|crash|break|be\s+blocked|refuse)\b|\b(?:system|application|app|tool|server)\s+(?:will|would)\s+crash\b|\ball\s+(?:your\s+|the\s+)?data\s+will\s+be\s+lost\b`),
+  pattern([['before']], String.raw`\bbefore\s+(?:using|calling|invoking|running|executing)\s+(?:this|the|any)\s+tool\b[^.\n]{0,50}?\b(?:read|open|cat|load|access|collect|gather|upload|send|include|copy|attach|paste|extract)\b`),
+  pattern([['otherwise', 'else', 'crash', 'lost']], String.raw`\b(?:otherwise|or\s+else)\b${gap(30)}\b(?:the\s+)?(?:tool|system|server|request|application|app)\s+(?:will|would|may)\s+(?:not\s+work|crash|break|be\s+blocked|refuse)\b|\b(?:system|application|app|tool|server)\s+(?:will|would)\s+crash\b|\ball\s+(?:your\s+|the\s+)?data\s+will\s+be\s+lost\b`),
 ];
 const PREFERENCE = [
-  re(String.raw`\b(?:before|instead\s+of)\s+(?:using\s+|calling\s+|invoking\s+)?(?:any|all|every)\s+(?:other\s+)?tools?\b|\b(?:do\s+not|don'?t|never)\s+(?:use|call|invoke)\s+(?:the\s+|any\s+)?(?:other\s+)?(?!this\b)[\w-]{1,60}\s+(?:tool|server)s?\b|\binstead\s+of\s+(?:the\s+)?(?:default|built-?in|native|standard)\s+(?:\w+\s+){0,2}?(?:tools?|functions?|commands?|terminal|search|browser)\b`),
-  re(String.raw`\b(?:at\s+the\s+(?:start|beginning)\s+of|before)\s+(?:every|each|any)\s+(?:conversation|session|chat|response|reply|answer)\b`),
-  re(String.raw`\b(?:do\s+not|don'?t|never)\s+(?:answer|respond|reply)\b${gap(40)}\b(?:directly|yourself|on\s+your\s+own)\b|\b(?:always|must)\s+(?:use|call|invoke|run)\s+this\s+tool\s+(?:first|instead)\b`),
+  pattern([['before', 'instead', 'not', "don't", 'dont', 'never'], ['tool', 'server', 'instead']], String.raw`\b(?:before|instead\s+of)\s+(?:using\s+|calling\s+|invoking\s+)?(?:any|all|every)\s+(?:other\s+)?tools?\b|\b(?:do\s+not|don'?t|never)\s+(?:use|call|invoke)\s+(?:the\s+|any\s+)?(?:other\s+)?(?!this\b)[\w-]{1,60}\s+(?:tool|server)s?\b|\binstead\s+of\s+(?:the\s+)?(?:default|built-?in|native|standard)\s+(?:\w+\s+){0,2}?(?:tools?|functions?|commands?|terminal|search|browser)\b`),
+  pattern([['start', 'beginning', 'before']], String.raw`\b(?:at\s+the\s+(?:start|beginning)\s+of|before)\s+(?:every|each|any)\s+(?:conversation|session|chat|response|reply|answer)\b`),
+  pattern([['answer', 'respond', 'reply', 'first', 'instead']], String.raw`\b(?:do\s+not|don'?t|never)\s+(?:answer|respond|reply)\b${gap(40)}\b(?:directly|yourself|on\s+your\s+own)\b|\b(?:always|must)\s+(?:use|call|invoke|run)\s+this\s+tool\s+(?:first|instead)\b`),
 ];
 const SECRET_ACCESS = [
-  re(String.raw`${ordered(READ_VERB)}${gap(60)}${SECRET_PATH}`),
-  re(String.raw`\b(?:contents?|text)\s+of\s+${gap(30)}${SECRET_PATH}`),
+  pattern([SECRET_WORDS], String.raw`${ordered(READ_VERB)}${gap(60)}${SECRET_PATH}`),
+  pattern([SECRET_WORDS], String.raw`\b(?:contents?|text)\s+of\s+${gap(30)}${SECRET_PATH}`),
 ];
 const EXFILTRATION = [
-  re(String.raw`\b${MOVE_VERB}\b${gap(60)}${PRIVATE_DATA}${gap(60)}\b${DESTINATION}`),
-  re(String.raw`${PRIVATE_DATA}${gap(80)}\b(?:and|then)\s+${MOVE_VERB}\s+(?:it|them|this|that|(?:its|their|the)\s+contents?)\b${gap(40)}\b${DESTINATION}`),
-  re(String.raw`\bpass\s+(?:its|their)\s+(?:full\s+|entire\s+|whole\s+|raw\s+)?(?:contents?|text|value|data)\s+(?:as|in|into|to|via)\b`),
+  pattern([PRIVATE_WORDS], String.raw`\b${MOVE_VERB}\b${gap(60)}${PRIVATE_DATA}${gap(60)}\b${DESTINATION}`),
+  pattern([PRIVATE_WORDS], String.raw`${PRIVATE_DATA}${gap(80)}\b(?:and|then)\s+${MOVE_VERB}\s+(?:it|them|this|that|(?:its|their|the)\s+contents?)\b${gap(40)}\b${DESTINATION}`),
+  pattern([['pass']], String.raw`\bpass\s+(?:its|their)\s+(?:full\s+|entire\s+|whole\s+|raw\s+)?(?:contents?|text|value|data)\s+(?:as|in|into|to|via)\b`),
 ];
 const SHADOWING = [
-  re(String.raw`\bside[\s-]effects?\s+on\s+${gap(40)}\b(?:tool|server|function)s?\b`),
-  re(String.raw`\b(?:also\s+present|other|another|any\s+other|every\s+other|all\s+other)\s+(?:\w+\s+){0,2}?(?:tools?|servers?|functions?)\s+(?:must|should|shall|needs?\s+to|ha(?:s|ve)\s+to|(?:is|are)\s+to)\b`),
-  re(String.raw`\b(?:change|replace|set|switch|override|redirect|rewrite|update)\s+(?:the\s+|all\s+|every\s+)?(?:recipients?|destination|receiver|to[\s-]address|(?:email|wallet|destination|recipient)\s+address|phone\s+number|account\s+number|iban)\b${gap(40)}\b(?:to|with)\s+[\x60'"]?(?:\+?\d[\d\s-]{6,}\d|[\w.+-]+@[\w-]+\.\w|0x[0-9a-f]{6,}|https?:\/\/)`),
-  re(String.raw`\b(?:always|also|must|secretly|silently|quietly|automatically|additionally|every|all|each)\b${gap(40)}\b(?:bcc|cc|blind[\s-]copy|forward|send\s+a\s+copy|copy)\b${gap(40)}[\w.+-]+@[\w-]+\.[a-z]{2,}`),
-  re(String.raw`\b(?:bcc|cc|blind[\s-]copy|forward|send\s+a\s+copy|copy)\b${gap(40)}\b(?:every|all|each|any)\s+(?:\w+\s+)?(?:e-?mails?|messages?|mails?)\b${gap(40)}[\w.+-]+@[\w-]+\.[a-z]{2,}`),
-  re(String.raw`\b(?:when(?:ever)?|each\s+time|every\s+time|if)\s+(?:you\s+)?(?:use|call|invoke|access|are\s+using|interact\s+with)\s+(?:the\s+|any\s+|another\s+)(?!this\b)[\w.-]{1,60}\s+(?:mcp\s+)?server\b`),
+  pattern([['effect']], String.raw`\bside[\s-]effects?\s+on\s+${gap(40)}\b(?:tool|server|function)s?\b`),
+  pattern([['present', 'other'], ['tool', 'server', 'function']], String.raw`\b(?:also\s+present|other|another|any\s+other|every\s+other|all\s+other)\s+(?:\w+\s+){0,2}?(?:tools?|servers?|functions?)\s+(?:must|should|shall|needs?\s+to|ha(?:s|ve)\s+to|(?:is|are)\s+to)\b`),
+  pattern([['recipient', 'destination', 'receiver', 'address', 'phone', 'account', 'iban']], String.raw`\b(?:change|replace|set|switch|override|redirect|rewrite|update)\s+(?:the\s+|all\s+|every\s+)?(?:recipients?|destination|receiver|to[\s-]address|(?:email|wallet|destination|recipient)\s+address|phone\s+number|account\s+number|iban)\b${gap(40)}\b(?:to|with)\s+[\x60'"]?(?:\+?\d[\d\s-]{6,}\d|[\w.+-]+@[\w-]+\.\w|0x[0-9a-f]{6,}|https?:\/\/)`),
+  pattern([['@']], String.raw`\b(?:always|also|must|secretly|silently|quietly|automatically|additionally|every|all|each)\b${gap(40)}\b(?:bcc|cc|blind[\s-]copy|forward|send\s+a\s+copy|copy)\b${gap(40)}[\w.+-]+@[\w-]+\.[a-z]{2,}`),
+  pattern([['@']], String.raw`\b(?:bcc|cc|blind[\s-]copy|forward|send\s+a\s+copy|copy)\b${gap(40)}\b(?:every|all|each|any)\s+(?:\w+\s+)?(?:e-?mails?|messages?|mails?)\b${gap(40)}[\w.+-]+@[\w-]+\.[a-z]{2,}`),
+  pattern([['server']], String.raw`\b(?:when(?:ever)?|each\s+time|every\s+time|if)\s+(?:you\s+)?(?:use|call|invoke|access|are\s+using|interact\s+with)\s+(?:the\s+|any\s+|another\s+)(?!this\b)[\w.-]{1,60}\s+(?:mcp\s+)?server\b`),
 ];
 
 /** Instructions about an action ("when sending email, always …") that count only when no tool of the server does it. */
-const ACTION_FOR_OTHERS = re(String.raw`\bwhen(?:ever)?\s+(?:you\s+)?(?:send|sending|compose|composing|write|writing|forward|forwarding|transfer|transferring|pay|paying|make|making)\s+(?:an?\s+|any\s+|all\s+)?(e-?mail|message|payment|fund|money|crypto|transaction|transfer|invoice)s?\b${gap(60)}\b(?:always|must|make\s+sure|be\s+sure|ensure|also)\b`);
+const ACTION_FOR_OTHERS = pattern([['when']], String.raw`\bwhen(?:ever)?\s+(?:you\s+)?(?:send|sending|compose|composing|write|writing|forward|forwarding|transfer|transferring|pay|paying|make|making)\s+(?:an?\s+|any\s+|all\s+)?(e-?mail|message|payment|fund|money|crypto|transaction|transfer|invoice)s?\b${gap(60)}\b(?:always|must|make\s+sure|be\s+sure|ensure|also)\b`);
 const ACTION_TOOLS: Readonly<Record<string, readonly string[]>> = {
   mail: ['mail', 'send'],
   message: ['message', 'msg', 'send', 'chat'],
@@ -118,7 +123,8 @@ const ACTION_TOOLS: Readonly<Record<string, readonly string[]>> = {
 /** A tool's name as written in prose (`send_email`, `send-email`, `sendEmail`); bounded, so that a long run costs little at each start. */
 const IDENT = String.raw`[A-Za-z][A-Za-z0-9]{0,40}(?:[_-][A-Za-z0-9]{1,40}){1,8}|[a-z]{1,40}(?:[A-Z][a-z0-9]{0,40}){1,8}`;
 /** A named tool: `send_email tool`, `tool sendEmail`, `call send_email`, `when send_email is invoked`. */
-const TOOL_REFERENCE = new RegExp(String.raw`\b(${IDENT})\b[\x60'"]?\s+(?:[Tt]ool|[Ff]unction)\b|\b[Tt]ool\s+[\x60'"]?(${IDENT})\b|\b(?:[Cc]all|[Ii]nvoke|[Cc]alling|[Ii]nvoking)\s+(?:the\s+)?[\x60'"]?(${IDENT})\b|\b(?:[Ww]hen(?:ever)?|[Aa]fter|[Bb]efore|[Ii]f)\s+(?:the\s+)?(?:\([\w.-]+\)\s+)?[\x60'"]?(${IDENT})\b[\x60'"]?\s+(?:tool\s+)?(?:is|gets|has\s+been|was)\s+(?:called|invoked|used|run|executed|triggered)`, 'g');
+/** A reference counts only in a sentence holding an INSTRUCTION, so a text must hold one of those words too. */
+const TOOL_REFERENCE = pattern([['tool', 'function', 'call', 'invok', 'used', 'run', 'executed', 'triggered'], ['always', 'must', 'never', 'instead', 'sure', 'not', "don't", 'should', 'change', 'replace', 'redirect', 'override']], String.raw`\b(${IDENT})\b[\x60'"]?\s+(?:[Tt]ool|[Ff]unction)\b|\b[Tt]ool\s+[\x60'"]?(${IDENT})\b|\b(?:[Cc]all|[Ii]nvoke|[Cc]alling|[Ii]nvoking)\s+(?:the\s+)?[\x60'"]?(${IDENT})\b|\b(?:[Ww]hen(?:ever)?|[Aa]fter|[Bb]efore|[Ii]f)\s+(?:the\s+)?(?:\([\w.-]+\)\s+)?[\x60'"]?(${IDENT})\b[\x60'"]?\s+(?:tool\s+)?(?:is|gets|has\s+been|was)\s+(?:called|invoked|used|run|executed|triggered)`, 'g');
 const INSTRUCTION = /\b(?:always|must|never|instead|make\s+sure|ensure|do\s+not|don't|should|change|replace|redirect|override)\b/i;
 
 /** Lower-case letters and digits only: how tool names are compared (`send-email` = `sendEmail`). */
@@ -126,16 +132,17 @@ export function toolKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '');
 }
 
-function earliest(patterns: readonly RegExp[], text: string): RuleMatch | null {
+function earliest(patterns: readonly Pattern[], text: RuleText): RuleMatch | null {
+  if (text.quiet) return null;
   let best: RuleMatch | null = null;
-  for (const pattern of patterns) {
-    const m = pattern.exec(text);
+  for (const p of patterns) {
+    const m = text.mayMatch(p) ? p.regex.exec(text.text) : null;
     if (m && (best === null || m.index < best.offset)) best = { offset: m.index, length: m[0].length };
   }
   return best;
 }
 
-const anyOf = (patterns: readonly RegExp[]) => (text: string): RuleMatch | null => earliest(patterns, text);
+const anyOf = (patterns: readonly Pattern[]) => (text: RuleText): RuleMatch | null => earliest(patterns, text);
 
 /** Words too common in tool names to say whose a tool is. */
 const COMMON_WORDS = new Set(['get', 'set', 'list', 'create', 'update', 'delete', 'remove', 'add', 'send', 'read', 'write', 'run', 'call', 'use', 'search', 'find', 'fetch', 'query', 'tool', 'tools', 'mcp', 'server', 'the', 'and', 'for', 'new', 'all', 'info', 'data', 'file', 'files']);
@@ -169,19 +176,21 @@ function sentenceAt(text: string, at: number): string {
 }
 
 /** Shadowing: instructions about other servers, recipients or addresses, or naming a tool this server lacks. */
-function findShadowing(text: string, context: ToolRuleContext): RuleMatch | null {
+function findShadowing(text: RuleText, context: ToolRuleContext): RuleMatch | null {
+  if (text.quiet) return null;
   let best = earliest(SHADOWING, text);
-  const action = ACTION_FOR_OTHERS.exec(text);
+  const action = text.mayMatch(ACTION_FOR_OTHERS) ? ACTION_FOR_OTHERS.regex.exec(text.text) : null;
   if (action && (best === null || action.index < best.offset)) {
     const noun = (action[1] ?? '').toLowerCase();
     const kind = noun.includes('mail') ? 'mail' : noun === 'message' ? 'message' : 'money';
     const doesIt = context.toolNames.some((name) => (ACTION_TOOLS[kind] ?? []).some((word) => name.includes(word)));
     if (!doesIt) best = { offset: action.index, length: action[0].length };
   }
-  for (const m of text.matchAll(TOOL_REFERENCE)) {
+  if (!text.mayMatch(TOOL_REFERENCE)) return best;
+  for (const m of text.text.matchAll(TOOL_REFERENCE.regex)) {
     if (best !== null && m.index >= best.offset) break;
     const name = m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
-    if (isServerTool(name, context) || !INSTRUCTION.test(sentenceAt(text, m.index))) continue;
+    if (isServerTool(name, context) || !INSTRUCTION.test(sentenceAt(text.text, m.index))) continue;
     best = { offset: m.index, length: m[0].length };
   }
   return best;
@@ -217,7 +226,7 @@ function isBenignHidden(text: string, i: number, ch: string): boolean {
   return false;
 }
 
-function findHidden(text: string): RuleMatch | null {
+function findHidden({ text }: RuleText): RuleMatch | null {
   HIDDEN_CANDIDATE.lastIndex = 0;
   for (let m = HIDDEN_CANDIDATE.exec(text); m !== null; m = HIDDEN_CANDIDATE.exec(text)) {
     const flag = m[0].length === 2 ? flagTagsAt(text, m.index) : 0;
@@ -233,7 +242,7 @@ const LATIN = /\p{Script=Latin}/u;
 const OTHER_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
 
 /** A word mixing Latin with look-alike letters, a word spelt only in look-alikes beside Latin words, or letters styled to pass for ASCII. */
-function findLookalike(text: string): RuleMatch | null {
+function findLookalike({ text }: RuleText): RuleMatch | null {
   if (!/[^\x00-\x7F]/.test(text)) return null;
   const words = [...text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)];
   const latinBeside = words.some((w) => /^[A-Za-z0-9]+$/.test(w[0]));
@@ -247,41 +256,11 @@ function findLookalike(text: string): RuleMatch | null {
   return null;
 }
 
-const BASE64_RUN = /[A-Za-z0-9+/_-]{40,}={0,2}/g;
-const HEX_RUN = /\b(?:0x)?[0-9a-fA-F]{40,}\b|(?:\\x[0-9a-fA-F]{2}){16,}/g;
-/** Encoded blocks this long whose content is not text are still worth a look. */
-const BLOB = { base64: 200, hex: 128 };
 
-/** Mostly printable ASCII with letters and spaces: words, not a hash, a key or an image. */
-function isReadable(bytes: Uint8Array): boolean {
-  if (bytes.length < 24) return false;
-  let printable = 0;
-  let letters = 0;
-  let spaces = 0;
-  for (const b of bytes) {
-    if ((b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13) printable += 1;
-    if ((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a)) letters += 1;
-    if (b === 0x20) spaces += 1;
-  }
-  return printable >= 0.95 * bytes.length && letters >= 0.6 * bytes.length && spaces >= 3;
-}
-
-const hexBytes = (run: string): Uint8Array => Buffer.from(run.replace(/^0x|\\x/g, ''), 'hex');
-
-/** Each encoded run with whether it decodes to readable text and whether it is long enough to count as a blob. */
-function* encodedRuns(text: string): Generator<{ index: number; run: string; readable: boolean; blob: boolean }> {
-  for (const m of text.matchAll(HEX_RUN)) yield { index: m.index, run: m[0], readable: isReadable(hexBytes(m[0])), blob: m[0].length >= BLOB.hex };
-  for (const m of text.matchAll(BASE64_RUN)) {
-    const varied = /[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]) && /[0-9]/.test(m[0]);
-    yield { index: m.index, run: m[0], readable: isReadable(Buffer.from(m[0], 'base64')), blob: varied && m[0].length >= BLOB.base64 };
-  }
-}
-
-function findEncoded(text: string, readable: boolean): RuleMatch | null {
-  if (text.length < 40) return null;
+function findEncoded(text: RuleText, readable: boolean): RuleMatch | null {
   let best: RuleMatch | null = null;
-  for (const r of encodedRuns(text)) {
-    if ((readable ? r.readable : r.blob && !r.readable) && (best === null || r.index < best.offset)) best = { offset: r.index, length: r.run.length };
+  for (const r of text.encoded) {
+    if ((readable ? r.readable : r.blob && !r.readable) && (best === null || r.index < best.offset)) best = { offset: r.index, length: r.length };
   }
   return best;
 }
@@ -304,16 +283,16 @@ export const TOOL_RULES = [
   { id: 'invisible_characters', severity: 'high', summary: 'Contains characters a person cannot see but the AI model still reads.', reads: ['name', 'title', 'description', 'schema'], find: findHidden },
   { id: 'lookalike_name', severity: 'high', summary: 'A name mixes letters from different alphabets, so it can pass for another name.', reads: ['name', 'title'], find: findLookalike },
   { id: 'coercive_instructions', severity: 'medium', summary: 'Demands a hidden first step, or threatens that something will break, to push the AI model into acting.', reads: PROSE, find: anyOf(COERCION) },
-  { id: 'encoded_text', severity: 'medium', summary: 'Hides readable text in an encoded block (base64 or hex).', reads: PROSE, find: (text: string) => findEncoded(text, true) },
+  { id: 'encoded_text', severity: 'medium', summary: 'Hides readable text in an encoded block (base64 or hex).', reads: PROSE, find: (text: RuleText) => findEncoded(text, true) },
   { id: 'preference_manipulation', severity: 'low', summary: 'Pushes the AI model to pick this tool first or always, over others.', reads: PROSE, find: anyOf(PREFERENCE) },
-  { id: 'secret_file_named', severity: 'low', summary: 'Names a private file where keys, passwords or app settings are kept.', reads: PROSE, find: anyOf([re(SECRET_PATH)]) },
-  { id: 'encoded_blob', severity: 'low', summary: 'Carries a long encoded block (base64 or hex) that does not decode to text.', reads: PROSE, find: (text: string) => findEncoded(text, false) },
+  { id: 'secret_file_named', severity: 'low', summary: 'Names a private file where keys, passwords or app settings are kept.', reads: PROSE, find: anyOf([pattern([SECRET_WORDS], SECRET_PATH)]) },
+  { id: 'encoded_blob', severity: 'low', summary: 'Carries a long encoded block (base64 or hex) that does not decode to text.', reads: PROSE, find: (text: RuleText) => findEncoded(text, false) },
   {
     id: 'oversized_description',
     severity: 'low',
     summary: 'The description is far longer than those of other tools.',
     reads: ['description'],
-    find: (text: string, context: ToolRuleContext) => {
+    find: ({ text }: RuleText, context: ToolRuleContext) => {
       const peers = context.peerDescriptionLength;
       const long = text.length > LONG.limit || (peers !== null && text.length >= LONG.minLength && text.length >= LONG.peerRatio * peers);
       return long ? { offset: 0, length: 0 } : null;

@@ -5,6 +5,7 @@
  * `inputSchema.properties.mode.enum[2]`), each finding with a short excerpt that is safe to show
  * as text. Pure and synchronous: it runs at ingest, over every tool.
  */
+import { RuleText } from './rule-text.js';
 import { TOOL_RULES, nameWords, toolKey, type ToolRule, type ToolRuleContext, type ToolRuleId, type ToolSeverity, type ToolTextKind } from './tool-rules.js';
 
 /** A tool definition as the catalog holds it. */
@@ -37,6 +38,9 @@ const SCHEMA_TEXTS = 400;
 const EXCERPT_CHARS = 120;
 const EXCERPT_LEAD = 40;
 const RULES: readonly ToolRule<ToolRuleId>[] = TOOL_RULES;
+const readersOf = (kind: ToolTextKind): readonly ToolRule<ToolRuleId>[] => RULES.filter((rule) => rule.reads.includes(kind));
+/** The rules that read each kind of text, in rule order. */
+const RULES_FOR: Readonly<Record<ToolTextKind, readonly ToolRule<ToolRuleId>[]>> = { name: readersOf('name'), title: readersOf('title'), description: readersOf('description'), schema: readersOf('schema') };
 
 interface FieldText {
   readonly field: string;
@@ -46,10 +50,31 @@ interface FieldText {
 
 /** Every finding of one server's tools, in tool order, then field order, then offset. */
 export function scanTools(tools: readonly ScannedTool[]): ToolFinding[] {
-  const toolNames = tools.map((tool) => toolKey(tool.name));
-  const toolWords = new Set(tools.flatMap((tool) => nameWords(tool.name)));
+  const server: ServerNames = { tools };
   const otherMedians = mediansWithoutEach(tools.map((tool) => tool.description.length));
-  return tools.flatMap((tool, i) => scanTool(tool, { toolNames, toolWords, peerDescriptionLength: otherMedians[i] ?? null }));
+  return tools.flatMap((tool, i) => scanTool(tool, new ToolContext(server, otherMedians[i] ?? null)));
+}
+
+interface ServerNames {
+  readonly tools: readonly ScannedTool[];
+  keys?: readonly string[];
+  words?: ReadonlySet<string>;
+}
+
+/** What the rules know beyond a tool's text. Few texts name a tool or an action, so the server's names are read only when one does. */
+class ToolContext implements ToolRuleContext {
+  constructor(
+    private readonly server: ServerNames,
+    readonly peerDescriptionLength: number | null,
+  ) {}
+
+  get toolNames(): readonly string[] {
+    return (this.server.keys ??= this.server.tools.map((tool) => toolKey(tool.name)));
+  }
+
+  get toolWords(): ReadonlySet<string> {
+    return (this.server.words ??= new Set(this.server.tools.flatMap((tool) => nameWords(tool.name))));
+  }
 }
 
 interface Match {
@@ -62,12 +87,12 @@ function scanTool(tool: ScannedTool, context: ToolRuleContext): ToolFinding[] {
   const matches: Match[] = [];
   for (const field of fieldsOf(tool)) {
     const inField: Match[] = [];
-    for (const rule of RULES) {
-      if (!rule.reads.includes(field.kind)) continue;
-      const match = rule.find(field.text, context);
+    const text = new RuleText(field.text);
+    for (const rule of RULES_FOR[field.kind]) {
+      const match = rule.find(text, context);
       if (match) inField.push({ rule, field, offset: match.offset });
     }
-    matches.push(...inField.sort((a, b) => a.offset - b.offset));
+    if (inField.length > 0) matches.push(...inField.sort((a, b) => a.offset - b.offset));
   }
   return mostSevere(matches).map(({ rule, field, offset }) => ({ rule: rule.id, severity: rule.severity, tool: tool.name, field: field.field, excerpt: excerptOf(field.text, offset), offset }));
 }
@@ -83,46 +108,66 @@ function mostSevere(matches: readonly Match[]): readonly Match[] {
 }
 
 /** The texts of a tool in field order: name, title, description, input schema, annotations. */
-function* fieldsOf(tool: ScannedTool): Generator<FieldText> {
-  yield { field: 'name', text: tool.name, kind: 'name' };
-  if (tool.title) yield { field: 'title', text: tool.title, kind: 'title' };
-  yield { field: 'description', text: tool.description, kind: 'description' };
-  let budget = SCHEMA_TEXTS;
-  for (const text of schemaTexts(tool.inputSchema, 'inputSchema', 0)) {
-    if (budget-- <= 0) break;
-    yield text;
-  }
+function fieldsOf(tool: ScannedTool): FieldText[] {
+  const fields: FieldText[] = [{ field: 'name', text: tool.name, kind: 'name' }];
+  if (tool.title) fields.push({ field: 'title', text: tool.title, kind: 'title' });
+  fields.push({ field: 'description', text: tool.description, kind: 'description' });
+  new SchemaTexts(fields).read(tool.inputSchema, 'inputSchema', 0);
   const title = tool.annotations.title;
-  if (typeof title === 'string' && title !== '') yield { field: 'annotations.title', text: title, kind: 'title' };
+  if (typeof title === 'string' && title !== '') fields.push({ field: 'annotations.title', text: title, kind: 'title' });
+  return fields;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** A schema's own texts, then its properties' names and schemas, its items and its alternatives, depth first. */
-function* schemaTexts(node: unknown, path: string, depth: number): Generator<FieldText> {
-  if (!isRecord(node) || depth > SCHEMA_DEPTH) return;
-  if (typeof node.title === 'string') yield { field: `${path}.title`, text: node.title, kind: 'title' };
-  if (typeof node.description === 'string') yield { field: `${path}.description`, text: node.description, kind: 'schema' };
-  for (const key of ['default', 'const', 'enum', 'examples']) yield* valueTexts(node[key], `${path}.${key}`);
-  if (isRecord(node.properties)) {
-    for (const [name, property] of Object.entries(node.properties)) {
-      yield { field: `${path}.properties.${name}`, text: name, kind: 'name' };
-      yield* schemaTexts(property, `${path}.properties.${name}`, depth + 1);
-    }
-  }
-  if (Array.isArray(node.items)) for (const [i, item] of node.items.entries()) yield* schemaTexts(item, `${path}.items[${i}]`, depth + 1);
-  else yield* schemaTexts(node.items, `${path}.items`, depth + 1);
-  for (const key of ['anyOf', 'oneOf', 'allOf']) {
-    const branches = node[key];
-    if (Array.isArray(branches)) for (const [i, branch] of branches.entries()) yield* schemaTexts(branch, `${path}.${key}[${i}]`, depth + 1);
-  }
-  yield* schemaTexts(node.additionalProperties, `${path}.additionalProperties`, depth + 1);
-}
+/** Adds the first SCHEMA_TEXTS texts of a schema to `texts`; a path is built only for a text that is there. */
+class SchemaTexts {
+  #left = SCHEMA_TEXTS;
+  constructor(private readonly texts: FieldText[]) {}
 
-/** The strings of a value (`default`, an `enum`'s members): a string itself, or each string of a list. */
-function* valueTexts(value: unknown, path: string): Generator<FieldText> {
-  if (typeof value === 'string') yield { field: path, text: value, kind: 'schema' };
-  else if (Array.isArray(value)) for (const [i, item] of value.entries()) if (typeof item === 'string') yield { field: `${path}[${i}]`, text: item, kind: 'schema' };
+  /** A schema's own texts, then its properties' names and schemas, its items and its alternatives, depth first. */
+  read(node: unknown, path: string, depth: number): void {
+    if (!isRecord(node) || depth > SCHEMA_DEPTH || this.full()) return;
+    if (typeof node.title === 'string') this.add(`${path}.title`, node.title, 'title');
+    if (typeof node.description === 'string') this.add(`${path}.description`, node.description, 'schema');
+    this.values(node.default, path, 'default');
+    this.values(node.const, path, 'const');
+    this.values(node.enum, path, 'enum');
+    this.values(node.examples, path, 'examples');
+    if (isRecord(node.properties)) {
+      for (const [name, property] of Object.entries(node.properties)) {
+        this.add(`${path}.properties.${name}`, name, 'name');
+        this.read(property, `${path}.properties.${name}`, depth + 1);
+      }
+    }
+    if (Array.isArray(node.items)) for (const [i, item] of node.items.entries()) this.read(item, `${path}.items[${i}]`, depth + 1);
+    else if (isRecord(node.items)) this.read(node.items, `${path}.items`, depth + 1);
+    this.branches(node.anyOf, path, 'anyOf', depth);
+    this.branches(node.oneOf, path, 'oneOf', depth);
+    this.branches(node.allOf, path, 'allOf', depth);
+    if (isRecord(node.additionalProperties)) this.read(node.additionalProperties, `${path}.additionalProperties`, depth + 1);
+  }
+
+  /** The strings of a value (`default`, an `enum`'s members): a string itself, or each string of a list. */
+  private values(value: unknown, path: string, key: string): void {
+    if (typeof value === 'string') this.add(`${path}.${key}`, value, 'schema');
+    else if (Array.isArray(value)) for (const [i, item] of value.entries()) if (typeof item === 'string') this.add(`${path}.${key}[${i}]`, item, 'schema');
+  }
+
+  /** The alternatives of a schema (`anyOf`, `oneOf`, `allOf`). */
+  private branches(value: unknown, path: string, key: string, depth: number): void {
+    if (Array.isArray(value)) for (const [i, branch] of value.entries()) this.read(branch, `${path}.${key}[${i}]`, depth + 1);
+  }
+
+  private add(field: string, text: string, kind: ToolTextKind): void {
+    if (this.full()) return;
+    this.texts.push({ field, text, kind });
+    this.#left -= 1;
+  }
+
+  private full(): boolean {
+    return this.#left <= 0;
+  }
 }
 
 /** For each value, the (lower) median of the others; null where there are fewer than two others. */
@@ -141,6 +186,7 @@ const INVISIBLE = /^[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\u034F\u115F\u1160\u17B
 
 function shown(ch: string): string {
   if (ch === '\n' || ch === '\r' || ch === '\t') return ' ';
+  if (ch >= ' ' && ch <= '~') return ch; // printable ASCII, most of any excerpt, is never invisible
   return INVISIBLE.test(ch) ? `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}` : ch;
 }
 

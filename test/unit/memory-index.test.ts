@@ -49,7 +49,7 @@ function indexesFor(servers: readonly ServerSpec[], tools: readonly ToolSpec[] =
 }
 
 /** Servers of which trust=clean admits a and c. */
-const SOME_CLEAN: readonly ServerSpec[] = [
+const SOME_CLEAN: ServerSpec[] = [
   { id: 'a', name: 'weather', categories: ['travel'], clean: true },
   { id: 'b', name: 'weather station', categories: ['travel'] },
   { id: 'c', name: 'weather api', categories: ['developer-tools'], clean: true },
