@@ -1141,9 +1141,6 @@ export interface components {
             name: string;
             title: string | null;
             description: string;
-            fingerprint: components["schemas"]["Fingerprint"];
-            /** @description What the tool-definition scan found in this tool's text (empty when it found nothing). */
-            findings: components["schemas"]["ToolFinding"][];
         };
         /** @description A tool record. */
         Tool: {

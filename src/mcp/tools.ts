@@ -92,7 +92,7 @@ const TOOLS: readonly ToolMaker[] = [
     name: 'get_server',
     operationId: 'getServer',
     title: 'Get an MCP server',
-    description: 'One MCP server by id (from search_servers) or canonical name: description, packages, remote endpoints, tools (each with its SHA-256 fingerprint and what the tool-definition scan found in it), the tool set\'s fingerprint and when its tools last changed, versions and sources.',
+    description: 'One MCP server by id (from search_servers) or canonical name: description, packages, remote endpoints, tools, the tool set\'s SHA-256 fingerprint, how many serious findings the tool-definition scan made and when its tools last changed (get_trust lists the findings and changes; get_tool each tool\'s fingerprint and findings), versions and sources.',
     notFoundHint: FIND_SERVER,
     run: (read, args) => read.getServer(args.id),
   }),

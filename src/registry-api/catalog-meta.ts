@@ -14,13 +14,13 @@ import type { Tool } from '../types.js';
 
 export type CatalogMeta = components['schemas']['RegistryCatalogMeta'];
 
-/** What the block reads of a server: its record, its tools' names and fingerprints, its records' sources. */
+/** What the block reads of a server: its record, its tools' names, its records' sources. */
 export type CatalogMetaSubject = TrustSubject & Pick<CatalogServer, 'categories' | 'toolCount' | 'authentication' | 'toolsFingerprint'> & {
-  readonly tools: readonly Pick<Tool, 'name' | 'fingerprint'>[];
+  readonly tools: readonly Pick<Tool, 'name'>[];
 };
 
-/** The block of a server with what trust reads of its tools and its endpoints' checks (none: as ingest stores it). */
-export function catalogMetaOf(server: CatalogMetaSubject, scanned: readonly TrustTool[], checks: readonly EndpointCheck[]): CatalogMeta {
+/** The block of a server with its tools (what trust reads of them, and their fingerprints) and its endpoints' checks (none: as ingest stores it). */
+export function catalogMetaOf(server: CatalogMetaSubject, scanned: readonly (TrustTool & Pick<Tool, 'name' | 'fingerprint'>)[], checks: readonly EndpointCheck[]): CatalogMeta {
   const findings = scanned.flatMap((t) => t.findings);
   const count = (severity: string): number => findings.filter((f) => f.severity === severity).length;
   return {
@@ -30,7 +30,7 @@ export function catalogMetaOf(server: CatalogMetaSubject, scanned: readonly Trus
     tools: server.tools.map((t) => t.name),
     toolsFingerprint: server.toolsFingerprint,
     // A list, not an object by name: a tool named like a credential would have its value scrubbed as one.
-    toolFingerprints: server.tools.map((t) => ({ name: t.name, fingerprint: t.fingerprint })),
+    toolFingerprints: scanned.map((t) => ({ name: t.name, fingerprint: t.fingerprint })),
     findings: scanned.length === 0 ? null : { high: count('high'), medium: count('medium'), low: count('low') },
     authentication: server.authentication,
     // Each source once, in name order: the same from ingest's records and from the stored rows.

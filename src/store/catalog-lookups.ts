@@ -9,8 +9,8 @@ import { selectPrepared, storable, type Db } from './db.js';
 import { toolHistoryOf } from './tool-history.js';
 import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type ToolRow, type WholeServerRow as ServerRow } from './read-rows.js';
 
-/** What trust reads of a tool: its annotations and what the tool-definition scan found. */
-export type ScannedTool = Pick<Tool, 'annotations' | 'findings'>;
+/** What trust reads of a tool: its annotations and what the tool-definition scan found; and its fingerprint, which the registry API's block shows. */
+export type ScannedTool = Pick<Tool, 'name' | 'fingerprint' | 'annotations' | 'findings'>;
 
 /** A server with what trust reads of its tools. */
 export interface AnnotatedServer {
@@ -59,7 +59,7 @@ export interface CatalogLookups {
 }
 
 type Owned<R> = R & { server_id: string };
-type ToolSummaryRow = { server_id: string; id: string; name: string; title: string | null; description: string; fingerprint: string; findings: string; annotations?: string };
+type ToolSummaryRow = { server_id: string; id: string; name: string; title: string | null; description: string; fingerprint?: string; findings?: string; annotations?: string };
 type SourceRow = { server_id: string; source: SourceRef['source']; source_key: string; ingested_at: string };
 
 /** A server as the catalog holds it, from its row and its child rows (each in its table's order). */
@@ -79,7 +79,7 @@ function serverOf(row: ServerRow, remotes: readonly RemoteRow[], packages: reado
       arguments: JSON.parse(p.arguments),
     })),
     remotes: remotes.map((r) => ({ transport: r.transport, url: r.url, host: r.host, headers: JSON.parse(r.headers) })),
-    tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description, fingerprint: t.fingerprint, findings: JSON.parse(t.findings) })),
+    tools: tools.map((t) => ({ id: t.id, name: t.name, title: t.title, description: t.description })),
     sources: sources.map((s) => ({ source: s.source, key: s.source_key, ingestedAt: s.ingested_at })),
     toolsFingerprint: row.tools_fingerprint,
     toolsChangedAt: row.tools_changed_at,
@@ -92,7 +92,7 @@ const BY_KEY = {
   server: 'SELECT s.* FROM servers s WHERE s.id = ? OR s.name = ? ORDER BY (s.id = ?) DESC LIMIT 1',
   remotes: 'SELECT * FROM remotes WHERE server_id = ? ORDER BY position',
   packages: 'SELECT * FROM packages WHERE server_id = ? ORDER BY position',
-  tools: 'SELECT server_id, id, name, title, description, fingerprint, findings FROM tools WHERE server_id = ? ORDER BY position',
+  tools: 'SELECT server_id, id, name, title, description FROM tools WHERE server_id = ? ORDER BY position',
   sources: 'SELECT server_id, source, source_key, ingested_at FROM sources WHERE server_id = ? ORDER BY source, source_key',
   wholeTools: 'SELECT id, name, title, description, server_id, input_schema, annotations, authentication, source, fingerprint, findings FROM tools WHERE server_id = ? ORDER BY position',
   records: 'SELECT server_id, source, source_key, ingested_at, record FROM sources WHERE server_id = ? ORDER BY source, source_key',
@@ -168,7 +168,7 @@ async function serverWithRecords(db: Db, idOrName: string): Promise<ServerWithRe
  */
 async function serversOf(db: Db, rows: readonly ServerRow[], { annotations = false } = {}): Promise<Map<string, AnnotatedServer>> {
   const ids = rows.map((row) => row.id);
-  const toolColumns = ['server_id', 'id', 'name', 'title', 'description', 'fingerprint', 'findings', ...(annotations ? ['annotations'] : [])];
+  const toolColumns = ['server_id', 'id', 'name', 'title', 'description', ...(annotations ? ['annotations', 'findings', 'fingerprint'] : [])];
   const [remotes, packages, tools, sources]: [Owned<RemoteRow>[], Owned<PackageRow>[], ToolSummaryRow[], SourceRow[]] = await Promise.all([
     db('remotes').whereIn('server_id', ids).orderBy(['server_id', 'position']),
     db('packages').whereIn('server_id', ids).orderBy(['server_id', 'position']),
@@ -180,7 +180,7 @@ async function serversOf(db: Db, rows: readonly ServerRow[], { annotations = fal
   for (const row of rows) {
     const serverTools = toolsBy.get(row.id) ?? [];
     const server = serverOf(row, remotesBy.get(row.id) ?? [], packagesBy.get(row.id) ?? [], serverTools, sourcesBy.get(row.id) ?? []);
-    out.set(row.id, { server, annotations: annotations ? serverTools.map((t) => ({ annotations: JSON.parse(t.annotations ?? '{}'), findings: JSON.parse(t.findings) })) : [] });
+    out.set(row.id, { server, annotations: annotations ? serverTools.map((t) => ({ name: t.name, fingerprint: t.fingerprint ?? '', annotations: JSON.parse(t.annotations ?? '{}'), findings: JSON.parse(t.findings ?? '[]') })) : [] });
   }
   return out;
 }
@@ -200,8 +200,8 @@ async function toolAnnotationsOf(db: Db, ids: readonly string[]): Promise<Map<st
   const wanted = [...new Set(ids)].filter(storable);
   const out = new Map<string, ScannedTool[]>(wanted.map((id) => [id, []]));
   if (wanted.length === 0) return out;
-  const rows: Array<{ server_id: string; annotations: string; findings: string }> = await db('tools').whereIn('server_id', wanted).select('server_id', 'annotations', 'findings');
-  for (const row of rows) out.get(row.server_id)?.push({ annotations: JSON.parse(row.annotations), findings: JSON.parse(row.findings) });
+  const rows: Array<{ server_id: string; name: string; fingerprint: string; annotations: string; findings: string }> = await db('tools').whereIn('server_id', wanted).orderBy(['server_id', 'position']).select('server_id', 'name', 'fingerprint', 'annotations', 'findings');
+  for (const row of rows) out.get(row.server_id)?.push({ name: row.name, fingerprint: row.fingerprint, annotations: JSON.parse(row.annotations), findings: JSON.parse(row.findings) });
   return out;
 }
 
