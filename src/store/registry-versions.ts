@@ -24,7 +24,7 @@ export interface RegistryVersionRow {
   readonly repairs: readonly string[];
   /** Sextant's block of the entry as ingest stored it, as JSON text (`registryMetaJson`); null for a version stored before it was. */
   readonly catalogMeta: string | null;
-  /** Whether the monitor has recorded a check of the server (its block then reads its checks). */
+  /** Whether the stored block cannot be served: the monitor has recorded a check of the server, or its tools changed since first seen (its block then reads them). */
   readonly checked: boolean;
   readonly status: RegistryStatus;
   readonly statusMessage: string | null;
@@ -128,8 +128,15 @@ export interface RegistryVersions {
 
 export function createRegistryVersions(db: Db): RegistryVersions {
   const visible = (q: Knex.QueryBuilder, includeDeleted: boolean): Knex.QueryBuilder => (includeDeleted ? q : q.whereNot('status', 'deleted'));
-  /** Every column, and whether the server has a recorded check (one probe of the checks' index a row, not a query of its own). */
-  const columns = ['registry_versions.*', db.raw('EXISTS (SELECT 1 FROM endpoint_checks c WHERE c.server_id = registry_versions.server_id) AS checked')];
+  /**
+   * Every column, and whether the stored block cannot stand (one probe of an index a row, not a
+   * query of its own): the server has a recorded check, or its tools changed since first seen
+   * (ingest makes the block before the catalog writer compares the tools with their history).
+   */
+  const columns = [
+    'registry_versions.*',
+    db.raw('(EXISTS (SELECT 1 FROM endpoint_checks c WHERE c.server_id = registry_versions.server_id) OR EXISTS (SELECT 1 FROM servers s WHERE s.id = registry_versions.server_id AND s.tools_changed_at IS NOT NULL)) AS checked'),
+  ];
   return {
     async page({ after, limit, search, names, order, updatedSince, version, includeDeleted }) {
       let q = db('registry_versions');

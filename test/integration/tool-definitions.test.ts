@@ -139,6 +139,10 @@ describe('tool definitions: scan, fingerprints, history and badges', function ()
     const after = await history();
     expect(after.definitions.filter((d) => d.tool === 'send_email').map((d) => d.current)).to.deep.equal([false, true]);
     expect(after.changes).to.deep.equal(changed.changes);
+    // The registry API's block counts the same outcomes as the trust report.
+    const { data: registry } = await h.client.GET('/v0.1/servers', { params: { query: { search: 'inbox-helper' } } });
+    const meta = registry!.servers.find((s) => s._meta['local.sextant/catalog']?.id === id)!._meta['local.sextant/catalog']!;
+    expect(meta.trust).to.deep.equal((await trust()).summary);
   });
 
   it('records a removed tool, and takes no tools listed as unknown rather than removed', async () => {
