@@ -5,11 +5,8 @@
  * others, is `removed`.
  */
 import diff from 'microdiff';
-import type { components } from '../../generated/openapi.js';
+import type { ToolChange, ToolDefinitionRecord } from '../types.js';
 
-type Schemas = components['schemas'];
-export type ToolChange = Schemas['ToolChange'];
-export type ToolDefinitionRecord = Schemas['ToolDefinitionRecord'];
 type DiffEntry = ToolChange['diff'][number];
 type Field = ToolChange['fields'][number];
 

@@ -5,10 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { components } from '../../generated/openapi.js';
-import type { Tool } from '../types.js';
-
-export type ToolDefinition = components['schemas']['ToolDefinition'];
+import type { Tool, ToolDefinition } from '../types.js';
 
 /** What a model reads of a tool, and nothing the catalog adds (ids, server, findings). */
 export function definitionOf(tool: Pick<Tool, 'name' | 'title' | 'description' | 'inputSchema' | 'annotations'>): ToolDefinition {
@@ -20,12 +17,6 @@ export function fingerprintOf(value: unknown): string {
   const canonical = canonicalize(value);
   if (canonical === undefined) throw new TypeError('a fingerprint needs a JSON value');
   return createHash('sha256').update(canonical).digest('hex');
-}
-
-/** How many findings of medium or high severity a server's tools carry; null when it lists none (nothing was scanned). */
-export function seriousFindings(tools: readonly { readonly findings: readonly { readonly severity: string }[] }[]): number | null {
-  if (tools.length === 0) return null;
-  return tools.reduce((n, tool) => n + tool.findings.filter((f) => f.severity !== 'low').length, 0);
 }
 
 /**

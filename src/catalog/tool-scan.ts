@@ -7,6 +7,7 @@
  */
 import { RuleText } from './rule-text.js';
 import { TOOL_RULES, nameWords, toolKey, type ToolRule, type ToolRuleContext, type ToolRuleId, type ToolSeverity, type ToolTextKind } from './tool-rules.js';
+import type { ToolFinding } from '../types.js';
 
 /** A tool definition as the catalog holds it. */
 export interface ScannedTool {
@@ -17,18 +18,8 @@ export interface ScannedTool {
   readonly annotations: Readonly<Record<string, unknown>>;
 }
 
-/** One rule matched in one field of one tool. */
-export interface ToolFinding {
-  readonly rule: ToolRuleId;
-  readonly severity: ToolSeverity;
-  readonly tool: string;
-  /** Where the text sits: `name`, `description`, `annotations.title`, `inputSchema.properties.path.description`. */
-  readonly field: string;
-  /** At most about 120 characters around the match, every invisible character written out (`\u{200B}`). */
-  readonly excerpt: string;
-  /** UTF-16 offset of the match in the field's text. */
-  readonly offset: number;
-}
+/** One rule matched in one field of one tool: the contract's ToolFinding. */
+export type { ToolFinding };
 
 /** Findings kept per tool: enough to judge it, bounded whatever it holds. */
 export const FINDINGS_PER_TOOL = 20;

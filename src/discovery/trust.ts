@@ -6,14 +6,13 @@ import type { CatalogServer } from '../catalog/catalog-entry.js';
 import type { components } from '../../generated/openapi.js';
 import type { EndpointCheck } from '../store/index.js';
 import { checksOf } from './status.js';
-import type { Server, SourceRef, Tool } from '../types.js';
+import type { Server, SourceRef, Tool, ToolChange } from '../types.js';
 
 type Schemas = components['schemas'];
 export type TrustCheck = Schemas['TrustCheck'];
 export type TrustReport = Schemas['TrustReport'];
 export type TrustSummary = Schemas['TrustSummary'];
 export type UpstreamRecord = Schemas['UpstreamRecord'];
-export type ToolChange = Schemas['ToolChange'];
 /** What the checks read of each tool: its annotations and what the tool-definition scan found. */
 export type TrustTool = Pick<Tool, 'annotations' | 'findings'>;
 

@@ -8,8 +8,8 @@ import type { Authentication, Package, Remote, SourceName, Tool, Transport } fro
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { toolIdOf, uniqueId } from '../catalog/ids.js';
 import { categorize, TAXONOMY } from '../catalog/taxonomy.js';
-import { definitionOf, fingerprintOf, seriousFindings, toolSetFingerprint } from '../catalog/tool-fingerprint.js';
-import { scanTools } from '../catalog/tool-scan.js';
+import { examineTools } from '../catalog/tool-examination.js';
+import { definitionOf } from '../catalog/tool-fingerprint.js';
 import { catalogMetaOf } from '../registry-api/catalog-meta.js';
 import type { UpstreamServer, UpstreamTool } from './upstream.js';
 
@@ -29,10 +29,10 @@ export function materialize(id: string, records: readonly UpstreamServer[], held
   const primary = sources[0];
   if (!primary) throw new Error(`server ${id} has no sources`);
   const { server: record, upstreamTools } = serverRecordOf(id, primary, sources, held);
-  const tools = toolsOf(id, primary.name, upstreamTools, record.authentication);
+  const { tools, toolsFingerprint, toolFindings } = toolsOf(id, primary.name, upstreamTools, record.authentication);
   // Whether its tools changed since first seen is what the stored history says, which the
   // catalog writer keeps: a record alone cannot tell.
-  const server = { ...record, toolsFingerprint: toolSetFingerprint(tools), toolsChangedAt: null, toolFindings: seriousFindings(tools) };
+  const server = { ...record, toolsFingerprint, toolsChangedAt: null, toolFindings };
   const categoryNames = server.categories.map((slug) => TAXONOMY.find((c) => c.slug === slug)?.name ?? slug);
   const entry = {
     server,
@@ -102,18 +102,18 @@ export function catalogName(primary: string, held: string | undefined): string {
   return /^[0-9]+$/.test(held.slice(primary.length + 1)) ? held : primary;
 }
 
-/** The server's tools, each with the source that listed it, its fingerprint and what the scan found in it. */
-function toolsOf(serverId: string, serverName: string, upstream: ReadonlyArray<UpstreamTool & { readonly source: SourceName }>, authentication: Authentication): Tool[] {
+/** The server's tools, each with the source that listed it, its fingerprint and what the scan found in it (tool-examination.ts). */
+function toolsOf(serverId: string, serverName: string, upstream: ReadonlyArray<UpstreamTool & { readonly source: SourceName }>, authentication: Authentication) {
+  const definitions = upstream.map((tool) => definitionOf({ ...tool, title: tool.title ?? tool.annotations.title }));
+  const examined = examineTools(definitions);
   const ids = new Set<string>();
-  const tools = upstream.map((tool) => {
-    const id = uniqueId(toolIdOf(serverId, tool.name), (candidate) => ids.has(candidate));
+  const tools: Tool[] = definitions.map((definition, i) => {
+    const id = uniqueId(toolIdOf(serverId, definition.name), (candidate) => ids.has(candidate));
     ids.add(id);
-    const definition = definitionOf({ ...tool, title: tool.title ?? tool.annotations.title });
-    return { id, ...definition, serverId, serverName, authentication, source: tool.source, fingerprint: fingerprintOf(definition), findings: [] as Tool['findings'] };
+    const { fingerprint = '', findings = [] } = examined.tools[i] ?? {};
+    return { id, ...definition, serverId, serverName, authentication, source: upstream[i]?.source ?? null, fingerprint, findings };
   });
-  const findings = scanTools(tools);
-  if (findings.length === 0) return tools;
-  return tools.map((tool) => ({ ...tool, findings: findings.filter((f) => f.tool === tool.name) }));
+  return { tools, toolsFingerprint: examined.toolsFingerprint, toolFindings: examined.toolFindings };
 }
 
 /**

@@ -87,9 +87,9 @@ async function blocksOf({ catalog, monitor }: Pick<RegistryApiDeps, 'catalog' | 
 
 /**
  * Whether a row's stored block cannot be served: a server the monitor has checked (its status
- * and trust read its checks), or a version stored without one.
+ * and trust read its checks) or whose tools changed since first seen, or a version stored without one.
  */
-const needsBlock = (row: RegistryVersionRow): boolean => row.catalogMeta === null || row.checked;
+const needsBlock = (row: RegistryVersionRow): boolean => row.catalogMeta === null || row.stale;
 
 /** One entry as JSON text: the version as published, the official block and Sextant's (`block`, or none). */
 function entryOf(row: RegistryVersionRow, block: string | null): string {

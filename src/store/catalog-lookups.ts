@@ -3,8 +3,7 @@
  * upstream records, the categories, the count. Searches are the engines' (src/search).
  */
 import type { CatalogServer } from '../catalog/catalog-entry.js';
-import type { Category, SourceRef, Tool, UpstreamRecord } from '../types.js';
-import type { ToolDefinitionRecord } from '../catalog/tool-changes.js';
+import type { Category, SourceRef, Tool, ToolDefinitionRecord, UpstreamRecord } from '../types.js';
 import { selectPrepared, storable, type Db } from './db.js';
 import { toolHistoryOf } from './tool-history.js';
 import { TOOL_COLUMNS, toSummary, toTool, type PackageRow, type RemoteRow, type ToolRow, type WholeServerRow as ServerRow } from './read-rows.js';

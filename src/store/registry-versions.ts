@@ -25,7 +25,7 @@ export interface RegistryVersionRow {
   /** Sextant's block of the entry as ingest stored it, as JSON text (`registryMetaJson`); null for a version stored before it was. */
   readonly catalogMeta: string | null;
   /** Whether the stored block cannot be served: the monitor has recorded a check of the server, or its tools changed since first seen (its block then reads them). */
-  readonly checked: boolean;
+  readonly stale: boolean;
   readonly status: RegistryStatus;
   readonly statusMessage: string | null;
   readonly statusChangedAt: string | null;
@@ -80,7 +80,7 @@ interface Row {
   document: string;
   repairs: string | null;
   catalog_meta: string | null;
-  checked: boolean | number;
+  stale: boolean | number;
   status: RegistryStatus;
   status_message: string | null;
   status_changed_at: string | null;
@@ -90,7 +90,7 @@ interface Row {
 }
 
 const toRow = (row: Row): RegistryVersionRow => ({
-  name: row.name, version: row.version, serverId: row.server_id, document: row.document, repairs: row.repairs ? JSON.parse(row.repairs) : [], catalogMeta: row.catalog_meta, checked: Boolean(row.checked), status: row.status, statusMessage: row.status_message,
+  name: row.name, version: row.version, serverId: row.server_id, document: row.document, repairs: row.repairs ? JSON.parse(row.repairs) : [], catalogMeta: row.catalog_meta, stale: Boolean(row.stale), status: row.status, statusMessage: row.status_message,
   statusChangedAt: row.status_changed_at, publishedAt: row.published_at, updatedAt: row.updated_at, isLatest: Boolean(row.is_latest),
 });
 
@@ -135,7 +135,7 @@ export function createRegistryVersions(db: Db): RegistryVersions {
    */
   const columns = [
     'registry_versions.*',
-    db.raw('(EXISTS (SELECT 1 FROM endpoint_checks c WHERE c.server_id = registry_versions.server_id) OR EXISTS (SELECT 1 FROM servers s WHERE s.id = registry_versions.server_id AND s.tools_changed_at IS NOT NULL)) AS checked'),
+    db.raw('(EXISTS (SELECT 1 FROM endpoint_checks c WHERE c.server_id = registry_versions.server_id) OR EXISTS (SELECT 1 FROM servers s WHERE s.id = registry_versions.server_id AND s.tools_changed_at IS NOT NULL)) AS stale'),
   ];
   return {
     async page({ after, limit, search, names, order, updatedSince, version, includeDeleted }) {

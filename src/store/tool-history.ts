@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import { insertMany, type Row } from './bulk-insert.js';
 import { CATALOG_INSERTS } from './catalog-inserts.js';
-import type { ToolDefinitionRecord } from '../catalog/tool-changes.js';
+import type { ToolDefinitionRecord } from '../types.js';
 import { storable, type Db } from './db.js';
 import type { DefinitionRow } from './entry-rows.js';
 import { inLists } from './in-lists.js';
@@ -17,12 +17,10 @@ import { inLists } from './in-lists.js';
 export interface WrittenDefinitions {
   readonly serverId: string;
   readonly definitions: readonly DefinitionRow[];
-  /** A server new to the catalog, which has no history to read. */
   readonly isNew: boolean;
   /** When the write is made for. */
   readonly at: string;
 }
-
 
 interface HistoryRow {
   server_id: string; tool_name: string; fingerprint: string; definition: string; first_seen_at: string; last_seen_at: string; current: number | boolean; seen_by: string;
@@ -35,7 +33,9 @@ interface HistoryRow {
 export async function recordToolDefinitions(trx: Knex.Transaction, written: readonly WrittenDefinitions[]): Promise<void> {
   const listing = written.filter((w) => w.definitions.length > 0);
   if (listing.length === 0) return;
-  const stored = await historyRows(trx, listing.filter((w) => !w.isNew).map((w) => w.serverId));
+  // A server new to the catalog has no history to read or retire.
+  const known = listing.filter((w) => !w.isNew).map((w) => w.serverId);
+  const stored = await historyRows(trx, known);
   const rows: Row[] = [];
   const changed: Array<{ serverId: string; at: string }> = [];
   for (const { serverId, definitions, at } of listing) {
@@ -50,7 +50,7 @@ export async function recordToolDefinitions(trx: Knex.Transaction, written: read
       rows.push([serverId, d.name, d.fingerprint, d.definition, previous?.first_seen_at ?? at, at, 1, JSON.stringify(seenBy)]);
     }
   }
-  for (const list of inLists(listing.filter((w) => !w.isNew).map((w) => w.serverId))) await trx('tool_history').whereIn('server_id', list).update({ current: false });
+  for (const list of inLists(known)) await trx('tool_history').whereIn('server_id', list).update({ current: false });
   await insertMany(trx, CATALOG_INSERTS.toolHistory, rows);
   for (const { serverId, at } of changed) await trx('servers').where({ id: serverId }).update({ tools_changed_at: at });
 }

@@ -6,8 +6,8 @@
  * Definitions the history lacks (tools stored before it was kept) join it as first seen now.
  */
 import type { Knex } from 'knex';
-import { definitionOf, fingerprintOf, seriousFindings, toolSetFingerprint } from '../catalog/tool-fingerprint.js';
-import { scanTools } from '../catalog/tool-scan.js';
+import { examineTools } from '../catalog/tool-examination.js';
+import { definitionOf } from '../catalog/tool-fingerprint.js';
 import { ignoreOn, insertMany, type Row } from './bulk-insert.js';
 import { TOOL_HISTORY_COLUMNS } from './catalog-inserts.js';
 import { inLists } from './in-lists.js';
@@ -65,23 +65,19 @@ export async function rescanTools(trx: Knex, now: string): Promise<RescanSummary
 
 /** Rescans one server's tools: how many changed, and whether its tool set's fingerprint or serious findings did. Adds their definitions to `history`. */
 async function rescanServer(trx: Knex, server: ServerRow, rows: readonly ToolRow[], history: Row[], now: string): Promise<{ tools: number; toolSet: boolean }> {
-  const tools = rows.map((row) => {
-    const definition = definitionOf({ name: row.name, title: row.title, description: row.description, inputSchema: JSON.parse(row.input_schema), annotations: JSON.parse(row.annotations) });
-    return { row, definition, name: row.name, fingerprint: fingerprintOf(definition) };
-  });
-  const findings = scanTools(tools.map((t) => t.definition));
-  const found = tools.map((t) => ({ findings: findings.filter((f) => f.tool === t.name) }));
+  const definitions = rows.map((row) => definitionOf({ name: row.name, title: row.title, description: row.description, inputSchema: JSON.parse(row.input_schema), annotations: JSON.parse(row.annotations) }));
+  const examined = examineTools(definitions);
   let changed = 0;
-  for (const [i, { row, definition, fingerprint }] of tools.entries()) {
-    const text = JSON.stringify(found[i]?.findings ?? []);
-    history.push([server.id, row.name, fingerprint, JSON.stringify(definition), now, now, 1, JSON.stringify(row.source === null ? [] : [row.source])]);
+  for (const [i, row] of rows.entries()) {
+    const { fingerprint = '', findings = [] } = examined.tools[i] ?? {};
+    const text = JSON.stringify(findings);
+    history.push([server.id, row.name, fingerprint, JSON.stringify(definitions[i]), now, now, 1, JSON.stringify(row.source === null ? [] : [row.source])]);
     if (fingerprint === row.fingerprint && text === row.findings) continue;
     changed += 1;
     await trx('tools').where({ seq: row.seq }).update({ fingerprint, findings: text });
   }
-  const set = toolSetFingerprint(tools);
-  const serious = seriousFindings(found);
-  const moved = set !== server.tools_fingerprint || serious !== (server.tool_findings === null ? null : Number(server.tool_findings));
-  if (moved) await trx('servers').where({ id: server.id }).update({ tools_fingerprint: set, tool_findings: serious });
+  const { toolsFingerprint, toolFindings } = examined;
+  const moved = toolsFingerprint !== server.tools_fingerprint || toolFindings !== (server.tool_findings === null ? null : Number(server.tool_findings));
+  if (moved) await trx('servers').where({ id: server.id }).update({ tools_fingerprint: toolsFingerprint, tool_findings: toolFindings });
   return { tools: changed, toolSet: moved };
 }

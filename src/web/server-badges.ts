@@ -2,10 +2,12 @@
  * What each kind of server badge says (`/api/v1/servers/{id}/badge.svg`): one fact, in the words
  * the server's page uses, with a colour from the badge palette. Unknown is said as unknown.
  */
+import type { operations } from '../../generated/openapi.js';
 import type { BadgeColor } from './badge.js';
 import type { Server, StatusReport, TrustReport } from '../types.js';
 
-export type BadgeKind = 'status' | 'trust' | 'tools';
+/** What a badge states: the contract's `kind` of getServerBadge. */
+export type BadgeKind = NonNullable<NonNullable<operations['getServerBadge']['parameters']['query']>['kind']>;
 
 export interface BadgeText {
   readonly label: string;
@@ -36,11 +38,11 @@ export function trustBadge(trust: TrustReport): BadgeText {
   return { label: 'trust checks', message: `${pass} pass, ${fail} fail, ${unknown} unknown`, color: fail > 0 ? 'yellow' : 'green' };
 }
 
-/** How many tools the server lists and what the tool-definition scan found of medium or high severity. */
-export function toolsBadge(server: Pick<Server, 'toolCount'>, trust: TrustReport): BadgeText {
-  if (server.toolCount === 0) return { label: 'tools', message: 'not listed', color: 'grey' };
+/** How many tools the server lists and how many findings of medium or high severity the tool-definition scan made in them. */
+export function toolsBadge(server: Pick<Server, 'toolCount' | 'toolFindings'>): BadgeText {
+  if (server.toolCount === 0 || server.toolFindings === null) return { label: 'tools', message: 'not listed', color: 'grey' };
   const tools = `${server.toolCount} ${server.toolCount === 1 ? 'tool' : 'tools'}`;
-  const findings = trust.checks.find((c) => c.check === 'tool_definitions')?.findings?.length ?? 0;
+  const findings = server.toolFindings;
   return findings === 0
     ? { label: 'tools', message: `${tools}, no findings`, color: 'blue' }
     : { label: 'tools', message: `${tools}, ${findings} ${findings === 1 ? 'finding' : 'findings'}`, color: 'red' };

@@ -165,9 +165,9 @@ function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'se
       return ok(await read.page(`badge\n${kind}\n${id}`, async () => {
         const text = kind === 'status' ? statusBadge((await read.getStatus(id)).value)
           : kind === 'trust' ? trustBadge((await read.getTrust(id)).value)
-          : toolsBadge((await read.getServer(id)).value, (await read.getTrust(id)).value);
+          : toolsBadge((await read.getServer(id)).value);
         return { type: 'image/svg+xml', bytes: Buffer.from(badgeSvg(text)) };
-      }, true, signal));
+      }, kind !== 'tools', signal));
     },
 
     async server(id, signal) {
