@@ -1,16 +1,20 @@
 /**
  * Tool fingerprints (the contract's `ToolDefinition`): the SHA-256 of a definition's canonical
- * JSON (RFC 8785, by `canonicalize`), so the same definition has the same fingerprint whatever
- * order its source wrote its keys in, and an allow-list can pin it.
+ * JSON, so the same definition has the same fingerprint whatever order its source wrote its keys
+ * in, and an allow-list can pin it. For JSON values, `safe-stable-stringify` with sorted keys
+ * writes RFC 8785's form (keys in UTF-16 order, ECMAScript numbers and string escapes), and it
+ * writes a lone surrogate as JSON.stringify does instead of throwing.
  */
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { configure } from 'safe-stable-stringify';
 import type { Tool, ToolDefinition } from '../types.js';
 
 /** What a model reads of a tool, and nothing the catalog adds (ids, server, findings). */
 export function definitionOf(tool: Pick<Tool, 'name' | 'title' | 'description' | 'inputSchema' | 'annotations'>): ToolDefinition {
   return { name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
 }
+
+const canonicalize = configure({ deterministic: true, bigint: false, circularValue: TypeError, strict: true });
 
 /** The SHA-256 (lower-case hex) of a value's RFC 8785 canonical JSON. */
 export function fingerprintOf(value: unknown): string {

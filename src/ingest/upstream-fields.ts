@@ -12,11 +12,17 @@ export { asArray, asObject, isObject, type JsonObject } from '../json.js';
 
 /** Control characters but tab, newline and carriage return: never meaningful in a name or a description, and NUL cannot be stored in PostgreSQL text. */
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+/** In a `u` regex a surrogate that is half of a pair does not match: these are the lone ones. */
+const LONE_SURROGATE = /\p{Cs}/gu;
 
-/** A trimmed non-empty string with control characters and credentials removed, or null. */
+/**
+ * A trimmed non-empty string with control characters and credentials removed, or null. A lone
+ * surrogate becomes U+FFFD, as it would on its way into the store as UTF-8, so what is scanned
+ * and fingerprinted is what is stored.
+ */
 export function text(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const trimmed = scrubString(value.replace(CONTROL, '').trim());
+  const trimmed = scrubString(value.replace(CONTROL, '').replace(LONE_SURROGATE, '\uFFFD').trim());
   return trimmed === '' ? null : trimmed;
 }
 

@@ -196,4 +196,21 @@ describe('tool definitions: scan, fingerprints, history and badges', function ()
       await db.destroy();
     }
   });
+
+  it('ingests a tool whose text holds a lone surrogate, stores it as U+FFFD and fingerprints what it stores', async () => {
+    const broken = {
+      type: 'mcp-server', name: 'Surrogate Notes', packageName: 'surrogate-notes', description: 'Notes \ud800 with a broken character.', url: 'https://github.com/example/surrogate-notes',
+      runtime: 'node', license: 'MIT', _toolsdk: { key: 'surrogate-notes', category: 'productivity', path: 'productivity/surrogate-notes.json', validated: true },
+      tools: [{ name: 'add_note', description: 'Adds a note \udc00 to the list.' }],
+    };
+    // JSON.stringify writes lone surrogates as \u escapes, so the file is valid JSON that holds them.
+    const summary = await ingest(h.service.store, [{ file: 'toolsdk-surrogate.json', text: JSON.stringify([broken]) }]);
+    expect(summary.added).to.equal(1);
+    const { data: server } = await h.client.GET('/api/v1/servers/{id}', { params: { path: { id: 'surrogate-notes' } } });
+    expect(server!.description).to.equal('Notes \uFFFD with a broken character.');
+    const { data: tool } = await h.client.GET('/api/v1/tools/{id}', { params: { path: { id: 'surrogate-notes:add_note' } } });
+    expect(tool!.description).to.equal('Adds a note \uFFFD to the list.');
+    const definition = { name: tool!.name, title: tool!.title, description: tool!.description, inputSchema: tool!.inputSchema, annotations: tool!.annotations };
+    expect(tool!.fingerprint).to.equal(createHash('sha256').update(canonicalize(definition)!).digest('hex'));
+  });
 });
