@@ -1370,7 +1370,11 @@ export interface components {
             inputSchema: components["schemas"]["JsonSchemaObject"];
             annotations: components["schemas"]["ToolAnnotations"];
         };
-        /** @description One distinct definition of a tool, and when the catalog held it. */
+        /**
+         * @description One period during which the server's record held one definition of a tool. A definition
+         *     that comes back after another, or after its tool was removed, starts a new period, so
+         *     the same fingerprint can appear twice.
+         */
         ToolDefinitionRecord: {
             tool: string;
             fingerprint: components["schemas"]["Fingerprint"];
@@ -1384,6 +1388,13 @@ export interface components {
             lastSeenAt: string;
             /** @description Whether the server's record holds this definition now. */
             current: boolean;
+            /**
+             * Format: date-time
+             * @description The write after which the record no longer held it (the tool changed or was
+             *     removed). Null while it is held, and for a period that ended before the catalog
+             *     kept this (then the time of the next write is taken).
+             */
+            retiredAt: string | null;
             /** @description The sources or checks that gave it (`monitor` for the endpoint itself). */
             seenBy: components["schemas"]["SourceName"][];
         };

@@ -1,8 +1,9 @@
 /**
- * A server's tool changes from the definitions its history keeps: a tool first seen after the
- * server's first tools is `added`; each later definition of a tool is `changed` (with the fields
- * that differ and a diff, by microdiff); a tool the record no longer holds, while it holds
- * others, is `removed`.
+ * A server's tool changes from the periods its history keeps (src/store/tool-history.ts): a tool
+ * first seen after the server's first tools is `added`; a period that follows another of the same
+ * tool without a gap is `changed` (with the fields that differ and a diff, by microdiff); a period
+ * that ended with no other following at once is `removed`, and one that begins after such a gap is
+ * `added` again.
  */
 import diff from 'microdiff';
 import type { ToolChange, ToolDefinitionRecord } from '../types.js';
@@ -19,19 +20,22 @@ export function toolChangesOf(records: readonly ToolDefinitionRecord[]): ToolCha
   const firstSeen = records.reduce((min, r) => (r.firstSeenAt < min ? r.firstSeenAt : min), records[0]?.firstSeenAt ?? '');
   const holdsAny = records.some((r) => r.current);
   const changes: ToolChange[] = [];
-  for (const versions of byTool(records).values()) {
-    const [first] = versions;
+  const added = (r: ToolDefinitionRecord): ToolChange => ({ tool: r.tool, kind: 'added', at: r.firstSeenAt, fields: [], before: null, after: r, diff: [] });
+  const removed = (r: ToolDefinitionRecord, at: string): ToolChange => ({ tool: r.tool, kind: 'removed', at, fields: [], before: r, after: null, diff: [] });
+  for (const periods of byTool(records).values()) {
+    const [first] = periods;
     if (first === undefined) continue;
-    if (first.firstSeenAt > firstSeen) changes.push({ tool: first.tool, kind: 'added', at: first.firstSeenAt, fields: [], before: null, after: first, diff: [] });
-    for (let i = 1; i < versions.length; i += 1) {
-      const before = versions[i - 1];
-      const after = versions[i];
-      if (before && after) changes.push(changed(before, after));
+    if (first.firstSeenAt > firstSeen) changes.push(added(first));
+    for (let i = 1; i < periods.length; i += 1) {
+      const before = periods[i - 1];
+      const after = periods[i];
+      if (!before || !after) continue;
+      const ended = endOf(records, before);
+      if (ended < after.firstSeenAt) changes.push(removed(before, ended), added(after));
+      else changes.push(changed(before, after));
     }
-    const last = versions.at(-1);
-    if (holdsAny && last && !versions.some((v) => v.current)) {
-      changes.push({ tool: last.tool, kind: 'removed', at: removedAt(records, last.lastSeenAt), fields: [], before: last, after: null, diff: [] });
-    }
+    const last = periods.at(-1);
+    if (holdsAny && last && !last.current) changes.push(removed(last, endOf(records, last)));
   }
   return changes.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
 }
@@ -47,10 +51,14 @@ function changed(before: ToolDefinitionRecord, after: ToolDefinitionRecord): Too
   return { tool: after.tool, kind: 'changed', at: after.firstSeenAt, fields, before, after, diff: entries };
 }
 
-/** A removal happened at the first write after the tool was last seen: the next time any definition was last seen. */
-function removedAt(records: readonly ToolDefinitionRecord[], lastSeen: string): string {
-  const later = records.map((r) => r.lastSeenAt).filter((at) => at > lastSeen).sort();
-  return later[0] ?? lastSeen;
+/**
+ * The write that ended a period: as recorded, or for a period that ended before that was kept,
+ * the next time any definition was last seen.
+ */
+function endOf(records: readonly ToolDefinitionRecord[], period: ToolDefinitionRecord): string {
+  if (period.retiredAt !== null) return period.retiredAt;
+  const later = records.map((r) => r.lastSeenAt).filter((at) => at > period.lastSeenAt).sort();
+  return later[0] ?? period.lastSeenAt;
 }
 
 function byTool(records: readonly ToolDefinitionRecord[]): Map<string, ToolDefinitionRecord[]> {

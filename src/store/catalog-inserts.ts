@@ -6,7 +6,7 @@ import { REGISTRY_VERSION_COLUMNS } from './registry-versions.js';
 
 const SOURCE_COLUMNS = ['source', 'source_key', 'server_id', 'record', 'normalized', 'record_hash', 'ingested_at'];
 /** What `tool_history` rows give, in order (tool-history.ts). */
-export const TOOL_HISTORY_COLUMNS = ['server_id', 'tool_name', 'fingerprint', 'definition', 'first_seen_at', 'last_seen_at', 'current', 'seen_by'];
+export const TOOL_HISTORY_COLUMNS = ['server_id', 'tool_name', 'fingerprint', 'definition', 'first_seen_at', 'last_seen_at', 'current', 'seen_by', 'retired_at'];
 
 export const CATALOG_INSERTS = {
   servers: { table: 'servers', columns: [...SERVER_COLUMNS, 'seq', 'id', 'created_at', 'install_key'] },
@@ -25,7 +25,7 @@ export const CATALOG_INSERTS = {
   sources: { table: 'sources', columns: SOURCE_COLUMNS, onConflict: mergeOn(['source', 'source_key'], SOURCE_COLUMNS) },
   matchKeys: { table: 'match_keys', columns: ['match_key', 'server_id'], onConflict: ignoreOn(['match_key']) },
   registryVersions: { table: 'registry_versions', columns: [...REGISTRY_VERSION_COLUMNS] },
-  toolHistory: { table: 'tool_history', columns: TOOL_HISTORY_COLUMNS, onConflict: mergeOn(['server_id', 'tool_name', 'fingerprint'], ['last_seen_at', 'current', 'seen_by']) },
+  toolHistory: { table: 'tool_history', columns: TOOL_HISTORY_COLUMNS, onConflict: mergeOn(['server_id', 'tool_name', 'fingerprint', 'first_seen_at'], ['last_seen_at', 'current', 'seen_by', 'retired_at']) },
 } satisfies Record<string, BulkInsert>;
 
 /** The tables a catalog write inserts into. */

@@ -1,9 +1,11 @@
 /**
- * `tool_history`: every distinct definition of each tool of each server, with when a catalog
- * write first and last held it and which sources gave it. The catalog writer records the
- * definitions of each server it writes; a server whose tools then differ from the ones it held
- * gets `tools_changed_at`. A write that lists no tools says nothing of them (they are unknown,
- * not removed), so it leaves their history as it was. A server's first tools are not a change.
+ * `tool_history`: each period during which a server's record held one definition of a tool, with
+ * the writes that first and last held it, the write that retired it, and which sources gave it.
+ * A definition that comes back after another, or after its tool was removed, starts a new period.
+ * The catalog writer records the definitions of each server it writes; a server whose tools then
+ * differ from the ones it held gets `tools_changed_at`. A write that lists no tools says nothing
+ * of them (they are unknown, not removed), so it leaves their history as it was. A server's first
+ * tools are not a change.
  */
 import type { Knex } from 'knex';
 import { insertMany, type Row } from './bulk-insert.js';
@@ -24,6 +26,7 @@ export interface WrittenDefinitions {
 
 interface HistoryRow {
   server_id: string; tool_name: string; fingerprint: string; definition: string; first_seen_at: string; last_seen_at: string; current: number | boolean; seen_by: string;
+  retired_at: string | null;
 }
 
 /**
@@ -35,40 +38,45 @@ export async function recordToolDefinitions(trx: Knex.Transaction, written: read
   if (listing.length === 0) return;
   // A server new to the catalog has no history to read or retire.
   const known = listing.filter((w) => !w.isNew).map((w) => w.serverId);
-  const stored = await historyRows(trx, known);
+  const held = await heldRows(trx, known);
   const rows: Row[] = [];
   const changed: Array<{ serverId: string; at: string }> = [];
   for (const { serverId, definitions, at } of listing) {
-    const before = stored.get(serverId) ?? [];
-    const held = new Map(before.filter((r) => Boolean(r.current)).map((r) => [r.tool_name, r.fingerprint]));
-    const listed = new Map(definitions.map((d) => [d.name, d.fingerprint]));
-    if (held.size > 0 && (held.size !== listed.size || [...listed].some(([name, fp]) => held.get(name) !== fp))) changed.push({ serverId, at });
-    const seen = new Map(before.map((r) => [`${r.tool_name}\n${r.fingerprint}`, r]));
+    const open = new Map((held.get(serverId) ?? []).map((r) => [`${r.tool_name}\n${r.fingerprint}`, r]));
+    const listed = new Set(definitions.map((d) => `${d.name}\n${d.fingerprint}`));
+    if (open.size > 0 && (open.size !== listed.size || [...listed].some((key) => !open.has(key)))) changed.push({ serverId, at });
+    // A definition held now goes on in its period; any other starts one.
     for (const d of definitions) {
-      const previous = seen.get(`${d.name}\n${d.fingerprint}`);
+      const previous = open.get(`${d.name}\n${d.fingerprint}`);
       const seenBy = [...new Set([...(previous ? (JSON.parse(previous.seen_by) as string[]) : []), ...(d.source === null ? [] : [d.source])])].sort();
-      rows.push([serverId, d.name, d.fingerprint, d.definition, previous?.first_seen_at ?? at, at, 1, JSON.stringify(seenBy)]);
+      rows.push([serverId, d.name, d.fingerprint, d.definition, previous?.first_seen_at ?? at, at, 1, JSON.stringify(seenBy), null]);
     }
   }
-  for (const list of inLists(known)) await trx('tool_history').whereIn('server_id', list).update({ current: false });
+  // Every held period ends at this write; those listed again are taken up by the insert's merge.
+  const retiring = new Map<string, string[]>();
+  for (const { serverId, at, isNew } of listing) if (!isNew) retiring.set(at, [...(retiring.get(at) ?? []), serverId]);
+  for (const [at, ids] of retiring) {
+    for (const list of inLists(ids)) await trx('tool_history').whereIn('server_id', list).where('current', true).update({ current: false, retired_at: at });
+  }
   await insertMany(trx, CATALOG_INSERTS.toolHistory, rows);
   for (const { serverId, at } of changed) await trx('servers').where({ id: serverId }).update({ tools_changed_at: at });
 }
 
-/** Every definition kept of a server's tools, by tool name then first seen. */
+/** Every period kept of a server's tools, by tool name then first seen. */
 export async function toolHistoryOf(db: Db, serverId: string): Promise<ToolDefinitionRecord[]> {
   if (!storable(serverId)) return [];
   const rows: HistoryRow[] = await db('tool_history').where({ server_id: serverId }).orderBy([{ column: 'tool_name' }, { column: 'first_seen_at' }, { column: 'fingerprint' }]);
   return rows.map((r) => ({
     tool: r.tool_name, fingerprint: r.fingerprint, definition: JSON.parse(r.definition), firstSeenAt: r.first_seen_at, lastSeenAt: r.last_seen_at,
-    current: Boolean(r.current), seenBy: JSON.parse(r.seen_by),
+    current: Boolean(r.current), retiredAt: r.retired_at, seenBy: JSON.parse(r.seen_by),
   }));
 }
 
-async function historyRows(trx: Knex.Transaction, serverIds: readonly string[]): Promise<Map<string, HistoryRow[]>> {
+/** The periods the servers' records hold now. */
+async function heldRows(trx: Knex.Transaction, serverIds: readonly string[]): Promise<Map<string, HistoryRow[]>> {
   const out = new Map<string, HistoryRow[]>();
   for (const list of inLists(serverIds)) {
-    const rows: HistoryRow[] = await trx('tool_history').whereIn('server_id', list).select('server_id', 'tool_name', 'fingerprint', 'first_seen_at', 'current', 'seen_by');
+    const rows: HistoryRow[] = await trx('tool_history').whereIn('server_id', list).where('current', true).select('server_id', 'tool_name', 'fingerprint', 'first_seen_at', 'seen_by');
     for (const row of rows) {
       const group = out.get(row.server_id);
       if (group) group.push(row);

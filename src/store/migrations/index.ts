@@ -22,6 +22,7 @@ import * as checkCuts from './016-check-cuts.js';
 import * as sqliteRateLimits from './017-sqlite-rate-limits.js';
 import * as runCommands from './018-run-commands.js';
 import * as toolDefinitions from './019-tool-definitions.js';
+import * as toolHistoryPeriods from './020-tool-history-periods.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -43,6 +44,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '017-sqlite-rate-limits': sqliteRateLimits,
   '018-run-commands': runCommands,
   '019-tool-definitions': toolDefinitions,
+  '020-tool-history-periods': toolHistoryPeriods,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
