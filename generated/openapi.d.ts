@@ -1698,6 +1698,10 @@ export interface components {
         Observation: {
             /** @description What was observed, e.g. `mx_records`, `tls_certificate`, `registration`. */
             name: string;
+            /** @description The observation's name as a person reads it, e.g. "Mail servers". */
+            label: string;
+            /** @description One plain sentence saying what came back, made from `outcome` and `value` only, e.g. "E-mail for the domain goes to 2 mail servers: mx1.example.com, mx2.example.com." It states what was observed, never a judgement; `evidence` keeps the technical account. */
+            summary: string;
             /**
              * @description `not_found` only when the domain's own authority answered that the thing does not exist (NXDOMAIN or NODATA for the domain's records, a 404 from its RDAP server). `error` or `timeout` when no such answer could be had (a resolver, RDAP bootstrap, RDAP server or the site could not be reached, refused, failed or was too slow); the evidence names the host that failed.
              * @enum {string}

@@ -10,6 +10,7 @@ import { AppError } from '../errors.js';
 import type { Assessment, AssessmentStore, Limiter, Observation, RateLimiterSpec } from '../store/index.js';
 import { displayOf } from './display-domain.js';
 import { checkBusinessDomain } from './domain.js';
+import { inWords } from './observation-words.js';
 
 export const NOTICE =
   'These are observations of the business\'s public web estate, gathered automatically. They are not a score, rating, recommendation or credit decision; any decision is made by a credit professional.';
@@ -59,7 +60,7 @@ export function createAssessmentService(deps: AssessmentServiceDeps): Assessment
   const get = async (id: string): Promise<Assessment> => {
     const found = await deps.store.find(id);
     if (!found) throw new AppError('not_found', `No assessment has the id "${id}".`);
-    return { ...found, ...displayOf(found.domain, found.domainUnicode), notice: NOTICE };
+    return { ...found, ...displayOf(found.domain, found.domainUnicode), observations: found.observations.map(inWords), notice: NOTICE };
   };
 
   /** Takes one from the global cap, then one from the client's allowance (given back to the cap if that fails). */

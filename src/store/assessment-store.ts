@@ -5,10 +5,11 @@ import { storable, type Db } from './db.js';
 type Schemas = components['schemas'];
 export type Assessment = Schemas['Assessment'];
 export type AssessmentStatus = Schemas['AssessmentStatus'];
-export type Observation = Schemas['Observation'];
+/** An observation as stored: without the words the service makes from it (`label`, `summary`). */
+export type Observation = Omit<Schemas['Observation'], 'label' | 'summary'>;
 
-/** An assessment as stored: without what the service derives (the notice, how the domain is shown). */
-export type StoredAssessment = Omit<Assessment, 'notice' | 'displayDomain' | 'domainWarning'>;
+/** An assessment as stored: without what the service derives (the notice, how the domain is shown, the observations' words). */
+export type StoredAssessment = Omit<Assessment, 'notice' | 'displayDomain' | 'domainWarning' | 'observations'> & { readonly observations: Observation[] };
 
 export interface NewAssessment {
   readonly id: string;

@@ -9,11 +9,26 @@ import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { catalog, mcpHandler, startFixture, type Fixture } from '../support/fixture-servers.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
+import type { Observation } from '../../src/assessments/probes/types.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A report as the probes write one, with long names, URLs and values, for the assessment page. */
+export function standInObservations(at: string): Observation[] {
+  const o = (name: string, source: Observation['source'], outcome: Observation['outcome'], value: unknown, evidence: string): Observation => ({ name, outcome, value, evidence, source, observedAt: at });
+  return [
+    o('addresses', 'dns', 'observed', [{ address: '192.0.2.10', family: 'IPv4', private: false, reason: null, allowListed: false }], 'Asked the configured DNS resolver for the A and AAAA records of acme-widgets.co.uk; 192.0.2.10.'),
+    o('mx_records', 'dns', 'observed', { nullMx: false, acceptsMail: true, records: [{ exchange: 'acmewidgets-co-uk.mail.protection.outlook.com', priority: 0 }] }, 'Asked the configured DNS resolver for the MX records of acme-widgets.co.uk; acmewidgets-co-uk.mail.protection.outlook.com (priority 0).'),
+    o('spf', 'dns', 'observed', { record: 'v=spf1 include:spf.protection.outlook.com -all', allQualifier: '-all' }, 'Asked the configured DNS resolver for the TXT records of acme-widgets.co.uk; "v=spf1 include:spf.protection.outlook.com -all".'),
+    o('dmarc', 'dns', 'not_found', null, 'Asked the configured DNS resolver for the TXT records of _dmarc.acme-widgets.co.uk; none starts with v=DMARC1.'),
+    o('tls_certificate', 'tls', 'observed', { issuerOrganization: "Let's Encrypt", authorized: true, hostnameMatches: true, daysToExpiry: 61, selfSigned: false, validTo: '2027-01-28T10:00:00.000Z' }, "Connected to acme-widgets.co.uk:443 (TLS, SNI acme-widgets.co.uk); issued by Let's Encrypt, covers the name, expires in 61 day(s); it verifies."),
+    o('security_headers', 'http', 'observed', { present: ['strict-transport-security'], missing: ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'permissions-policy'], values: { 'strict-transport-security': 'max-age=31536000' } }, 'Asked for https://acme-widgets.co.uk/ (GET, redirects followed); present: strict-transport-security.'),
+    o('registration', 'rdap', 'timeout', null, 'Asked the RDAP server of .uk for the domain object of acme-widgets.co.uk; no complete answer within 10000 ms.'),
+  ];
+}
 
 export interface Suite {
   readonly harness: Harness;
@@ -36,7 +51,7 @@ export async function startSuite(): Promise<Suite> {
         { name: 'com.fixture/private', url: 'http://127.0.0.2:9/mcp' },
       ]),
     ],
-    probe: async () => [{ name: 'addresses', outcome: 'observed', value: ['192.0.2.10'], evidence: 'A records from a stand-in resolver', source: 'dns', observedAt: new Date().toISOString() }],
+    probe: async () => standInObservations(new Date().toISOString()),
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   return {

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { SCREENSHOTS, axeViolations, open, startSuite, type Suite, type Visit } from './browser-support.js';
+import { SCREENSHOTS, axeViolations, open, standInObservations, startSuite, type Suite, type Visit } from './browser-support.js';
 
 describe('web pages in Chromium', function () {
   this.timeout(60_000);
@@ -133,9 +133,52 @@ describe('web pages in Chromium', function () {
     await v.page.getByLabel('Exposure (optional)').fill('25000');
     await v.page.getByRole('button', { name: 'Start the assessment' }).click();
     await v.page.waitForURL(/\/assessments\/[^/]+$/);
-    await v.page.locator('.status-complete').waitFor({ timeout: 20_000 });
+    await v.page.locator('[data-finished="yes"]').waitFor({ timeout: 20_000 });
     expect(await v.page.locator('.notice-strong').textContent()).to.match(/not a score, rating, recommendation or credit decision/);
-    expect(await v.page.locator('table.observations tbody tr').count()).to.equal(1);
+    expect(await v.page.locator('.observation-list .observation').count()).to.equal(standInObservations('').length);
+    expect(await v.page.locator('[data-observation="mx_records"] .observation-summary').textContent()).to.equal('E-mail for the domain goes to 1 mail server: acmewidgets-co-uk.mail.protection.outlook.com.');
+    noErrors(v);
+  });
+
+  it('lays an assessment out for reading at 360, 1280 and 1920 px: no column narrower than its longest word, nothing wider than the screen', async () => {
+    const created = await fetch(`${suite.harness.baseUrl}/api/v1/assessments`, { method: 'POST', headers: { 'content-type': 'application/json', prefer: 'wait=10' }, body: JSON.stringify({ domain: 'acme-widgets.co.uk' }) });
+    const { id } = (await created.json()) as { id: string };
+    const v = await visit(`/assessments/${id}`);
+    for (const width of [360, 1280, 1920]) {
+      await v.page.setViewportSize({ width, height: 900 });
+      const layout = await v.page.evaluate(() => {
+        const measure = document.createElement('canvas').getContext('2d')!;
+        const crushed: string[] = [];
+        for (const el of document.querySelectorAll<HTMLElement>('.observation-label, .observation-evidence dt, .answer, .facts-list dt')) {
+          measure.font = getComputedStyle(el).font;
+          const longest = Math.max(...(el.textContent ?? '').split(/\s+/).map((word) => measure.measureText(word).width));
+          if (el.clientWidth + 1 < longest) crushed.push(`${el.textContent} (${el.clientWidth} < ${Math.ceil(longest)})`);
+        }
+        return { crushed, overflow: document.documentElement.scrollWidth - window.innerWidth };
+      });
+      expect(layout.crushed, `at ${width} px`).to.deep.equal([]);
+      expect(layout.overflow, `at ${width} px`).to.be.at.most(0);
+      if (SCREENSHOTS) await v.page.screenshot({ path: join(SCREENSHOTS, `assessment-${width}.png`), fullPage: true });
+    }
+    noErrors(v);
+  });
+
+  it('prints an assessment as a clean report: the notice, the domain, the time and every observation, without the site around it', async () => {
+    const created = await fetch(`${suite.harness.baseUrl}/api/v1/assessments`, { method: 'POST', headers: { 'content-type': 'application/json', prefer: 'wait=10' }, body: JSON.stringify({ domain: 'acme-widgets.co.uk' }) });
+    const { id } = (await created.json()) as { id: string };
+    const v = await visit(`/assessments/${id}`);
+    await v.page.emulateMedia({ media: 'print' });
+    expect(await v.page.locator('.site-header').isVisible()).to.equal(false);
+    expect(await v.page.locator('.site-footer').isVisible()).to.equal(false);
+    expect(await v.page.locator('.page-actions').isVisible()).to.equal(false);
+    expect(await v.page.locator('.notice-strong').isVisible()).to.equal(true);
+    expect(await v.page.locator('h1').textContent()).to.contain('acme-widgets.co.uk');
+    expect(await v.page.locator('.facts-list').textContent()).to.match(/Finished.*\d{4}/);
+    const shown = await v.page.locator('.observation').evaluateAll((items) => items.filter((item) => (item as HTMLElement).offsetHeight > 0).length);
+    expect(shown).to.equal(standInObservations('').length);
+    const pdf = await v.page.pdf({ format: 'A4' });
+    expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
+    if (SCREENSHOTS) await v.page.screenshot({ path: join(SCREENSHOTS, 'assessment-print.png'), fullPage: true });
     noErrors(v);
   });
 
@@ -234,7 +277,7 @@ describe('web pages in Chromium', function () {
         ['assessment', '/assess', async (page) => {
           await page.getByLabel('Business domain').fill('acme-widgets.co.uk');
           await page.getByRole('button', { name: 'Start the assessment' }).click();
-          await page.locator('.status-complete').waitFor({ timeout: 20_000 });
+          await page.locator('[data-finished="yes"]').waitFor({ timeout: 20_000 });
         }],
         ['hostile', '/servers/io.github.hostile~xss-probe', async () => undefined],
         ['docs', '/docs', async (page) => void (await page.locator('.swagger-ui .info .title').waitFor())],

@@ -24,6 +24,7 @@ import { startRdapStub, type RdapStub } from '../support/probe-fixtures/rdap-stu
 import { ZONES } from '../support/probe-fixtures/sites.js';
 import { startHanging, startHttp, type WebFixture } from '../support/probe-fixtures/web-servers.js';
 import { startHarness } from '../support/harness.js';
+import { inWords } from '../../src/assessments/observation-words.js';
 
 const DNS_NAMES = ['addresses', 'nameservers', 'mx_records', 'spf', 'dmarc', 'caa'];
 const NOT_ATTEMPTED = [
@@ -76,7 +77,7 @@ describe('assessment outcomes say what was observed', function () {
     ...overrides,
   });
   const expectValid = (observations: readonly Observation[]): void => {
-    for (const o of observations) expect(validate(o), `${o.name}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+    for (const o of observations) expect(validate(inWords(o)), `${o.name}: ${JSON.stringify(validate.errors)}`).to.equal(true);
   };
   /** Exactly one observation says that TLS and HTTP were not attempted, and none of theirs is there. */
   const expectSaidOnce = (observations: readonly Observation[], because: string): void => {

@@ -1,13 +1,13 @@
 /**
  * The shapes the assessment probes share: what they are given (`ProbeContext`), what they produce
- * (`Observation`, from the contract) and the unit run under one timeout (`Probe`).
+ * (`Observation`, the contract's without its words) and the unit run under one timeout (`Probe`).
  */
 import type { CaaRecord } from 'node:dns';
-import type { components } from '../../../generated/openapi.js';
 import type { NetClient, NetResponse } from '../../net/index.js';
+import type { Observation } from '../../store/index.js';
 
-/** One observation, exactly as the contract's `Observation` schema defines it. */
-export type Observation = components['schemas']['Observation'];
+/** One observation as the probes make it and the store keeps it; its words are made when it is read (observation-words.ts). */
+export type { Observation };
 
 /** Which protocol an observation came from. */
 export type ObservationSource = Observation['source'];

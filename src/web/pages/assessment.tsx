@@ -14,7 +14,8 @@ const STATUS: Readonly<Record<Assessment['status'], readonly [string, string]>> 
   failed: ['Failed', 'No probe got an answer, for reasons outside the domain.'],
 };
 
-const OUTCOME: Readonly<Record<string, string>> = { observed: 'Observed', not_found: 'Not found', error: 'Error', timeout: 'Timed out' };
+/** What kind of answer each observation got, in words; shown in one neutral style, never as a judgement. */
+const OUTCOME: Readonly<Record<string, string>> = { observed: 'Observed', not_found: 'None found', error: 'No answer', timeout: 'No answer in time' };
 
 /** An observation's value as text: strings as they are, anything else as JSON. */
 function valueText(value: unknown): string {
@@ -61,35 +62,35 @@ export function AssessmentPage({ assets, assessment }: { readonly assets: AssetC
         {assessment.observations.length === 0 ? (
           <p>No observations yet.</p>
         ) : (
-          <ObservationsTable observations={assessment.observations} />
+          <ObservationList observations={assessment.observations} />
         )}
       </section>
-      <p><a href="/assess">Assess another business</a> · <a href={`/api/v1/assessments/${encodeURIComponent(assessment.id)}`}>This assessment as JSON</a></p>
+      <p class="page-actions"><a href="/assess">Assess another business</a> · <a href={`/api/v1/assessments/${encodeURIComponent(assessment.id)}`}>This assessment as JSON</a> · Print or save as PDF from the browser: the printed report keeps the notice and every observation.</p>
     </Layout>
   );
 }
 
-/** Each observation's outcome, value, evidence and source. */
-function ObservationsTable({ observations }: { readonly observations: Assessment['observations'] }) {
+/**
+ * Each observation as a person reads it: what was looked at, what kind of answer came back and
+ * one sentence of what it was; then, smaller, the technical evidence, the value and the source.
+ * One entry under another, so no width crushes a column, and all of it prints.
+ */
+function ObservationList({ observations }: { readonly observations: Assessment['observations'] }) {
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-label="Observations table">
-      <table class="observations">
-        <caption class="visually-hidden">Observations</caption>
-        <thead>
-          <tr><th scope="col">Observation</th><th scope="col">Outcome</th><th scope="col">Value</th><th scope="col">Evidence</th><th scope="col">Source</th></tr>
-        </thead>
-        <tbody>
-          {observations.map((observation) => (
-            <tr>
-              <th scope="row">{observation.name.replace(/_/g, ' ')}</th>
-              <td><span class={`outcome outcome-${observation.outcome}`}>{OUTCOME[observation.outcome] ?? observation.outcome}</span></td>
-              <td><pre class="value">{valueText(observation.value)}</pre></td>
-              <td>{observation.evidence}</td>
-              <td>{observation.source.toUpperCase()}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ol class="observation-list">
+      {observations.map((observation) => (
+        <li class="observation" data-observation={observation.name}>
+          <h3 class="observation-label">
+            {observation.label} <span class="answer">{OUTCOME[observation.outcome] ?? observation.outcome}</span>
+          </h3>
+          <p class="observation-summary">{observation.summary}</p>
+          <dl class="observation-evidence">
+            <div><dt>How it was observed</dt><dd>{observation.evidence}</dd></div>
+            <div><dt>Value</dt><dd><pre class="value">{valueText(observation.value)}</pre></dd></div>
+            <div><dt>Source</dt><dd>{observation.source.toUpperCase()}, <code>{observation.name}</code>, {formatDateTime(observation.observedAt)}</dd></div>
+          </dl>
+        </li>
+      ))}
+    </ol>
   );
 }
