@@ -1682,8 +1682,32 @@ export interface components {
             completedAt: string | null;
             /** @description In a stable order. Observations that need the domain's addresses (TLS and HTTP) are left out when there are none; the `addresses` observation then says, once, that they were not attempted and why. */
             observations: components["schemas"]["Observation"][];
+            /** @description What differs from the domain's previous assessment that got answers (complete or partial); null while this one runs, when it got no answers (failed), and when there is no earlier one. */
+            changes: components["schemas"]["ObservationChanges"] | null;
             /** @description These are observations only; any decision is made by a credit professional. */
             notice: string;
+        };
+        /** @description The observations that differ from an earlier assessment of the same domain. Only observations answered in both (`observed` or `not_found`) are compared: one without an answer says nothing of a change. Values that follow from the day alone (a certificate's days to expiry, a registration's age in days) are not compared. Changes are observations too: what was seen then and now, never a judgement. */
+        ObservationChanges: {
+            since: {
+                id: string;
+                /** Format: date-time */
+                completedAt: string;
+            };
+            items: components["schemas"]["ObservationChange"][];
+        };
+        /** @description `appeared`: none was found then, one is now; `disappeared`: one was observed then, none is found now; `changed`: observed both times with another value. Both values and both sentences are given. */
+        ObservationChange: {
+            name: string;
+            label: string;
+            /** @enum {string} */
+            kind: "appeared" | "disappeared" | "changed";
+            /** @description The earlier value, or null. */
+            before: unknown;
+            /** @description The value now, or null. */
+            after: unknown;
+            beforeSummary: string;
+            afterSummary: string;
         };
         /** @description A domain whose Unicode form may pass for another domain. Rules, per label: letters of one script (or Latin with the Chinese, Japanese or Korean scripts that are written together); and not a label in Cyrillic or Greek whose every letter looks like a Latin one (`аррӏе`), unless the top-level domain is in that script too. */
         DomainWarning: {

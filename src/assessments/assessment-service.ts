@@ -7,9 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
-import type { Assessment, AssessmentStore, Limiter, Observation, RateLimiterSpec } from '../store/index.js';
+import type { Assessment, AssessmentStore, Limiter, Observation, RateLimiterSpec, StoredAssessment } from '../store/index.js';
 import { displayOf } from './display-domain.js';
 import { checkBusinessDomain } from './domain.js';
+import { changesBetween } from './observation-changes.js';
 import { inWords } from './observation-words.js';
 
 export const NOTICE =
@@ -60,7 +61,15 @@ export function createAssessmentService(deps: AssessmentServiceDeps): Assessment
   const get = async (id: string): Promise<Assessment> => {
     const found = await deps.store.find(id);
     if (!found) throw new AppError('not_found', `No assessment has the id "${id}".`);
-    return { ...found, ...displayOf(found.domain, found.domainUnicode), observations: found.observations.map(inWords), notice: NOTICE };
+    return { ...found, ...displayOf(found.domain, found.domainUnicode), observations: found.observations.map(inWords), changes: await changesOf(found), notice: NOTICE };
+  };
+
+  /** Against the domain's previous assessment with answers, once this one has answers. */
+  const changesOf = async (assessment: StoredAssessment): Promise<Assessment['changes']> => {
+    if (assessment.status !== 'complete' && assessment.status !== 'partial') return null;
+    const previous = await deps.store.previousAnswered(assessment.domain, assessment.createdAt);
+    if (previous === null || previous.completedAt === null) return null;
+    return { since: { id: previous.id, completedAt: previous.completedAt }, items: changesBetween(previous.observations, assessment.observations) };
   };
 
   /** Takes one from the global cap, then one from the client's allowance (given back to the cap if that fails). */

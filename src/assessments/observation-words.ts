@@ -32,7 +32,7 @@ export const OBSERVATION_WORDS: Readonly<Record<string, Words>> = {
   addresses: { label: 'Internet addresses', observed: (_, list) => addressesSaid(list), notFound: 'The name exists but points to no internet address.' },
   nameservers: {
     label: 'Name servers',
-    observed: (_, list) => `${count(list.length, 'name server')} answer for the domain: ${strings(list).join(', ')}.`,
+    observed: (_, list) => `${count(list.length, 'name server')} ${list.length === 1 ? 'answers' : 'answer'} for the domain: ${strings(list).join(', ')}.`,
     notFound: 'The domain lists no name servers.',
   },
   mx_records: { label: 'Mail servers', observed: (v) => mailSaid(v), notFound: 'The domain lists no mail servers.' },
@@ -96,7 +96,7 @@ function addressesSaid(list: readonly unknown[]): string {
   const entries = list.filter(isValue);
   const shown = entries.map((a) => String(a.address)).join(', ');
   const closed = entries.filter((a) => a.private === true && a.allowListed !== true).length;
-  const note = closed === 0 ? '' : `; ${closed} of them are not public internet addresses and were not contacted`;
+  const note = closed === 0 ? '' : closed === 1 ? '; 1 of them is not a public internet address and was not contacted' : `; ${closed} of them are not public internet addresses and were not contacted`;
   return `The name points to ${count(entries.length, 'address', 'addresses')}: ${shown}${note}.`;
 }
 

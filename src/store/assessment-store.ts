@@ -9,7 +9,7 @@ export type AssessmentStatus = Schemas['AssessmentStatus'];
 export type Observation = Omit<Schemas['Observation'], 'label' | 'summary'>;
 
 /** An assessment as stored: without what the service derives (the notice, how the domain is shown, the observations' words). */
-export type StoredAssessment = Omit<Assessment, 'notice' | 'displayDomain' | 'domainWarning' | 'observations'> & { readonly observations: Observation[] };
+export type StoredAssessment = Omit<Assessment, 'notice' | 'displayDomain' | 'domainWarning' | 'observations' | 'changes'> & { readonly observations: Observation[] };
 
 export interface NewAssessment {
   readonly id: string;
@@ -24,6 +24,8 @@ export interface AssessmentStore {
   create(assessment: NewAssessment): Promise<void>;
   /** The record as stored (the service adds the notice and how the domain is shown). */
   find(id: string): Promise<StoredAssessment | null>;
+  /** The domain's latest assessment created before `createdAt` that finished with answers (complete or partial). */
+  previousAnswered(domain: string, createdAt: string): Promise<StoredAssessment | null>;
   /**
    * Claims the oldest job that is queued, or running with an expired lease (its instance died),
    * for `worker` until `leaseUntil`. Returns the assessment to work on, or null when there is none.
@@ -36,6 +38,13 @@ export interface AssessmentStore {
 interface AssessmentRow {
   id: string; domain: string; domain_unicode: string; exposure: number | null; status: AssessmentStatus;
   created_at: string; completed_at: string | null; observations: string;
+}
+
+function storedOf(row: AssessmentRow): StoredAssessment {
+  return {
+    id: row.id, domain: row.domain, domainUnicode: row.domain_unicode, exposure: row.exposure === null ? null : Number(row.exposure),
+    status: row.status, createdAt: row.created_at, completedAt: row.completed_at, observations: JSON.parse(row.observations),
+  };
 }
 
 export function createAssessmentStore(db: Db): AssessmentStore {
@@ -52,11 +61,17 @@ export function createAssessmentStore(db: Db): AssessmentStore {
     async find(id) {
       if (!storable(id)) return null;
       const row: AssessmentRow | undefined = await db('assessments').where({ id }).first();
-      if (!row) return null;
-      return {
-        id: row.id, domain: row.domain, domainUnicode: row.domain_unicode, exposure: row.exposure === null ? null : Number(row.exposure),
-        status: row.status, createdAt: row.created_at, completedAt: row.completed_at, observations: JSON.parse(row.observations),
-      };
+      return row ? storedOf(row) : null;
+    },
+
+    async previousAnswered(domain, createdAt) {
+      const row: AssessmentRow | undefined = await db('assessments')
+        .where({ domain })
+        .whereIn('status', ['complete', 'partial'])
+        .andWhere('created_at', '<', createdAt)
+        .orderBy('created_at', 'desc')
+        .first();
+      return row ? storedOf(row) : null;
     },
 
     async claim(worker, now, leaseUntil) {

@@ -17,9 +17,9 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** A report as the probes write one, with long names, URLs and values, for the assessment page. */
-export function standInObservations(at: string): Observation[] {
+export function standInObservations(at: string, changed = false): Observation[] {
   const o = (name: string, source: Observation['source'], outcome: Observation['outcome'], value: unknown, evidence: string): Observation => ({ name, outcome, value, evidence, source, observedAt: at });
-  return [
+  const report = [
     o('addresses', 'dns', 'observed', [{ address: '192.0.2.10', family: 'IPv4', private: false, reason: null, allowListed: false }], 'Asked the configured DNS resolver for the A and AAAA records of acme-widgets.co.uk; 192.0.2.10.'),
     o('mx_records', 'dns', 'observed', { nullMx: false, acceptsMail: true, records: [{ exchange: 'acmewidgets-co-uk.mail.protection.outlook.com', priority: 0 }] }, 'Asked the configured DNS resolver for the MX records of acme-widgets.co.uk; acmewidgets-co-uk.mail.protection.outlook.com (priority 0).'),
     o('spf', 'dns', 'observed', { record: 'v=spf1 include:spf.protection.outlook.com -all', allQualifier: '-all' }, 'Asked the configured DNS resolver for the TXT records of acme-widgets.co.uk; "v=spf1 include:spf.protection.outlook.com -all".'),
@@ -28,6 +28,13 @@ export function standInObservations(at: string): Observation[] {
     o('security_headers', 'http', 'observed', { present: ['strict-transport-security'], missing: ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'permissions-policy'], values: { 'strict-transport-security': 'max-age=31536000' } }, 'Asked for https://acme-widgets.co.uk/ (GET, redirects followed); present: strict-transport-security.'),
     o('registration', 'rdap', 'timeout', null, 'Asked the RDAP server of .uk for the domain object of acme-widgets.co.uk; no complete answer within 10000 ms.'),
   ];
+  if (!changed) return report;
+  return report.map((observation) => {
+    if (observation.name === 'mx_records') return o('mx_records', 'dns', 'not_found', null, 'Asked the configured DNS resolver for the MX records of the domain; there are none.');
+    if (observation.name !== 'tls_certificate') return observation;
+    const value = { ...(observation.value as object), authorized: false, daysToExpiry: -3, validTo: '2026-11-25T10:00:00.000Z' };
+    return { ...observation, value, evidence: "Connected to the domain on port 443; issued by Let's Encrypt, covers the name, expired 3 day(s) ago; it does not verify (CERT_HAS_EXPIRED)." };
+  });
 }
 
 export interface Suite {
@@ -38,6 +45,7 @@ export interface Suite {
 }
 
 export async function startSuite(): Promise<Suite> {
+  const seen = new Map<string, number>();
   const mcp = await startFixture(mcpHandler());
   const harness = await startHarness({
     demo: true,
@@ -51,7 +59,12 @@ export async function startSuite(): Promise<Suite> {
         { name: 'com.fixture/private', url: 'http://127.0.0.2:9/mcp' },
       ]),
     ],
-    probe: async () => standInObservations(new Date().toISOString()),
+    probe: async (domain) => {
+      // A domain named changing-… loses its mail server and its certificate expires after its first assessment.
+      const looks = (seen.get(domain) ?? 0) + 1;
+      seen.set(domain, looks);
+      return standInObservations(new Date().toISOString(), domain.startsWith('changing-') && looks > 1);
+    },
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   return {

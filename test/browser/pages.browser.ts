@@ -163,6 +163,20 @@ describe('web pages in Chromium', function () {
     noErrors(v);
   });
 
+  it('shows what changed since the last assessment of the domain, both sides in words', async () => {
+    const assess = async () => {
+      const created = await fetch(`${suite.harness.baseUrl}/api/v1/assessments`, { method: 'POST', headers: { 'content-type': 'application/json', prefer: 'wait=10' }, body: JSON.stringify({ domain: 'changing-widgets.co.uk' }) });
+      return ((await created.json()) as { id: string }).id;
+    };
+    await assess();
+    const v = await visit(`/assessments/${await assess()}`);
+    expect(await v.page.locator('#changes-title').textContent()).to.match(/^Since \d/);
+    expect(await v.page.locator('.change-list li').evaluateAll((items) => items.map((item) => item.getAttribute('data-change')))).to.deep.equal(['mx_records', 'tls_certificate']);
+    expect(await v.page.locator('[data-change="mx_records"]').textContent()).to.contain('Now: The domain lists no mail servers.');
+    if (SCREENSHOTS) await v.page.locator('.changes').screenshot({ path: join(SCREENSHOTS, 'assessment-changes.png') });
+    noErrors(v);
+  });
+
   it('prints an assessment as a clean report: the notice, the domain, the time and every observation, without the site around it', async () => {
     const created = await fetch(`${suite.harness.baseUrl}/api/v1/assessments`, { method: 'POST', headers: { 'content-type': 'application/json', prefer: 'wait=10' }, body: JSON.stringify({ domain: 'acme-widgets.co.uk' }) });
     const { id } = (await created.json()) as { id: string };

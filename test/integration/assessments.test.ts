@@ -4,6 +4,7 @@
  * about queueing); the probes themselves are tested against loopback fixtures elsewhere.
  */
 import { expect } from 'chai';
+import type { Observation } from '../../src/assessments/probes/types.js';
 import type { ProbeRunner } from '../../src/assessments/worker.js';
 import { freshDatabase } from '../support/database.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -32,7 +33,7 @@ describe('assessments', function () {
     expect(body.status).to.be.oneOf(['queued', 'running', 'complete']);
     expect(body.notice).to.match(/observations/).and.to.match(/credit professional/);
     expect(body).to.include({ displayDomain: 'example-bakery.co.uk', domainWarning: null });
-    expect(Object.keys(body).sort()).to.deep.equal(['completedAt', 'createdAt', 'displayDomain', 'domain', 'domainUnicode', 'domainWarning', 'exposure', 'id', 'notice', 'observations', 'status']);
+    expect(Object.keys(body).sort()).to.deep.equal(['changes', 'completedAt', 'createdAt', 'displayDomain', 'domain', 'domainUnicode', 'domainWarning', 'exposure', 'id', 'notice', 'observations', 'status']);
   });
 
   it('answers with the finished record under Prefer: wait', async () => {
@@ -97,6 +98,49 @@ describe('assessments', function () {
     } finally {
       await mixed.close();
     }
+  });
+});
+
+describe('assessment changes since the last look', function () {
+  this.timeout(30_000);
+  const at = new Date().toISOString();
+  const mx = { name: 'mx_records', outcome: 'observed', value: { nullMx: false, acceptsMail: true, records: [{ exchange: 'mx.firm-example.com', priority: 10 }] }, evidence: 'Asked for MX.', source: 'dns', observedAt: at } as const;
+  const certificate = (daysToExpiry: number, validTo: string, authorized: boolean) =>
+    ({ name: 'tls_certificate', outcome: 'observed', value: { issuerOrganization: 'Example CA', authorized, hostnameMatches: true, daysToExpiry, selfSigned: false, validTo }, evidence: 'Connected.', source: 'tls', observedAt: at }) as const;
+  const dmarc = (outcome: 'not_found' | 'timeout') => ({ name: 'dmarc', outcome, value: null, evidence: 'Asked for DMARC.', source: 'dns', observedAt: at }) as const;
+  // What the stand-in probes see of the domain now; each step of the test changes it.
+  let estate: Observation[] = [];
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ demo: false, probe: async () => estate });
+  });
+  after(async () => h.close());
+
+  const assess = async () => (await create(h, { domain: 'firm-example.com' }, { prefer: 'wait=10' })).body;
+
+  it('has none on a first assessment, then tells a removed mail server and an expired certificate with both sides, and no judgement', async () => {
+    estate = [mx, certificate(30, '2027-01-01T00:00:00.000Z', true), dmarc('not_found')];
+    const first = await assess();
+    expect(first.changes).to.equal(null);
+    estate = [{ ...mx, outcome: 'not_found', value: null }, certificate(-2, '2026-11-26T00:00:00.000Z', false), dmarc('not_found')];
+    const second = await assess();
+    expect(second.changes.since).to.deep.equal({ id: first.id, completedAt: first.completedAt });
+    expect(second.changes.items.map((c: { name: string; kind: string }) => [c.name, c.kind])).to.deep.equal([['mx_records', 'disappeared'], ['tls_certificate', 'changed']]);
+    const [mail, cert] = second.changes.items;
+    expect(mail).to.deep.include({ label: 'Mail servers', before: mx.value, after: null, beforeSummary: 'E-mail for the domain goes to 1 mail server: mx.firm-example.com.', afterSummary: 'The domain lists no mail servers.' });
+    expect(cert.afterSummary).to.equal('The certificate, issued by Example CA, cannot be verified, covers the name and expired 2 days ago.');
+    const page = await h.request(`/assessments/${second.id}`, { headers: { accept: 'text/html' } });
+    expect(page.body).to.contain('2 observations differ from').and.to.contain('<strong>Mail servers</strong>: no longer found.');
+  });
+
+  it('compares only what was answered both times, and not what follows from the day alone', async () => {
+    estate = [{ ...mx, outcome: 'not_found', value: null }, certificate(-3, '2026-11-26T00:00:00.000Z', false), dmarc('timeout')];
+    const third = await assess();
+    expect(third.changes.items).to.deep.equal([]);
+    estate = [mx, certificate(-3, '2026-11-26T00:00:00.000Z', false), dmarc('not_found')];
+    const fourth = await assess();
+    expect(fourth.changes.since.id).to.equal(third.id);
+    expect(fourth.changes.items.map((c: { name: string; kind: string }) => [c.name, c.kind])).to.deep.equal([['mx_records', 'appeared']]);
   });
 });
 

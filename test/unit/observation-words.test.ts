@@ -18,7 +18,7 @@ function said(name: string, outcome: Observation['outcome'], value: unknown, evi
 /** [name, value, sentence] for an `observed` answer. */
 const OBSERVED: ReadonlyArray<readonly [string, unknown, string]> = [
   ['addresses', [{ address: '192.0.2.1', family: 'IPv4', private: false, reason: null, allowListed: false }], 'The name points to 1 address: 192.0.2.1.'],
-  ['addresses', [{ address: '192.0.2.1', private: false }, { address: '10.0.0.1', private: true, allowListed: false }], 'The name points to 2 addresses: 192.0.2.1, 10.0.0.1; 1 of them are not public internet addresses and were not contacted.'],
+  ['addresses', [{ address: '192.0.2.1', private: false }, { address: '10.0.0.1', private: true, allowListed: false }], 'The name points to 2 addresses: 192.0.2.1, 10.0.0.1; 1 of them is not a public internet address and was not contacted.'],
   ['nameservers', ['ns1.example.net', 'ns2.example.net'], '2 name servers answer for the domain: ns1.example.net, ns2.example.net.'],
   ['mx_records', { nullMx: false, acceptsMail: true, records: [{ exchange: 'mx1.example.com', priority: 10 }, { exchange: 'mx2.example.com', priority: 20 }] }, 'E-mail for the domain goes to 2 mail servers: mx1.example.com, mx2.example.com.'],
   ['mx_records', { nullMx: true, acceptsMail: false, records: [{ exchange: '', priority: 0 }] }, 'The domain states that it accepts no e-mail (a null MX record).'],

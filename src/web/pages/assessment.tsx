@@ -57,6 +57,7 @@ export function AssessmentPage({ assets, assessment }: { readonly assets: AssetC
           This page updates by itself when the assessment finishes. Without JavaScript, <a href={`/assessments/${encodeURIComponent(assessment.id)}`}>reload it</a>.
         </p>
       )}
+      {assessment.changes === null ? null : <Changes changes={assessment.changes} />}
       <section aria-labelledby="observations-title" class="panel">
         <h2 id="observations-title">Observations</h2>
         {assessment.observations.length === 0 ? (
@@ -67,6 +68,35 @@ export function AssessmentPage({ assets, assessment }: { readonly assets: AssetC
       </section>
       <p class="page-actions"><a href="/assess">Assess another business</a> · <a href={`/api/v1/assessments/${encodeURIComponent(assessment.id)}`}>This assessment as JSON</a> · Print or save as PDF from the browser: the printed report keeps the notice and every observation.</p>
     </Layout>
+  );
+}
+
+const KIND: Readonly<Record<string, string>> = { appeared: 'now found', disappeared: 'no longer found', changed: 'changed' };
+
+/** What differs from the domain's previous assessment: both sides in words, nothing judged. */
+function Changes({ changes }: { readonly changes: NonNullable<Assessment['changes']> }) {
+  const since = formatDateTime(changes.since.completedAt);
+  const earlier = <a href={`/assessments/${encodeURIComponent(changes.since.id)}`}>the assessment of {since}</a>;
+  return (
+    <section aria-labelledby="changes-title" class="panel changes">
+      <h2 id="changes-title">Since {since}</h2>
+      {changes.items.length === 0 ? (
+        <p>No observation differs from {earlier}. Only observations answered both times are compared.</p>
+      ) : (
+        <>
+          <p>{changes.items.length === 1 ? '1 observation differs' : `${changes.items.length} observations differ`} from {earlier}. Only observations answered both times are compared.</p>
+          <ul class="change-list">
+            {changes.items.map((change) => (
+              <li data-change={change.name}>
+                <strong>{change.label}</strong>: {KIND[change.kind] ?? change.kind}.
+                <span class="change-side">Then: {change.beforeSummary}</span>
+                <span class="change-side">Now: {change.afterSummary}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
   );
 }
 
