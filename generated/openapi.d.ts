@@ -910,7 +910,7 @@ export interface components {
          * @description Stable machine-readable error code.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_domain" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "arguments_too_deep" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable";
+        ErrorCode: "validation_failed" | "invalid_domain" | "invalid_previous" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "arguments_too_deep" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable";
         /** @description An RFC 9457 problem detail. */
         Problem: {
             /** @description URI reference naming the problem type. */
@@ -1658,6 +1658,8 @@ export interface components {
             domain: string;
             /** @description The credit exposure under consideration; stored and echoed, never used to judge. */
             exposure?: number;
+            /** @description The id of an earlier assessment of the same domain to compare with: the new one then carries `changes` against it (or, if that one got no answers, against the latest assessment with answers in the chain it starts). An assessment's id is what lets a person read it, so only who holds the earlier id can link to it; an unknown id or one of another domain is a 400 `invalid_previous`. */
+            previous?: string;
         };
         /**
          * @description `complete`: every observation got an answer (`observed` or `not_found`); `partial`: some did; `failed`: none did (every probe failed for reasons outside the domain, e.g. the resolver or the RDAP server could not be reached).
@@ -1682,7 +1684,9 @@ export interface components {
             completedAt: string | null;
             /** @description In a stable order. Observations that need the domain's addresses (TLS and HTTP) are left out when there are none; the `addresses` observation then says, once, that they were not attempted and why. */
             observations: components["schemas"]["Observation"][];
-            /** @description What differs from the domain's previous assessment that got answers (complete or partial); null while this one runs, when it got no answers (failed), and when there is no earlier one. */
+            /** @description The earlier assessment this one was linked to when it was requested (`previous`), or null. */
+            previous: string | null;
+            /** @description What differs from the earlier assessment this one was linked to, or if that one got no answers, from the latest with answers before it in the chain; null while this one runs, when it got no answers (failed), and when it is linked to none. */
             changes: components["schemas"]["ObservationChanges"] | null;
             /** @description These are observations only; any decision is made by a credit professional. */
             notice: string;
@@ -3620,6 +3624,8 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     domain?: string;
                     exposure?: string;
+                    /** @description An earlier assessment of the same domain to compare with (the assessment page's "Assess again" form sends it). */
+                    previous?: string;
                 };
             };
         };

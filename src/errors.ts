@@ -35,6 +35,7 @@ interface CodeInfo {
 export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
   validation_failed: { status: 400, title: 'Invalid request' },
   invalid_domain: { status: 400, title: 'Invalid business domain' },
+  invalid_previous: { status: 400, title: 'No such earlier assessment of this domain' },
   malformed_json: { status: 400, title: 'Malformed JSON body' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },

@@ -18,6 +18,8 @@ export const NOTICE =
 
 /** Longest `Prefer: wait` honoured, in seconds. */
 export const MAX_WAIT_SECONDS = 20;
+/** Links followed back from an assessment to find one with answers to compare with. */
+const MAX_LINKS_FOLLOWED = 10;
 
 export interface AssessmentLimits {
   /** Assessments per client per hour; 0 turns the limit off. */
@@ -33,7 +35,7 @@ export interface Quota {
 }
 
 export interface AssessmentService {
-  create(input: { domain: string; exposure?: number | undefined }, client: string): Promise<{ assessment: Assessment; quota: Quota | null }>;
+  create(input: { domain: string; exposure?: number | undefined; previous?: string | undefined }, client: string): Promise<{ assessment: Assessment; quota: Quota | null }>;
   get(id: string): Promise<Assessment>;
   /** The assessment once it is finished, or as it stands after `seconds`. */
   waitFor(id: string, seconds: number): Promise<Assessment>;
@@ -64,12 +66,30 @@ export function createAssessmentService(deps: AssessmentServiceDeps): Assessment
     return { ...found, ...displayOf(found.domain, found.domainUnicode), observations: found.observations.map(inWords), changes: await changesOf(found), notice: NOTICE };
   };
 
-  /** Against the domain's previous assessment with answers, once this one has answers. */
+  /** Against the assessment this one was linked to (or the nearest with answers along its links), once this one has answers. */
   const changesOf = async (assessment: StoredAssessment): Promise<Assessment['changes']> => {
     if (assessment.status !== 'complete' && assessment.status !== 'partial') return null;
-    const previous = await deps.store.previousAnswered(assessment.domain, assessment.createdAt);
-    if (previous === null || previous.completedAt === null) return null;
-    return { since: { id: previous.id, completedAt: previous.completedAt }, items: changesBetween(previous.observations, assessment.observations) };
+    let link = assessment.previous;
+    for (let hop = 0; link !== null && hop < MAX_LINKS_FOLLOWED; hop += 1) {
+      const earlier = await deps.store.find(link);
+      if (earlier === null) return null;
+      if ((earlier.status === 'complete' || earlier.status === 'partial') && earlier.completedAt !== null) {
+        return { since: { id: earlier.id, completedAt: earlier.completedAt }, items: changesBetween(earlier.observations, assessment.observations) };
+      }
+      link = earlier.previous;
+    }
+    return null;
+  };
+
+  /** The earlier assessment a new one may be linked to: one that exists, of the same domain. */
+  const linkable = async (previous: string | undefined, domain: string): Promise<string | null> => {
+    if (previous === undefined) return null;
+    const earlier = await deps.store.find(previous);
+    if (earlier === null || earlier.domain !== domain) {
+      const message = earlier === null ? `No assessment has the id "${previous}".` : `Assessment "${previous}" is of another domain, not ${domain}.`;
+      throw new AppError('invalid_previous', message, [{ location: 'previous', message }]);
+    }
+    return earlier.id;
   };
 
   /** Takes one from the global cap, then one from the client's allowance (given back to the cap if that fails). */
@@ -91,9 +111,10 @@ export function createAssessmentService(deps: AssessmentServiceDeps): Assessment
       if (!checked.ok) {
         throw new AppError('invalid_domain', checked.message, [{ location: 'domain', message: checked.message, reason: checked.reason }]);
       }
+      const previous = await linkable(input.previous, checked.domain);
       const quota = await consume(client);
       const id = randomUUID();
-      await deps.store.create({ id, domain: checked.domain, domainUnicode: checked.unicode, exposure: input.exposure ?? null, createdAt: now().toISOString() });
+      await deps.store.create({ id, domain: checked.domain, domainUnicode: checked.unicode, exposure: input.exposure ?? null, previous, createdAt: now().toISOString() });
       deps.onQueued?.();
       return { assessment: await get(id), quota };
     },

@@ -16,6 +16,8 @@ export interface NewAssessment {
   readonly domain: string;
   readonly domainUnicode: string;
   readonly exposure: number | null;
+  /** The earlier assessment of the same domain it is compared with, or null. */
+  readonly previous: string | null;
   readonly createdAt: string;
 }
 
@@ -24,8 +26,6 @@ export interface AssessmentStore {
   create(assessment: NewAssessment): Promise<void>;
   /** The record as stored (the service adds the notice and how the domain is shown). */
   find(id: string): Promise<StoredAssessment | null>;
-  /** The domain's latest assessment created before `createdAt` that finished with answers (complete or partial). */
-  previousAnswered(domain: string, createdAt: string): Promise<StoredAssessment | null>;
   /**
    * Claims the oldest job that is queued, or running with an expired lease (its instance died),
    * for `worker` until `leaseUntil`. Returns the assessment to work on, or null when there is none.
@@ -37,13 +37,13 @@ export interface AssessmentStore {
 
 interface AssessmentRow {
   id: string; domain: string; domain_unicode: string; exposure: number | null; status: AssessmentStatus;
-  created_at: string; completed_at: string | null; observations: string;
+  created_at: string; completed_at: string | null; observations: string; previous_id: string | null;
 }
 
 function storedOf(row: AssessmentRow): StoredAssessment {
   return {
     id: row.id, domain: row.domain, domainUnicode: row.domain_unicode, exposure: row.exposure === null ? null : Number(row.exposure),
-    status: row.status, createdAt: row.created_at, completedAt: row.completed_at, observations: JSON.parse(row.observations),
+    status: row.status, createdAt: row.created_at, completedAt: row.completed_at, observations: JSON.parse(row.observations), previous: row.previous_id,
   };
 }
 
@@ -53,6 +53,7 @@ export function createAssessmentStore(db: Db): AssessmentStore {
       await db.transaction(async (trx) => {
         await trx('assessments').insert({
           id: a.id, domain: a.domain, domain_unicode: a.domainUnicode, exposure: a.exposure, status: 'queued', created_at: a.createdAt, completed_at: null, observations: '[]',
+          previous_id: a.previous,
         });
         await trx('assessment_jobs').insert({ assessment_id: a.id, status: 'queued', attempts: 0, queued_at: a.createdAt });
       });
@@ -61,16 +62,6 @@ export function createAssessmentStore(db: Db): AssessmentStore {
     async find(id) {
       if (!storable(id)) return null;
       const row: AssessmentRow | undefined = await db('assessments').where({ id }).first();
-      return row ? storedOf(row) : null;
-    },
-
-    async previousAnswered(domain, createdAt) {
-      const row: AssessmentRow | undefined = await db('assessments')
-        .where({ domain })
-        .whereIn('status', ['complete', 'partial'])
-        .andWhere('created_at', '<', createdAt)
-        .orderBy('created_at', 'desc')
-        .first();
       return row ? storedOf(row) : null;
     },
 
@@ -89,7 +80,7 @@ export function createAssessmentStore(db: Db): AssessmentStore {
           .update({ status: 'running', claimed_by: worker, lease_until: leaseUntil, attempts: db.raw('attempts + 1') });
         if (claimed === 1) {
           const row: AssessmentRow | undefined = await db('assessments').where({ id: candidate.assessment_id }).first();
-          if (row) return { id: row.id, domain: row.domain, domainUnicode: row.domain_unicode, exposure: row.exposure, createdAt: row.created_at };
+          if (row) return { id: row.id, domain: row.domain, domainUnicode: row.domain_unicode, exposure: row.exposure, previous: row.previous_id, createdAt: row.created_at };
         }
       }
       return null;

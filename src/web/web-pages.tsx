@@ -50,6 +50,7 @@ export interface ToolsPageInput {
 export interface AssessForm {
   readonly domain?: string | undefined;
   readonly exposure?: string | undefined;
+  readonly previous?: string | undefined;
 }
 
 /** What a page handler answers: a page's (or a static file's) bytes and media type, with its status. */
@@ -216,11 +217,13 @@ function assessmentPages(assessments: AssessmentService, assets: AssetCatalog): 
       const exposure = exposureText === '' ? undefined : Number(exposureText.replace(/[,_\s]/g, ''));
       if (exposure !== undefined && (!Number.isFinite(exposure) || exposure < 0)) return again(400, { exposure: 'Exposure must be a number of zero or more, such as 25000, or left empty.' });
       try {
-        const { assessment } = await assessments.create({ domain, ...(exposure === undefined ? {} : { exposure }) }, client);
+        const previous = (form.previous ?? '').trim();
+        const { assessment } = await assessments.create({ domain, ...(exposure === undefined ? {} : { exposure }), ...(previous === '' ? {} : { previous }) }, client);
         return { kind: 'queued', location: `/assessments/${encodeURIComponent(assessment.id)}` };
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         if (err.code === 'invalid_domain' || err.code === 'validation_failed') return again(400, { domain: err.errors[0]?.message ?? err.detail });
+        if (err.code === 'invalid_previous') return again(400, { form: err.detail });
         if (err.code === 'rate_limited') return again(429, { form: err.detail }, err.headers);
         throw err;
       }

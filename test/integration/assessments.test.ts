@@ -33,7 +33,7 @@ describe('assessments', function () {
     expect(body.status).to.be.oneOf(['queued', 'running', 'complete']);
     expect(body.notice).to.match(/observations/).and.to.match(/credit professional/);
     expect(body).to.include({ displayDomain: 'example-bakery.co.uk', domainWarning: null });
-    expect(Object.keys(body).sort()).to.deep.equal(['changes', 'completedAt', 'createdAt', 'displayDomain', 'domain', 'domainUnicode', 'domainWarning', 'exposure', 'id', 'notice', 'observations', 'status']);
+    expect(Object.keys(body).sort()).to.deep.equal(['changes', 'completedAt', 'createdAt', 'displayDomain', 'domain', 'domainUnicode', 'domainWarning', 'exposure', 'id', 'notice', 'observations', 'previous', 'status']);
   });
 
   it('answers with the finished record under Prefer: wait', async () => {
@@ -116,14 +116,18 @@ describe('assessment changes since the last look', function () {
   });
   after(async () => h.close());
 
-  const assess = async () => (await create(h, { domain: 'firm-example.com' }, { prefer: 'wait=10' })).body;
+  const assess = async (previous?: string) => (await create(h, { domain: 'firm-example.com', ...(previous ? { previous } : {}) }, { prefer: 'wait=10' })).body;
+  let last = '';
 
   it('has none on a first assessment, then tells a removed mail server and an expired certificate with both sides, and no judgement', async () => {
     estate = [mx, certificate(30, '2027-01-01T00:00:00.000Z', true), dmarc('not_found')];
     const first = await assess();
-    expect(first.changes).to.equal(null);
+    expect(first).to.include({ previous: null, changes: null });
     estate = [{ ...mx, outcome: 'not_found', value: null }, certificate(-2, '2026-11-26T00:00:00.000Z', false), dmarc('not_found')];
-    const second = await assess();
+    // Not linked to the first: nothing is compared (another person's assessment of the same domain stays out of sight).
+    expect((await assess()).changes).to.equal(null);
+    const second = await assess(first.id);
+    expect(second.previous).to.equal(first.id);
     expect(second.changes.since).to.deep.equal({ id: first.id, completedAt: first.completedAt });
     expect(second.changes.items.map((c: { name: string; kind: string }) => [c.name, c.kind])).to.deep.equal([['mx_records', 'disappeared'], ['tls_certificate', 'changed']]);
     const [mail, cert] = second.changes.items;
@@ -131,16 +135,35 @@ describe('assessment changes since the last look', function () {
     expect(cert.afterSummary).to.equal('The certificate, issued by Example CA, cannot be verified, covers the name and expired 2 days ago.');
     const page = await h.request(`/assessments/${second.id}`, { headers: { accept: 'text/html' } });
     expect(page.body).to.contain('2 observations differ from').and.to.contain('<strong>Mail servers</strong>: no longer found.');
+    last = second.id;
   });
 
   it('compares only what was answered both times, and not what follows from the day alone', async () => {
     estate = [{ ...mx, outcome: 'not_found', value: null }, certificate(-3, '2026-11-26T00:00:00.000Z', false), dmarc('timeout')];
-    const third = await assess();
+    const third = await assess(last);
     expect(third.changes.items).to.deep.equal([]);
     estate = [mx, certificate(-3, '2026-11-26T00:00:00.000Z', false), dmarc('not_found')];
-    const fourth = await assess();
+    const fourth = await assess(third.id);
     expect(fourth.changes.since.id).to.equal(third.id);
     expect(fourth.changes.items.map((c: { name: string; kind: string }) => [c.name, c.kind])).to.deep.equal([['mx_records', 'appeared']]);
+    // One without answers is passed over: the comparison goes on along its link.
+    estate = [];
+    const failed = await assess(fourth.id);
+    expect(failed).to.include({ status: 'failed', changes: null });
+    estate = [mx, certificate(-4, '2026-11-26T00:00:00.000Z', false), dmarc('not_found')];
+    const sixth = await assess(failed.id);
+    expect(sixth.changes.since.id).to.equal(fourth.id);
+    expect(sixth.changes.items).to.deep.equal([]);
+  });
+
+  it('refuses to link to an unknown assessment or one of another domain, with 400 invalid_previous, and counts nothing', async () => {
+    const other = (await create(h, { domain: 'other-firm.com' }, { prefer: 'wait=10' })).body;
+    for (const previous of ['00000000-0000-0000-0000-000000000000', other.id]) {
+      const refused = await create(h, { domain: 'firm-example.com', previous });
+      expect(refused.status).to.equal(400);
+      expect(refused.body).to.include({ code: 'invalid_previous' });
+      expect(refused.body.errors[0].location).to.equal('body.previous');
+    }
   });
 });
 

@@ -23,7 +23,7 @@ import * as sqliteRateLimits from './017-sqlite-rate-limits.js';
 import * as runCommands from './018-run-commands.js';
 import * as toolDefinitions from './019-tool-definitions.js';
 import * as toolHistoryPeriods from './020-tool-history-periods.js';
-import * as assessmentsByDomain from './021-assessments-by-domain.js';
+import * as assessmentPrevious from './021-assessment-previous.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -46,7 +46,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '018-run-commands': runCommands,
   '019-tool-definitions': toolDefinitions,
   '020-tool-history-periods': toolHistoryPeriods,
-  '021-assessments-by-domain': assessmentsByDomain,
+  '021-assessment-previous': assessmentPrevious,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */

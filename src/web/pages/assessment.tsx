@@ -66,6 +66,15 @@ export function AssessmentPage({ assets, assessment }: { readonly assets: AssetC
           <ObservationList observations={assessment.observations} />
         )}
       </section>
+      {finished ? (
+        <form class="page-actions assess-again" action="/assess" method="post">
+          <input type="hidden" name="domain" value={assessment.domain} />
+          <input type="hidden" name="previous" value={assessment.id} />
+          {assessment.exposure === null ? null : <input type="hidden" name="exposure" value={String(assessment.exposure)} />}
+          <button type="submit">Assess {name} again and compare</button>
+          <span class="hint">The new assessment lists what changed since this one.</span>
+        </form>
+      ) : null}
       <p class="page-actions"><a href="/assess">Assess another business</a> · <a href={`/api/v1/assessments/${encodeURIComponent(assessment.id)}`}>This assessment as JSON</a> · Print or save as PDF from the browser: the printed report keeps the notice and every observation.</p>
     </Layout>
   );
