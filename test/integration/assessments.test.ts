@@ -101,6 +101,9 @@ describe('assessments', function () {
   });
 });
 
+/** Words that would read as a score, a grade or advice about the business. */
+const GRADE_WORDS = /\b(good|bad|poor|weak|strong|risky?|safe|unsafe|score[sd]?|grade[sd]?|rating|rated|recommend\w*|healthy|excellent|worse|better|pass(ed)?|fail(ed)?)\b/i;
+
 describe('assessment changes since the last look', function () {
   this.timeout(30_000);
   const at = new Date().toISOString();
@@ -135,6 +138,10 @@ describe('assessment changes since the last look', function () {
     expect(cert.afterSummary).to.equal('The certificate, issued by Example CA, cannot be verified, covers the name and expired 2 days ago.');
     const page = await h.request(`/assessments/${second.id}`, { headers: { accept: 'text/html' } });
     expect(page.body).to.contain('2 observations differ from').and.to.contain('<strong>Mail servers</strong>: no longer found.');
+    // Nothing reads as a grade or advice, in the body or on the page, but the notice that says it is none.
+    const visible = String(page.body).replace(/<(script|style)[^]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ').replace(/&#39;|&#x27;|&apos;/g, "'").replace(/&amp;/g, '&').replaceAll(second.notice, ' ');
+    const json = JSON.stringify({ ...second, notice: '' });
+    for (const text of [visible, json]) expect(text).to.not.match(GRADE_WORDS);
     last = second.id;
   });
 
