@@ -10,6 +10,7 @@
 import { join, resolve } from 'node:path';
 import { ensureCorpus } from './corpus.js';
 import { runLoad } from './load.js';
+import { median } from './paired.js';
 import { buildScenarios } from './scenarios.js';
 import { loadSettings } from './settings.js';
 
@@ -25,11 +26,6 @@ const manifest = await ensureCorpus(join(root, 'bench', 'corpus'), first.total, 
 const wanted = names.split(',');
 const scenarios = (await buildScenarios(urlA, manifest)).filter((s) => wanted.includes(s.name));
 const options = { connections: settings.connections, seconds: Number(seconds), warmupSeconds: 0.5, timeoutSeconds: 10 };
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = sorted.length / 2;
-  return sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 for (const scenario of scenarios) {
   // A lap of every request on each first, so that both passes measure kept answers alike.
   for (const url of [urlA, urlB]) await runLoad(url, scenario.requests, { ...options, seconds: Math.max(1, Math.ceil(scenario.requests.length / 200)) });

@@ -51,10 +51,15 @@ export async function measurePaired(a: ServerHandle, b: ServerHandle, setups: re
     }
   }
   const metrics = (await scraping?.stop()) ?? null;
-  const ratios = rounds.map((r) => r.b / Math.max(r.a, 1e-9)).sort((x, y) => x - y);
-  const middle = ratios.length / 2;
-  const medianRatio = ratios.length % 2 === 1 ? (ratios[Math.floor(middle)] as number) : ((ratios[middle - 1] as number) + (ratios[middle] as number)) / 2;
+  const medianRatio = median(rounds.map((r) => r.b / Math.max(r.a, 1e-9)));
   return { a: setups[0], b: setups[1], rounds, medianRatio: Math.round(medianRatio * 1000) / 1000, metrics, load: combined(passes) };
+}
+
+/** The median of a non-empty list: the middle value, or the mean of the two middle ones. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Several passes as one: counts summed, rates over the summed seconds, percentiles the worst pass's. */

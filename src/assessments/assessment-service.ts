@@ -20,6 +20,8 @@ export const NOTICE =
 export const MAX_WAIT_SECONDS = 20;
 /** Links followed back from an assessment to find one with answers to compare with. */
 const MAX_LINKS_FOLLOWED = 10;
+/** Statuses of an assessment whose observations got answers: the ones changes are made between. */
+const ANSWERED = new Set<string>(['complete', 'partial']);
 
 export interface AssessmentLimits {
   /** Assessments per client per hour; 0 turns the limit off. */
@@ -68,12 +70,12 @@ export function createAssessmentService(deps: AssessmentServiceDeps): Assessment
 
   /** Against the assessment this one was linked to (or the nearest with answers along its links), once this one has answers. */
   const changesOf = async (assessment: StoredAssessment): Promise<Assessment['changes']> => {
-    if (assessment.status !== 'complete' && assessment.status !== 'partial') return null;
+    if (!ANSWERED.has(assessment.status)) return null;
     let link = assessment.previous;
     for (let hop = 0; link !== null && hop < MAX_LINKS_FOLLOWED; hop += 1) {
       const earlier = await deps.store.find(link);
       if (earlier === null) return null;
-      if ((earlier.status === 'complete' || earlier.status === 'partial') && earlier.completedAt !== null) {
+      if (ANSWERED.has(earlier.status) && earlier.completedAt !== null) {
         return { since: { id: earlier.id, completedAt: earlier.completedAt }, items: changesBetween(earlier.observations, assessment.observations) };
       }
       link = earlier.previous;

@@ -6,6 +6,7 @@
  * beside them.
  */
 import type { components } from '../../generated/openapi.js';
+import { plural } from '../plural.js';
 import type { Observation } from './probes/types.js';
 
 /** An observation as the contract sends it: with its label and its sentence. */
@@ -23,7 +24,6 @@ interface Words {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
-const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 const isValue = (item: unknown): item is Value => typeof item === 'object' && item !== null && !Array.isArray(item);
 const day = (value: unknown): string | null => text(value)?.slice(0, 10) ?? null;
 
@@ -32,7 +32,7 @@ export const OBSERVATION_WORDS: Readonly<Record<string, Words>> = {
   addresses: { label: 'Internet addresses', observed: (_, list) => addressesSaid(list), notFound: 'The name exists but points to no internet address.' },
   nameservers: {
     label: 'Name servers',
-    observed: (_, list) => `${count(list.length, 'name server')} ${list.length === 1 ? 'answers' : 'answer'} for the domain: ${strings(list).join(', ')}.`,
+    observed: (_, list) => `${plural(list.length, 'name server')} ${list.length === 1 ? 'answers' : 'answer'} for the domain: ${strings(list).join(', ')}.`,
     notFound: 'The domain lists no name servers.',
   },
   mx_records: { label: 'Mail servers', observed: (v) => mailSaid(v), notFound: 'The domain lists no mail servers.' },
@@ -56,7 +56,7 @@ export const OBSERVATION_WORDS: Readonly<Record<string, Words>> = {
   },
   robots_txt: {
     label: 'Instructions for search engines (robots.txt)',
-    observed: (v) => `The site publishes a robots.txt, which names ${count(strings(v.sitemaps).length, 'site map')}.`,
+    observed: (v) => `The site publishes a robots.txt, which names ${plural(strings(v.sitemaps).length, 'site map')}.`,
     notFound: 'The site publishes no robots.txt.',
   },
   sitemap: { label: 'Site map', observed: (v) => `The site publishes a site map: ${strings(v.urls).join(', ')}.`, notFound: 'No site map was found.' },
@@ -97,13 +97,13 @@ function addressesSaid(list: readonly unknown[]): string {
   const shown = entries.map((a) => String(a.address)).join(', ');
   const closed = entries.filter((a) => a.private === true && a.allowListed !== true).length;
   const note = closed === 0 ? '' : closed === 1 ? '; 1 of them is not a public internet address and was not contacted' : `; ${closed} of them are not public internet addresses and were not contacted`;
-  return `The name points to ${count(entries.length, 'address', 'addresses')}: ${shown}${note}.`;
+  return `The name points to ${plural(entries.length, 'address', 'addresses')}: ${shown}${note}.`;
 }
 
 function mailSaid(v: Value): string {
   if (v.nullMx === true) return 'The domain states that it accepts no e-mail (a null MX record).';
   const records = Array.isArray(v.records) ? v.records.filter(isValue) : [];
-  return `E-mail for the domain goes to ${count(records.length, 'mail server')}: ${records.map((r) => String(r.exchange)).join(', ')}.`;
+  return `E-mail for the domain goes to ${plural(records.length, 'mail server')}: ${records.map((r) => String(r.exchange)).join(', ')}.`;
 }
 
 const SPF_ALL: Readonly<Record<string, string>> = {
@@ -140,14 +140,14 @@ function certificateSaid(v: Value): string {
   const trusted = v.authorized === true ? 'can be verified' : 'cannot be verified';
   const covers = v.hostnameMatches === true ? 'covers the name' : 'does not cover the name';
   const days = typeof v.daysToExpiry === 'number' ? v.daysToExpiry : null;
-  const expiry = days === null ? 'has no readable expiry' : days < 0 ? `expired ${count(-days, 'day')} ago` : `expires in ${count(days, 'day')}`;
+  const expiry = days === null ? 'has no readable expiry' : days < 0 ? `expired ${plural(-days, 'day')} ago` : `expires in ${plural(days, 'day')}`;
   return `The certificate, issued by ${issuer}${v.selfSigned === true ? ' (self-signed)' : ''}, ${trusted}, ${covers} and ${expiry}.`;
 }
 
 function hstsSaid(maxAge: unknown): string {
   if (typeof maxAge !== 'number') return 'The website sends an HSTS header without a duration.';
   if (maxAge === 0) return 'The website tells browsers to stop requiring secure connections (max-age=0).';
-  return `The website tells browsers to use only secure connections to it for ${count(Math.floor(maxAge / 86_400), 'day')}.`;
+  return `The website tells browsers to use only secure connections to it for ${plural(Math.floor(maxAge / 86_400), 'day')}.`;
 }
 
 function headersSaid(present: readonly string[], missing: readonly string[]): string {

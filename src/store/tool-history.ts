@@ -72,8 +72,8 @@ export async function toolHistoryOf(db: Db, serverId: string): Promise<ToolDefin
   }));
 }
 
-/** The periods the servers' records hold now. */
-async function heldRows(trx: Knex.Transaction, serverIds: readonly string[]): Promise<Map<string, HistoryRow[]>> {
+/** The periods the servers' records hold now, by server. */
+export async function heldRows(trx: Knex, serverIds: readonly string[]): Promise<Map<string, HistoryRow[]>> {
   const out = new Map<string, HistoryRow[]>();
   for (const list of inLists(serverIds)) {
     const rows: HistoryRow[] = await trx('tool_history').whereIn('server_id', list).where('current', true).select('server_id', 'tool_name', 'fingerprint', 'first_seen_at', 'seen_by');

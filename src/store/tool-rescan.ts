@@ -11,6 +11,7 @@ import { definitionOf } from '../catalog/tool-fingerprint.js';
 import { insertMany, type Row } from './bulk-insert.js';
 import { TOOL_HISTORY_COLUMNS } from './catalog-inserts.js';
 import { inLists } from './in-lists.js';
+import { heldRows } from './tool-history.js';
 
 export interface RescanSummary {
   /** Servers and tools read. */
@@ -57,22 +58,12 @@ export async function rescanTools(trx: Knex, now: string): Promise<RescanSummary
       summary.toolsChanged += changed;
       if (changed > 0 || toolSet) changedServers.push(server.id);
     }
-    const held = await heldDefinitions(trx, servers.map((s) => s.id));
+    const held = new Set([...(await heldRows(trx, servers.map((s) => s.id))).values()].flat().map((r) => `${r.server_id}\n${r.tool_name}\n${r.fingerprint}`));
     // A new period only for what no period holds now; it is held, so it has no retired_at.
     await insertMany(trx as Knex.Transaction, { table: 'tool_history', columns: TOOL_HISTORY_COLUMNS.filter((c) => c !== 'retired_at') }, history.filter((row) => !held.has(`${row[0]}\n${row[1]}\n${row[2]}`)));
     for (const list of inLists(changedServers)) await trx('registry_versions').whereIn('server_id', list).update({ catalog_meta: null });
     summary.serversChanged += changedServers.length;
   }
-}
-
-/** `server\ntool\nfingerprint` of the definitions the servers' records hold now. */
-async function heldDefinitions(trx: Knex, serverIds: readonly string[]): Promise<Set<string>> {
-  const held = new Set<string>();
-  for (const list of inLists(serverIds)) {
-    const rows: Array<{ server_id: string; tool_name: string; fingerprint: string }> = await trx('tool_history').whereIn('server_id', list).where('current', true).select('server_id', 'tool_name', 'fingerprint');
-    for (const row of rows) held.add(`${row.server_id}\n${row.tool_name}\n${row.fingerprint}`);
-  }
-  return held;
 }
 
 /** Rescans one server's tools: how many changed, and whether its tool set's fingerprint or serious findings did. Adds their definitions to `history`. */

@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import type { ServerSummary } from '../types.js';
 import { safeHref } from './security.js';
+import { plural } from '../plural.js';
 
 /** A link only when `href` is http(s); otherwise the text alone (a `javascript:` URL stays visible, inert). */
 export function ExternalLink({ href, children }: { readonly href: string | null | undefined; readonly children?: ComponentChildren }) {
@@ -49,9 +50,7 @@ export function transportLabel(transport: string): string {
   return TRANSPORT[transport] ?? transport;
 }
 
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-}
+export { plural };
 
 /** A server in a list: its name linking to its page, what it does, and its facts. */
 export function ServerCard({ server, categoryNames, compare, terms }: { readonly server: ServerSummary & { readonly matchedTerms?: readonly string[] }; readonly categoryNames: ReadonlyMap<string, string>; readonly compare?: boolean; readonly terms?: readonly string[] | null }) {
