@@ -4,16 +4,26 @@
  */
 import { dnsFailure } from './dns-answers.js';
 import { ADDRESS_PROBE, DNS_PROBES } from './dns-probes.js';
+import { MAIL_PROBES } from './mail-probes.js';
 import { failure, observe } from './observation.js';
 import { RDAP_PROBE } from './rdap-probe.js';
 import { createSharedLookups } from './shared.js';
+import { SITE_CONTENT_PROBES } from './site-content-probes.js';
 import { SITE_FILE_PROBES } from './site-files-probes.js';
 import { TLS_PROBE } from './tls-probe.js';
 import type { Observation, Probe, ProbeContext, SharedLookups } from './types.js';
 import { WEBSITE_PROBES } from './website-probes.js';
 
 /** Every probe, in the order their observations are reported. */
-export const PROBES: readonly Probe[] = [...DNS_PROBES, TLS_PROBE, ...WEBSITE_PROBES, ...SITE_FILE_PROBES, RDAP_PROBE];
+export const PROBES: readonly Probe[] = [
+  ...DNS_PROBES,
+  ...MAIL_PROBES,
+  TLS_PROBE,
+  ...WEBSITE_PROBES,
+  ...SITE_FILE_PROBES,
+  ...SITE_CONTENT_PROBES,
+  RDAP_PROBE,
+];
 
 /** The observation names a run produces, in order (those not attempted are left out). */
 export const OBSERVATION_NAMES: readonly string[] = PROBES.flatMap((probe) => probe.names);
