@@ -1,5 +1,4 @@
 /** The composition root's wiring: config → store → services → app, shared by the CLI and tests. */
-import { Resolver } from 'node:dns/promises';
 import type Koa from 'koa';
 import { createApp } from './app.js';
 import { createAssessmentService, type AssessmentService } from './assessments/assessment-service.js';
@@ -9,6 +8,7 @@ import type { Config } from './config.js';
 import { loadContract } from './contract.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { DnssecResolver } from './net/dns-records.js';
 import { createNetClient, type NetClient, type NetClientOptions } from './net/index.js';
 import { createProxyService, type ProxyService } from './proxy/proxy-service.js';
 import { rankedServers, searchThrough } from './search/engine-choice.js';
@@ -142,6 +142,6 @@ function searchEngines(store: Store, logger: Logger): SearchEngine[] {
 /** The real probes: system DNS, the guarded client, RDAP servers from the IANA bootstrap. */
 function defaultProbe(net: NetClient, config: ServiceConfig): ProbeRunner {
   const rdapBaseUrl = rdapFromBootstrap(net, config.rdapBootstrapUrl);
-  const dns = new Resolver({ timeout: 5000, tries: 2 });
+  const dns = new DnssecResolver({ timeout: 5000, tries: 2 });
   return (domain) => runProbes({ domain, net, dns, allowPrivate: config.netAllowPrivate, rdapBaseUrl, timeoutMs: 10_000, now: () => new Date() });
 }

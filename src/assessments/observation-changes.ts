@@ -15,7 +15,9 @@ export type ObservationChange = components['schemas']['ObservationChange'];
 /** Per observation, the fields of its value that follow from the day it was made, not from the domain. */
 export const DAY_DERIVED: Readonly<Record<string, readonly string[]>> = {
   tls_certificate: ['daysToExpiry'],
+  certificate_expiry: ['daysToExpiry', 'expired'],
   registration: ['ageDays'],
+  registration_expiry: ['daysToExpiry'],
 };
 
 const answered = (o: Observation): boolean => o.outcome === 'observed' || o.outcome === 'not_found';

@@ -20,6 +20,8 @@ interface Words {
   readonly observed: (value: Value, list: readonly unknown[]) => string;
   /** The sentence for `not_found`: the domain's own authority said there is none. */
   readonly notFound: string;
+  /** Asked of a name below the domain (`_dmarc.…`): that name's NXDOMAIN means only that there is no such record. */
+  readonly belowDomain?: true;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -36,10 +38,21 @@ export const OBSERVATION_WORDS: Readonly<Record<string, Words>> = {
     notFound: 'The domain lists no name servers.',
   },
   mx_records: { label: 'Mail servers', observed: (v) => mailSaid(v), notFound: 'The domain lists no mail servers.' },
-  spf: { label: 'Who may send its e-mail (SPF)', observed: (v) => spfSaid(text(v.allQualifier)), notFound: 'The domain publishes no SPF record saying who may send its e-mail.' },
-  dmarc: { label: 'What receivers do with forged e-mail (DMARC)', observed: (v) => dmarcSaid(text(v.policy)), notFound: 'The domain publishes no DMARC record.' },
+  spf: { label: 'Who may send its e-mail (SPF)', observed: (v) => spfSaid(text(v.allQualifier), text(v.redirect)), notFound: 'The domain publishes no SPF record saying who may send its e-mail.' },
+  dmarc: { label: 'What receivers do with forged e-mail (DMARC)', observed: (v) => dmarcSaid(text(v.policy), v.pct), notFound: 'The domain publishes no DMARC record.', belowDomain: true },
   caa: { label: 'Who may issue certificates (CAA)', observed: (_, list) => caaSaid(list), notFound: 'The domain does not limit which certificate authorities may issue its certificates.' },
+  dnssec: { label: 'Signed DNS answers (DNSSEC)', observed: (v) => dnssecSaid(v), notFound: 'The domain\'s DNS answers are not signed: its parent zone publishes no DNSSEC key record (DS) for it.' },
+  ipv6: { label: 'IPv6 addresses', observed: (v) => ipv6Said(v), notFound: 'Neither the domain nor its name servers or mail servers have an IPv6 address.' },
+  mta_sts: { label: 'Encrypted delivery of its e-mail (MTA-STS)', observed: (v) => mtaStsSaid(v), notFound: 'The domain publishes no MTA-STS policy for e-mail sent to it.', belowDomain: true },
+  tls_rpt: {
+    label: 'Reports on encrypted delivery (TLS-RPT)',
+    observed: (v) => (strings(v.rua).length === 0 ? 'The domain publishes a TLS-RPT record that names no address for reports.' : `The domain asks sending servers to report problems with encrypted delivery of its e-mail to ${strings(v.rua).join(', ')}.`),
+    notFound: 'The domain publishes no TLS-RPT record asking for reports on encrypted delivery of its e-mail.',
+    belowDomain: true,
+  },
+  mail_provider: { label: 'E-mail provider', observed: (v) => mailProviderSaid(v), notFound: 'The domain lists no mail servers, so no e-mail provider could be recognised.' },
   tls_certificate: { label: 'Website certificate', observed: (v) => certificateSaid(v), notFound: 'No certificate was found.' },
+  certificate_expiry: { label: 'Website certificate expiry', observed: (v) => expirySaid('The website certificate', day(v.notAfter), v.daysToExpiry), notFound: 'No certificate was found.' },
   https_reachable: {
     label: 'Secure website (HTTPS)',
     observed: (v) => `The secure website, ${text(v.url) ?? 'its home page'}, answered with status ${String(v.status)}.`,
@@ -61,7 +74,18 @@ export const OBSERVATION_WORDS: Readonly<Record<string, Words>> = {
   },
   sitemap: { label: 'Site map', observed: (v) => `The site publishes a site map: ${strings(v.urls).join(', ')}.`, notFound: 'No site map was found.' },
   parked_domain: { label: 'Signs of a parked domain', observed: (v) => parkedSaid(v.signs), notFound: 'No sign of a parked domain was found in the home page or the name servers.' },
+  legal_identity: { label: 'Company details stated on the website', observed: (v) => legalSaid(v.identifiers), notFound: 'The website pages read state no company number, VAT ID or registered address.' },
+  site_activity: {
+    label: 'Dates the website states about itself',
+    observed: (v) => activitySaid(v),
+    notFound: 'The home page states no copyright year and sends no Last-Modified date, and no site map date was found.',
+  },
   registration: { label: 'Domain registration', observed: (v) => registrationSaid(v), notFound: 'The registry has no record of the domain.' },
+  registration_expiry: {
+    label: 'Domain registration expiry',
+    observed: (v) => (day(v.expires) === null ? 'The registry publishes no expiry date for the domain.' : expirySaid("The domain's registration", day(v.expires), v.daysToExpiry)),
+    notFound: 'The registry has no record of the domain.',
+  },
 };
 
 /** The observation with its label and its sentence. */
@@ -80,14 +104,14 @@ function summaryOf(o: Observation, words: Words | undefined): string {
     }
     case 'not_found':
       // Only the domain's own DNS answers "no such name"; the evidence names the code it gave.
-      if (o.source === 'dns' && o.evidence.includes('(NXDOMAIN)')) return 'The name does not exist in the DNS.';
+      if (o.source === 'dns' && words?.belowDomain !== true && o.evidence.includes('(NXDOMAIN)')) return 'The name does not exist in the DNS.';
       return words?.notFound ?? 'Not found.';
     case 'timeout':
       return 'No complete answer came within the time limit, so nothing is known of this.';
     default: {
       const records = isValue(value) ? strings(value.records) : [];
       if (records.length > 1) return `The domain publishes ${records.length} such records; the standard treats more than one as an error, so none of them applies.`;
-      return 'No answer could be had, so nothing is known of this: the evidence says which host failed.';
+      return 'No answer could be had, so nothing is known of this: the evidence says which host gave none.';
     }
   }
 }
@@ -113,9 +137,10 @@ const SPF_ALL: Readonly<Record<string, string>> = {
   '+all': 'but allows any sender at all (+all)',
 };
 
-function spfSaid(all: string | null): string {
+function spfSaid(all: string | null, redirect: string | null): string {
   const rest = all === null ? undefined : SPF_ALL[all];
-  return `The domain lists who may send its e-mail ${rest ?? 'without a rule for any other sender'}.`;
+  const other = redirect === null ? 'without a rule for any other sender' : `and leaves the rest to the record of ${redirect} (redirect)`;
+  return `The domain lists who may send its e-mail ${rest ?? other}.`;
 }
 
 const DMARC_POLICY: Readonly<Record<string, string>> = {
@@ -124,8 +149,10 @@ const DMARC_POLICY: Readonly<Record<string, string>> = {
   none: 'The domain asks receivers only to report e-mail sent in its name that cannot be confirmed as its own, not to stop it (p=none).',
 };
 
-function dmarcSaid(policy: string | null): string {
-  return (policy === null ? undefined : DMARC_POLICY[policy.toLowerCase()]) ?? `The domain publishes a DMARC record with the policy "${policy ?? 'none given'}".`;
+function dmarcSaid(policy: string | null, pct: unknown): string {
+  const said = (policy === null ? undefined : DMARC_POLICY[policy.toLowerCase()]) ?? `The domain publishes a DMARC record with the policy "${policy ?? 'none given'}".`;
+  // pct below 100 limits the policy to a share of such e-mail (RFC 7489 §6.3).
+  return typeof pct === 'number' && pct < 100 ? `${said.slice(0, -1)}, for ${pct}% of such e-mail.` : said;
 }
 
 function caaSaid(list: readonly unknown[]): string {
@@ -133,6 +160,56 @@ function caaSaid(list: readonly unknown[]): string {
   if (issuers.length === 0) return 'The domain publishes CAA records, none of which names who may issue certificates.';
   const named = [...new Set(issuers.map((issuer) => issuer.split(';')[0]?.trim() || 'no one'))];
   return `Only these may issue certificates for the domain: ${named.join(', ')}.`;
+}
+
+function dnssecSaid(v: Value): string {
+  const ds = Array.isArray(v.ds) ? v.ds.filter(isValue) : [];
+  const algorithms = [...new Set(ds.map((r) => text(r.algorithmName) ?? `algorithm ${String(r.algorithm)}`))];
+  const checked = v.validatedByResolver === true ? ', and the resolver that was asked confirmed the signatures' : '';
+  return `The domain's DNS answers are signed (DNSSEC): its parent zone publishes ${plural(ds.length, 'key record')} (DS) for it, using ${algorithms.join(', ')}${checked}.`;
+}
+
+function hostsWithIpv6(what: string, hosts: unknown): string {
+  if (!Array.isArray(hosts)) return `its ${what}s could not be looked up`;
+  const entries = hosts.filter(isValue);
+  if (entries.length === 0) return `it lists no ${what}s`;
+  const withOne = entries.filter((h) => strings(h.addresses).length > 0).length;
+  const unknown = entries.filter((h) => !Array.isArray(h.addresses)).length;
+  return `${plural(withOne, what)} of ${entries.length} ${withOne === 1 ? 'has' : 'have'} one${unknown === 0 ? '' : ` (${unknown} could not be looked up)`}`;
+}
+
+function ipv6Said(v: Value): string {
+  const own = Array.isArray(v.domain) ? strings(v.domain) : null;
+  const domain = own === null ? 'Whether the domain has an IPv6 address could not be looked up'
+    : own.length === 0 ? 'The domain has no IPv6 address' : `The domain has ${plural(own.length, 'IPv6 address', 'IPv6 addresses')} (${own.join(', ')})`;
+  return `${domain}; ${hostsWithIpv6('name server', v.nameservers)}; ${hostsWithIpv6('mail server', v.mailServers)}.`;
+}
+
+const MTA_STS_MODE: Readonly<Record<string, string>> = {
+  enforce: 'asks sending servers to deliver its e-mail only over verified encrypted connections (mode enforce)',
+  testing: 'asks sending servers to report, and still deliver, e-mail that cannot go over verified encrypted connections (mode testing)',
+  none: 'withdraws any earlier policy (mode none)',
+};
+
+function mtaStsSaid(v: Value): string {
+  const mode = text(v.mode);
+  if (mode === null && typeof v.policyStatus === 'number' && v.policyStatus !== 200) {
+    return `The domain announces an MTA-STS policy, but ${text(v.policyUrl) ?? 'its policy address'} answered with status ${v.policyStatus}, so there is no policy to read.`;
+  }
+  const said = mode === null ? 'states no mode' : (MTA_STS_MODE[mode] ?? `states the mode "${mode}"`);
+  const mx = strings(v.mx);
+  const servers = mx.length === 0 ? '' : `; it names ${mx.join(', ')} as its mail servers`;
+  const kept = typeof v.maxAge === 'number' ? `; senders keep it for ${plural(Math.floor(v.maxAge / 86_400), 'day')}` : '';
+  return `The domain publishes an MTA-STS policy that ${said}${servers}${kept}.`;
+}
+
+function mailProviderSaid(v: Value): string {
+  if (v.nullMx === true) return 'The domain states that it accepts no e-mail (a null MX record), so no e-mail provider handles it.';
+  const providers = Array.isArray(v.providers) ? v.providers.filter(isValue).map((p) => String(p.name)) : [];
+  const others = strings(v.unrecognised);
+  if (providers.length === 0) return `None of the domain's mail servers (${others.join(', ')}) belongs to a provider on the list looked for.`;
+  const rest = others.length === 0 ? '' : `; ${plural(others.length, 'other mail server')} (${others.join(', ')}) ${others.length === 1 ? 'is' : 'are'} not on that list`;
+  return `The domain's e-mail is handled by ${providers.join(' and ')}, recognised from its mail servers${rest}.`;
 }
 
 function certificateSaid(v: Value): string {
@@ -175,4 +252,48 @@ function registrationSaid(v: Value): string {
   const when = registered === null ? 'The registry does not say when the domain was registered' : `The domain was registered on ${registered}`;
   const until = expires === null ? 'no expiry date is published' : `it expires on ${expires}`;
   return `${when}; ${until}; ${registrar === null ? 'no registrar is named' : `the registrar is ${registrar}`}.`;
+}
+
+/** "… expires on 2027-01-03, in 36 days." or "… expired on 2026-11-18, 10 days ago." */
+function expirySaid(subject: string, date: string | null, days: unknown): string {
+  if (date === null) return `${subject} has no readable expiry date.`;
+  if (typeof days !== 'number') return `${subject} expires on ${date}.`;
+  if (days < 0) return `${subject} expired on ${date}, ${plural(-days, 'day')} ago.`;
+  return `${subject} expires on ${date}, ${days === 0 ? 'within a day' : `in ${plural(days, 'day')}`}.`;
+}
+
+const IDENTIFIER_WORDS: Readonly<Record<string, string>> = {
+  uk_company_number: 'UK company number',
+  de_commercial_register: 'German commercial register entry',
+  vat_id: 'VAT ID',
+  fr_siret: 'French SIRET',
+  fr_siren: 'French SIREN',
+  nl_kvk: 'Dutch KvK number',
+  au_abn: 'Australian Business Number',
+  us_ein: 'US employer identification number (EIN)',
+  registered_address: 'registered address',
+};
+
+const IDENTIFIERS_SHOWN = 5;
+
+function legalSaid(identifiers: unknown): string {
+  const list = Array.isArray(identifiers) ? identifiers.filter(isValue) : [];
+  const shown = list.slice(0, IDENTIFIERS_SHOWN).map((i) => {
+    const kind = IDENTIFIER_WORDS[String(i.kind)] ?? String(i.kind).replace(/_/g, ' ');
+    return i.kind === 'registered_address' ? `${kind} "${String(i.value)}"` : `${kind} ${String(i.value)}`;
+  });
+  const more = list.length > IDENTIFIERS_SHOWN ? `, and ${list.length - IDENTIFIERS_SHOWN} more` : '';
+  return `The website states ${plural(list.length, 'company detail')}: ${shown.join(', ')}${more}.`;
+}
+
+function activitySaid(v: Value): string {
+  const modified = day(v.lastModified);
+  const newest = day(v.sitemapNewest);
+  const parts = [
+    typeof v.copyrightYear === 'number' ? `the home page's copyright notice gives the year ${v.copyrightYear}` : null,
+    modified === null ? null : `the home page's Last-Modified date is ${modified}`,
+    newest === null ? null : `the newest date in the site map is ${newest}`,
+  ].filter((part): part is string => part !== null);
+  const sentence = parts.length === 0 ? 'the website states no date about itself' : parts.join('; ');
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
 }

@@ -26,10 +26,10 @@ import { startHanging, startHttp, type WebFixture } from '../support/probe-fixtu
 import { startHarness } from '../support/harness.js';
 import { inWords } from '../../src/assessments/observation-words.js';
 
-const DNS_NAMES = ['addresses', 'nameservers', 'mx_records', 'spf', 'dmarc', 'caa'];
+const DNS_NAMES = ['addresses', 'nameservers', 'mx_records', 'spf', 'dmarc', 'caa', 'dnssec', 'ipv6', 'mta_sts', 'tls_rpt', 'mail_provider'];
 const NOT_ATTEMPTED = [
-  'tls_certificate', 'https_reachable', 'hsts', 'security_headers', 'http_to_https_redirect',
-  'page_title', 'contact_page', 'robots_txt', 'sitemap', 'parked_domain',
+  'tls_certificate', 'certificate_expiry', 'https_reachable', 'hsts', 'security_headers', 'http_to_https_redirect',
+  'page_title', 'contact_page', 'robots_txt', 'sitemap', 'parked_domain', 'legal_identity', 'site_activity',
 ];
 
 /** A port on 127.0.0.1 that nothing listens on (TCP or UDP). */
@@ -81,7 +81,7 @@ describe('assessment outcomes say what was observed', function () {
   };
   /** Exactly one observation says that TLS and HTTP were not attempted, and none of theirs is there. */
   const expectSaidOnce = (observations: readonly Observation[], because: string): void => {
-    expect(observations.map((o) => o.name)).to.deep.equal([...DNS_NAMES, 'registration']);
+    expect(observations.map((o) => o.name)).to.deep.equal([...DNS_NAMES, 'registration', 'registration_expiry']);
     const saying = observations.filter((o) => /not attempted/.test(o.evidence));
     expect(saying.map((o) => o.name)).to.deep.equal(['addresses']);
     expect(saying[0]?.evidence).to.include(`${because}, so TLS and HTTP were not attempted (${NOT_ATTEMPTED.join(', ')}).`);
@@ -143,7 +143,7 @@ describe('assessment outcomes say what was observed', function () {
         expect(created.status).to.equal(201);
         expect(created.body).to.include({ domain: 'wikipedia.org', status: 'failed' });
         const observations = created.body.observations as Observation[];
-        expect(observations.map((o) => [o.name, o.outcome])).to.deep.equal([...DNS_NAMES, 'registration'].map((name) => [name, 'error']));
+        expect(observations.map((o) => [o.name, o.outcome])).to.deep.equal([...DNS_NAMES, 'registration', 'registration_expiry'].map((name) => [name, 'error']));
         expect(pick(observations, 'registration').evidence).to.include('could not reach the RDAP server rdap.example-registry.net');
         const again = await h.request(`/api/v1/assessments/${String(created.body.id)}`);
         expect(again.body).to.deep.equal(created.body);
@@ -204,8 +204,10 @@ describe('assessment outcomes say what was observed', function () {
     it('reports a silent resolver and a silent RDAP server as timeouts naming them, and the record as failed', async () => {
       const silent = await startFixtureDns({
         test: { ns: ['ns.test'] },
-        'slow.test': { silent: ['A', 'AAAA', 'NS', 'MX', 'TXT', 'CAA'] },
+        'slow.test': { silent: ['A', 'AAAA', 'NS', 'MX', 'TXT', 'CAA', 'DS'] },
         '_dmarc.slow.test': { silent: ['TXT'] },
+        '_mta-sts.slow.test': { silent: ['TXT'] },
+        '_smtp._tls.slow.test': { silent: ['TXT'] },
       });
       closers.push(() => silent.close());
       const hanging = await startHanging();

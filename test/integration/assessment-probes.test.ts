@@ -11,12 +11,13 @@ import { startRdapStub, type RdapStub } from '../support/probe-fixtures/rdap-stu
 import { httpSites, httpsSites, LOOPBACK, siteCertificates, ZONES } from '../support/probe-fixtures/sites.js';
 import { startHanging, startHttp, startHttps, type WebFixture } from '../support/probe-fixtures/web-servers.js';
 import { inWords } from '../../src/assessments/observation-words.js';
+import { GRADE_WORDS } from '../support/grade-words.js';
 
 // Every server below listens on 127.0.0.1 and the fixture DNS resolves every name to loopback:
 // no probe traffic leaves the machine.
 
 const WEBSITE_NAMES = ['https_reachable', 'hsts', 'security_headers', 'http_to_https_redirect', 'page_title', 'contact_page', 'robots_txt', 'sitemap'];
-const NEEDS_ADDRESSES = ['tls_certificate', ...WEBSITE_NAMES, 'parked_domain'];
+const NEEDS_ADDRESSES = ['tls_certificate', 'certificate_expiry', ...WEBSITE_NAMES, 'parked_domain', 'legal_identity', 'site_activity'];
 const DOMAINS = ['acme.test', 'parked.test', 'bare.test', 'expired.test', 'wrongname.test', 'selfsigned.test', 'nowhere.test'];
 
 describe('assessment probes (fixture DNS, TLS, web and RDAP on loopback)', function () {
@@ -83,15 +84,24 @@ describe('assessment probes (fixture DNS, TLS, web and RDAP on loopback)', funct
 
   it('reports every observation name once, in a stable order, each valid against the contract schema', () => {
     expect(OBSERVATION_NAMES).to.deep.equal([
-      'addresses', 'nameservers', 'mx_records', 'spf', 'dmarc', 'caa', 'tls_certificate',
+      'addresses', 'nameservers', 'mx_records', 'spf', 'dmarc', 'caa', 'dnssec', 'ipv6', 'mta_sts', 'tls_rpt', 'mail_provider', 'tls_certificate', 'certificate_expiry',
       'https_reachable', 'hsts', 'security_headers', 'http_to_https_redirect', 'page_title', 'contact_page',
-      'robots_txt', 'sitemap', 'parked_domain', 'registration',
+      'robots_txt', 'sitemap', 'parked_domain', 'legal_identity', 'site_activity', 'registration', 'registration_expiry',
     ]);
     for (const domain of DOMAINS) {
       const expected = domain === 'nowhere.test' ? OBSERVATION_NAMES.filter((name) => !NEEDS_ADDRESSES.includes(name)) : OBSERVATION_NAMES;
       expect(run(domain).map((o) => o.name), domain).to.deep.equal(expected);
       expectValid(run(domain));
       for (const o of run(domain)) expect(o.evidence, `${domain} ${o.name}`).to.match(/^[A-Z].*\.$/s);
+    }
+  });
+
+  it('says nothing that reads as a grade or advice, in any label, sentence or value of any run', () => {
+    for (const domain of DOMAINS) {
+      for (const o of run(domain).map(inWords)) {
+        const { label, summary, value } = o;
+        expect(JSON.stringify({ label, summary, value }), `${domain} ${o.name}`).to.not.match(GRADE_WORDS);
+      }
     }
   });
 
@@ -105,8 +115,8 @@ describe('assessment probes (fixture DNS, TLS, web and RDAP on loopback)', funct
       acceptsMail: true,
       records: [{ priority: 10, exchange: 'mail.acme.test' }, { priority: 20, exchange: 'backup-mx.acme.test' }],
     });
-    expect(get('spf').value).to.deep.equal({ record: 'v=spf1 include:_spf.acme.test -all', allQualifier: '-all' });
-    expect(valueOf(get('dmarc'))).to.include({ policy: 'quarantine', pct: '100' });
+    expect(get('spf').value).to.deep.equal({ record: 'v=spf1 include:_spf.acme.test -all', allQualifier: '-all', policy: 'not_authorized', redirect: null });
+    expect(valueOf(get('dmarc'))).to.include({ policy: 'quarantine', pct: 100, adkim: null, aspf: null });
     expect(valueOf(get('dmarc')).rua).to.deep.equal(['mailto:dmarc@acme.test']);
     expect(get('caa').value).to.deep.equal([
       { critical: 0, tag: 'issue', value: 'letsencrypt.org' },

@@ -19,6 +19,7 @@ const ctx = {
 
 const sharedDenying = (tld: string | null) => ({
   nameservers: () => Promise.resolve([]),
+  mx: () => Promise.resolve([]),
   deniedTld: () => Promise.resolve(tld),
   httpsHome: () => Promise.reject(new Error('not used')),
   contentPage: () => Promise.reject(new Error('not used')),

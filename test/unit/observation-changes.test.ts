@@ -23,13 +23,26 @@ describe('observation changes', () => {
   });
 
   it('leaves out what follows from the day alone, and nothing else of the same value', () => {
-    expect(DAY_DERIVED).to.deep.equal({ tls_certificate: ['daysToExpiry'], registration: ['ageDays'] });
+    expect(DAY_DERIVED).to.deep.equal({
+      tls_certificate: ['daysToExpiry'], certificate_expiry: ['daysToExpiry', 'expired'], registration: ['ageDays'], registration_expiry: ['daysToExpiry'],
+    });
     const cert = (daysToExpiry: number, validTo: string) => o('tls_certificate', 'observed', { daysToExpiry, validTo, authorized: true });
     expect(kinds([cert(30, '2027-01-01')], [cert(29, '2027-01-01')])).to.deep.equal([]);
     expect(kinds([cert(30, '2027-01-01')], [cert(90, '2027-03-01')])).to.deep.equal([['tls_certificate', 'changed']]);
     const registration = (ageDays: number, expires: string) => o('registration', 'observed', { ageDays, expires, registrar: 'R' });
     expect(kinds([registration(100, '2027-01-01')], [registration(101, '2027-01-01')])).to.deep.equal([]);
     expect(kinds([registration(100, '2027-01-01')], [registration(101, '2028-01-01')])).to.deep.equal([['registration', 'changed']]);
+  });
+
+  it('does not report an expiry one day nearer as a change, but reports a new expiry date', () => {
+    const certificate = (daysToExpiry: number, notAfter: string) => o('certificate_expiry', 'observed', { notAfter, daysToExpiry, expired: daysToExpiry < 0 });
+    expect(kinds([certificate(30, '2027-01-01T00:00:00.000Z')], [certificate(29, '2027-01-01T00:00:00.000Z')])).to.deep.equal([]);
+    expect(kinds([certificate(0, '2027-01-01T00:00:00.000Z')], [certificate(-1, '2027-01-01T00:00:00.000Z')])).to.deep.equal([]);
+    expect(kinds([certificate(1, '2027-01-01T00:00:00.000Z')], [certificate(90, '2027-03-31T00:00:00.000Z')])).to.deep.equal([['certificate_expiry', 'changed']]);
+    const registration = (daysToExpiry: number | null, expires: string | null) => o('registration_expiry', 'observed', { expires, daysToExpiry });
+    expect(kinds([registration(200, '2027-06-01T00:00:00.000Z')], [registration(199, '2027-06-01T00:00:00.000Z')])).to.deep.equal([]);
+    expect(kinds([registration(200, '2027-06-01T00:00:00.000Z')], [registration(564, '2028-06-01T00:00:00.000Z')])).to.deep.equal([['registration_expiry', 'changed']]);
+    expect(kinds([registration(200, '2027-06-01T00:00:00.000Z')], [registration(null, null)])).to.deep.equal([['registration_expiry', 'changed']]);
   });
 
   it('gives both values and both sentences', () => {

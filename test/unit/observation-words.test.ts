@@ -69,11 +69,13 @@ describe('observation words', () => {
     for (const name of OBSERVATION_NAMES) expect(said(name, 'not_found', null), name).to.equal(OBSERVATION_WORDS[name]!.notFound);
     expect(said('mx_records', 'not_found', null, 'Asked; the resolver answered that the name does not exist (NXDOMAIN).')).to.equal('The name does not exist in the DNS.');
     expect(said('page_title', 'not_found', null, 'Read a page about NXDOMAIN (NXDOMAIN).')).to.equal('The home page has no title.');
+    // A name below the domain that does not exist says only that there is no such record.
+    expect(said('dmarc', 'not_found', null, 'Asked for _dmarc.firm.com; the resolver answered that the name does not exist (NXDOMAIN).')).to.equal('The domain publishes no DMARC record.');
   });
 
   it('says that nothing is known when no answer could be had, and names two records that cancel each other', () => {
     expect(said('registration', 'timeout', null)).to.equal('No complete answer came within the time limit, so nothing is known of this.');
-    expect(said('registration', 'error', null)).to.equal('No answer could be had, so nothing is known of this: the evidence says which host failed.');
+    expect(said('registration', 'error', null)).to.equal('No answer could be had, so nothing is known of this: the evidence says which host gave none.');
     expect(said('spf', 'error', { records: ['v=spf1 -all', 'v=spf1 ~all'] })).to.equal('The domain publishes 2 such records; the standard treats more than one as an error, so none of them applies.');
   });
 

@@ -1,9 +1,12 @@
 /**
  * DNS observations: addresses (with whether each is globally routable), nameservers, MX (null MX
- * included), SPF, DMARC and CAA. Only the injected resolver is asked; nothing is connected.
+ * included), SPF, DMARC, CAA, DNSSEC and IPv6. Only the injected resolver is asked; nothing is
+ * connected.
  */
 import { createAddressPolicy, nonRoutableRange } from '../../net/index.js';
 import { dnsFailure, isNoSuchAnswer, isNoSuchName } from './dns-answers.js';
+import { DNSSEC_PROBE } from './dnssec-probe.js';
+import { IPV6_PROBE } from './ipv6-probe.js';
 import { observe } from './observation.js';
 import type { Probe, ProbeContext } from './types.js';
 
@@ -71,9 +74,9 @@ const mxRecords: Probe = {
   source: 'dns',
   names: ['mx_records'],
   asked: asking('the MX records of {domain}'),
-  async run(ctx) {
+  async run(ctx, shared) {
     const asked = this.asked(ctx);
-    const records = (await ctx.dns.resolveMx(ctx.domain))
+    const records = (await shared.mx())
       .map((r) => ({ priority: r.priority, exchange: r.exchange === '' ? '.' : r.exchange.toLowerCase() }))
       .sort((a, b) => a.priority - b.priority || a.exchange.localeCompare(b.exchange));
     if (records.length === 0) return [observe(ctx, 'dns', 'mx_records', 'not_found', null, `${asked}; there are none.`)];
@@ -83,9 +86,27 @@ const mxRecords: Probe = {
   },
 };
 
-async function txtRecords(ctx: ProbeContext, name: string, prefix: RegExp): Promise<string[]> {
+/** The TXT records of `name` that start with `prefix` (each record's strings joined). */
+export async function txtRecords(ctx: ProbeContext, name: string, prefix: RegExp): Promise<string[]> {
   const all = await ctx.dns.resolveTxt(name);
   return all.map((chunks) => chunks.join('')).filter((text) => prefix.test(text));
+}
+
+/**
+ * RFC 7208 §4.6.2: the result a qualifier gives a sender that matches `all` (no qualifier is `+`),
+ * named for what it states of such senders (pass, fail, softfail, neutral), so no value reads as a grade.
+ */
+const SPF_RESULTS: Readonly<Record<string, string>> = { '+': 'authorized', '-': 'not_authorized', '~': 'probably_not_authorized', '?': 'no_statement' };
+
+/**
+ * The record, its `all` qualifier and the result it gives every other sender (`policy`, RFC 7208
+ * results, by what they state; null without `all`), and the domain a `redirect=` hands evaluation to (§6.1).
+ */
+function spfValue(record: string): { record: string; allQualifier: string | null; policy: string | null; redirect: string | null } {
+  const all = /(?:^|\s)([+?~-]?)all(?:\s|$)/i.exec(record);
+  const qualifier = all === null ? null : all[1] || '+';
+  const redirect = /(?:^|\s)redirect=(\S+)/i.exec(record)?.[1] ?? null;
+  return { record, allQualifier: qualifier === null ? null : `${qualifier}all`, policy: qualifier === null ? null : (SPF_RESULTS[qualifier] ?? null), redirect };
 }
 
 const spf: Probe = {
@@ -98,19 +119,37 @@ const spf: Probe = {
     const [record] = records;
     if (record === undefined) return [observe(ctx, 'dns', 'spf', 'not_found', null, `${asked}; none starts with v=spf1.`)];
     if (records.length > 1) return [observe(ctx, 'dns', 'spf', 'error', { records }, `${asked}; multiple SPF records (${records.length}), which RFC 7208 treats as a permanent error.`)];
-    const all = /(?:^|\s)([+?~-]?)all(?:\s|$)/i.exec(record);
-    const allQualifier = all === null ? null : `${all[1] === '' ? '+' : all[1]}all`;
-    return [observe(ctx, 'dns', 'spf', 'observed', { record, allQualifier }, `${asked}; "${record}".`)];
+    return [observe(ctx, 'dns', 'spf', 'observed', spfValue(record), `${asked}; "${record}".`)];
   },
 };
 
-function dmarcTags(record: string): Map<string, string> {
+/** The `key=value; …` tags of a DMARC, MTA-STS or TLS-RPT record, keys lower-cased. */
+export function recordTags(record: string): Map<string, string> {
   const tags = new Map<string, string>();
   for (const part of record.split(';')) {
     const [key, ...rest] = part.split('=');
     if (key !== undefined && rest.length > 0) tags.set(key.trim().toLowerCase(), rest.join('=').trim());
   }
   return tags;
+}
+
+/** A percentage tag (0 to 100) as a number; null when absent or not one. */
+function percent(tag: string | undefined): number | null {
+  return tag !== undefined && /^\d{1,3}$/.test(tag) && Number(tag) <= 100 ? Number(tag) : null;
+}
+
+/**
+ * The policies (`p`, `sp`), the share they apply to (`pct`), the report addresses (`rua`) and the
+ * alignment modes (`adkim`, `aspf`: 'r' relaxed, 's' strict; null when not stated, which RFC 7489
+ * §6.3 reads as relaxed), as the record states them.
+ */
+function dmarcValue(record: string): {
+  record: string; policy: string | null; subdomainPolicy: string | null; pct: number | null; rua: string[]; adkim: string | null; aspf: string | null;
+} {
+  const tags = recordTags(record);
+  const mode = (name: string): string | null => tags.get(name)?.toLowerCase() ?? null;
+  const rua = tags.get('rua')?.split(',').map((uri) => uri.trim()).filter((uri) => uri !== '') ?? [];
+  return { record, policy: tags.get('p') ?? null, subdomainPolicy: tags.get('sp') ?? null, pct: percent(tags.get('pct')), rua, adkim: mode('adkim'), aspf: mode('aspf') };
 }
 
 const dmarc: Probe = {
@@ -123,10 +162,7 @@ const dmarc: Probe = {
     const [record] = records;
     if (record === undefined) return [observe(ctx, 'dns', 'dmarc', 'not_found', null, `${asked}; none starts with v=DMARC1.`)];
     if (records.length > 1) return [observe(ctx, 'dns', 'dmarc', 'error', { records }, `${asked}; multiple DMARC records (${records.length}), which RFC 7489 says to ignore.`)];
-    const tags = dmarcTags(record);
-    const rua = tags.get('rua')?.split(',').map((uri) => uri.trim()) ?? [];
-    const value = { record, policy: tags.get('p') ?? null, subdomainPolicy: tags.get('sp') ?? null, pct: tags.get('pct') ?? null, rua };
-    return [observe(ctx, 'dns', 'dmarc', 'observed', value, `${asked}; "${record}".`)];
+    return [observe(ctx, 'dns', 'dmarc', 'observed', dmarcValue(record), `${asked}; "${record}".`)];
   },
 };
 
@@ -145,4 +181,4 @@ const caa: Probe = {
 };
 
 /** The DNS probes, each run under its own time limit. */
-export const DNS_PROBES: readonly Probe[] = [ADDRESS_PROBE, nameservers, mxRecords, spf, dmarc, caa];
+export const DNS_PROBES: readonly Probe[] = [ADDRESS_PROBE, nameservers, mxRecords, spf, dmarc, caa, DNSSEC_PROBE, IPV6_PROBE];

@@ -1,6 +1,7 @@
 /**
  * The `registration` observation from RDAP (RFC 9083): registration, expiration and last-changed
- * dates, the registrar and the domain's age, from the registry's domain object.
+ * dates, the registrar and the domain's age, from the registry's domain object; and
+ * `registration_expiry`, its expiration event alone.
  */
 import { arrayOf, isObject, parseJson, stringAt, stringsOf, type JsonObject } from './json.js';
 import { NetError, type NetResponse } from '../../net/index.js';
@@ -72,6 +73,28 @@ function tldOf(domain: string): string {
   return domain.replace(/\.$/, '').split('.').pop() ?? '';
 }
 
+/** When the registration runs out, from the `expiration` event; `expires` null when the registry publishes none. */
+export interface RegistrationExpiry {
+  readonly expires: string | null;
+  readonly daysToExpiry: number | null;
+}
+
+/** One answer said of both names: a failure or a 404 tells as much of the expiry as of the registration. */
+function forBoth(observation: Observation): Observation[] {
+  return [observation, { ...observation, name: 'registration_expiry' }];
+}
+
+/** `registration_expiry` from the registration facts; no expiration event is unknown, not absence. */
+function expiryObservation(ctx: ProbeContext, asked: string, facts: Registration): Observation {
+  const now = ctx.now().getTime();
+  const value: RegistrationExpiry = {
+    expires: facts.expires,
+    daysToExpiry: facts.expires === null ? null : Math.floor((Date.parse(facts.expires) - now) / DAY_MS),
+  };
+  const said = facts.expires === null ? 'the domain object has no expiration event' : `its expiration event is dated ${facts.expires}`;
+  return observe(ctx, 'rdap', 'registration_expiry', 'observed', value, `${asked}; ${said}.`);
+}
+
 /** The observation when the bootstrap could not tell which RDAP server to ask. */
 function bootstrapFailure(ctx: ProbeContext, tld: string, err: unknown): Observation {
   const asked = `Looked up the RDAP server for .${tld} in the IANA bootstrap`;
@@ -92,12 +115,13 @@ function bootstrapFailure(ctx: ProbeContext, tld: string, err: unknown): Observa
 }
 
 /**
- * `registration`: GET {base}domain/{domain} from the TLD's RDAP server. Only that server's 404
- * is `not_found`; a bootstrap or server that cannot be reached is `error` or `timeout`, naming it.
+ * `registration` and `registration_expiry`: GET {base}domain/{domain} from the TLD's RDAP server.
+ * Only that server's 404 is `not_found`; a bootstrap or server that cannot be reached is `error`
+ * or `timeout`, naming it. Every answer yields both names.
  */
 export const RDAP_PROBE: Probe = {
   source: 'rdap',
-  names: ['registration'],
+  names: ['registration', 'registration_expiry'],
   asked: (ctx) => `Asked the RDAP server of .${tldOf(ctx.domain)} for the domain object of ${ctx.domain}`,
   async run(ctx) {
     const started = Date.now();
@@ -106,9 +130,9 @@ export const RDAP_PROBE: Probe = {
     try {
       base = await ctx.rdapBaseUrl(tld);
     } catch (err) {
-      return [bootstrapFailure(ctx, tld, err)];
+      return forBoth(bootstrapFailure(ctx, tld, err));
     }
-    if (base === null) return [observe(ctx, 'rdap', 'registration', 'error', null, `Looked up the RDAP server for .${tld} in the IANA bootstrap; none is listed, so no registry was asked.`)];
+    if (base === null) return forBoth(observe(ctx, 'rdap', 'registration', 'error', null, `Looked up the RDAP server for .${tld} in the IANA bootstrap; none is listed, so no registry was asked.`));
     const url = new URL(`domain/${ctx.domain}`, base.endsWith('/') ? base : `${base}/`).href;
     const asked = `Asked for ${url} (Accept: application/rdap+json)`;
     let res: NetResponse;
@@ -117,16 +141,16 @@ export const RDAP_PROBE: Probe = {
       const timeoutMs = Math.max(1, ctx.timeoutMs - (Date.now() - started) - TIMEOUT_MARGIN_MS);
       res = await ctx.net.request({ method: 'GET', url, headers: { accept: 'application/rdap+json, application/json' }, timeoutMs });
     } catch (err) {
-      return [failure(ctx, 'rdap', 'registration', err, asked, `the RDAP server ${hostOf(url)}`)];
+      return forBoth(failure(ctx, 'rdap', 'registration', err, asked, `the RDAP server ${hostOf(url)}`));
     }
-    if (res.status === 404) return [observe(ctx, 'rdap', 'registration', 'not_found', null, `${asked}; the RDAP server ${hostOf(url)} answered 404 (no such domain object).`)];
+    if (res.status === 404) return forBoth(observe(ctx, 'rdap', 'registration', 'not_found', null, `${asked}; the RDAP server ${hostOf(url)} answered 404 (no such domain object).`));
     const domain = parseJson(res.body.toString('utf8'));
     if (res.status !== 200 || !isObject(domain)) {
-      return [observe(ctx, 'rdap', 'registration', 'error', { status: res.status }, `${asked}; the RDAP server ${hostOf(url)} answered ${res.status} without an RDAP domain object.`)];
+      return forBoth(observe(ctx, 'rdap', 'registration', 'error', { status: res.status }, `${asked}; the RDAP server ${hostOf(url)} answered ${res.status} without an RDAP domain object.`));
     }
     const facts = registrationOf(domain, res.url, ctx.now());
     const registrar = facts.registrar === null ? 'no registrar named' : `registrar "${facts.registrar}"`;
     const said = `registered ${facts.registered ?? 'on an unpublished date'}, expires ${facts.expires ?? 'on an unpublished date'}, ${registrar}`;
-    return [observe(ctx, 'rdap', 'registration', 'observed', facts, `${asked}; ${said}.`)];
+    return [observe(ctx, 'rdap', 'registration', 'observed', facts, `${asked}; ${said}.`), expiryObservation(ctx, asked, facts)];
   },
 };

@@ -1,5 +1,5 @@
 /**
- * Lookups several probes read (the NS records, the home page), made at most once per run, and the
+ * Lookups several probes read (the NS and MX records, the home page), made at most once per run, and the
  * URLs of the site under assessment.
  */
 import { NetError, type NetResponse } from '../../net/index.js';
@@ -47,7 +47,7 @@ export function createSharedLookups(ctx: ProbeContext): SharedLookups {
     const denied = await ctx.dns.resolveNs(tld).then(() => false, isNoSuchName);
     return denied ? tld : null;
   });
-  return { nameservers: once(() => ctx.dns.resolveNs(ctx.domain)), deniedTld, httpsHome, contentPage };
+  return { nameservers: once(() => ctx.dns.resolveNs(ctx.domain)), mx: once(() => ctx.dns.resolveMx(ctx.domain)), deniedTld, httpsHome, contentPage };
 }
 
 /** The response body as text (UTF-8), for HTML and plain-text parsing. */

@@ -1,9 +1,9 @@
-/** The TLS observation: the certificate the site presents on port 443, observed, not trusted. */
-import { inspectTls } from '../../net/index.js';
+/** The TLS observations: the certificate the site presents on port 443, observed, not trusted, and when it expires. */
+import { inspectTls, type TlsFacts } from '../../net/index.js';
 import { observe } from './observation.js';
-import type { Probe } from './types.js';
+import type { Observation, Probe, ProbeContext } from './types.js';
 
-function summary(facts: Awaited<ReturnType<typeof inspectTls>>): string {
+function summary(facts: TlsFacts): string {
   const issuer = facts.issuerOrganization ?? facts.issuerCommonName ?? 'an unnamed issuer';
   const trust = facts.authorized ? 'it verifies' : `it does not verify (${facts.authorizationError ?? 'unknown reason'})`;
   const name = facts.hostnameMatches ? 'covers the name' : 'does not cover the name';
@@ -11,10 +11,21 @@ function summary(facts: Awaited<ReturnType<typeof inspectTls>>): string {
   return `issued by ${issuer}${facts.selfSigned ? ' (self-signed)' : ''}, ${name}, ${expiry}; ${trust}`;
 }
 
-/** `tls_certificate`: validity dates, issuer, SAN match, days to expiry, self-signed, verification result. */
+/** `certificate_expiry`: the certificate's notAfter date, with the same day count `tls_certificate` gives. */
+function expiry(ctx: ProbeContext, asked: string, facts: TlsFacts): Observation {
+  const expired = facts.daysToExpiry < 0;
+  const value = { notAfter: facts.validTo, daysToExpiry: facts.daysToExpiry, expired };
+  const when = expired ? `${-facts.daysToExpiry} day(s) ago` : `${facts.daysToExpiry} day(s) from now`;
+  return observe(ctx, 'tls', 'certificate_expiry', 'observed', value, `${asked}; the certificate is valid until ${facts.validTo} (notAfter), ${when}.`);
+}
+
+/**
+ * `tls_certificate`: validity dates, issuer, SAN match, days to expiry, self-signed, verification
+ * result; `certificate_expiry`: its expiry alone. One handshake serves both.
+ */
 export const TLS_PROBE: Probe = {
   source: 'tls',
-  names: ['tls_certificate'],
+  names: ['tls_certificate', 'certificate_expiry'],
   needsAddresses: true,
   asked: (ctx) => `Asked ${ctx.domain} port ${ctx.ports?.https ?? 443} for its TLS certificate (SNI ${ctx.domain})`,
   async run(ctx) {
@@ -27,6 +38,7 @@ export const TLS_PROBE: Probe = {
       ca: ctx.tlsCa,
       now: ctx.now,
     });
-    return [observe(ctx, 'tls', 'tls_certificate', 'observed', facts, `${this.asked(ctx)}; ${summary(facts)}.`)];
+    const asked = this.asked(ctx);
+    return [observe(ctx, 'tls', 'tls_certificate', 'observed', facts, `${asked}; ${summary(facts)}.`), expiry(ctx, asked, facts)];
   },
 };

@@ -3,6 +3,7 @@
  * (`Observation`, the contract's without its words) and the unit run under one timeout (`Probe`).
  */
 import type { CaaRecord } from 'node:dns';
+import type { DsAnswer } from '../../net/dns-records.js';
 import type { NetClient, NetResponse } from '../../net/index.js';
 import type { Observation } from '../../store/index.js';
 
@@ -12,7 +13,7 @@ export type { Observation };
 /** Which protocol an observation came from. */
 export type ObservationSource = Observation['source'];
 
-/** The DNS questions the probes ask; `node:dns/promises` `Resolver` satisfies it. */
+/** The DNS questions the probes ask; `DnssecResolver` (a `node:dns/promises` Resolver that also asks DS) satisfies it. */
 export interface DnsLookup {
   resolve4(hostname: string): Promise<string[]>;
   resolve6(hostname: string): Promise<string[]>;
@@ -20,6 +21,8 @@ export interface DnsLookup {
   resolveMx(hostname: string): Promise<Array<{ exchange: string; priority: number }>>;
   resolveTxt(hostname: string): Promise<string[][]>;
   resolveCaa(hostname: string): Promise<CaaRecord[]>;
+  /** DS records, which `node:dns` cannot ask; rejects with the same c-ares codes (ENOTFOUND, ENODATA…). */
+  resolveDs(hostname: string): Promise<DsAnswer>;
 }
 
 /** Everything a probe run needs; the network is reached only through `net` and `inspectTls`. */
@@ -48,6 +51,8 @@ export interface ProbeContext {
 export interface SharedLookups {
   /** NS records of the domain (rejects like `DnsLookup.resolveNs`). */
   nameservers(): Promise<string[]>;
+  /** MX records of the domain (rejects like `DnsLookup.resolveMx`). */
+  mx(): Promise<Array<{ exchange: string; priority: number }>>;
   /** The TLD when the resolver answers NXDOMAIN for it (so its NXDOMAINs prove nothing), else null. */
   deniedTld(): Promise<string | null>;
   /** GET https://domain/ (redirects on the same host followed). */
