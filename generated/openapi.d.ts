@@ -11,7 +11,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A domain's assessments, newest first
+         * @description The history of one domain: every assessment of it, newest first, with its status and
+         *     times. Each assessment with answers carries `changes` against the one before it with
+         *     answers; read it at `/api/v1/assessments/{id}`. The domain is checked as on creation (a
+         *     Unicode domain and its ASCII form list the same history). Observations only.
+         */
+        get: operations["listAssessments"];
         put?: never;
         /**
          * Assess a business's web estate
@@ -24,6 +31,52 @@ export interface paths {
         post: operations["createAssessment"];
         delete?: never;
         options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assessments/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assess up to 100 domains at once
+         * @description Queues one assessment per valid domain, as `POST /api/v1/assessments` does for one, and
+         *     returns a batch record that tracks them. Each domain is checked as on creation: the
+         *     invalid ones are named in the batch with their reasons and the rest are queued. Each
+         *     queued domain counts against the public limit; when the limit cannot take them all,
+         *     nothing is queued (429). When no domain is valid, nothing is stored (400, every domain
+         *     named in `errors[]`). A domain listed twice is assessed once.
+         */
+        post: operations["createAssessmentBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assessments/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch of assessments and its progress */
+        get: operations["getAssessmentBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of /api/v1/assessments/batches/{id}
+         * @description Any origin may read a batch; the preflight allows `GET`.
+         */
+        options: operations["preflightGetAssessmentBatch"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -754,6 +807,74 @@ export interface paths {
          *     nothing is done; a POST with neither header (a program, not a browser) is served.
          */
         post: operations["submitAssessPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assess/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assess a list of domains from the form
+         * @description Queues a batch as `POST /api/v1/assessments/batch` does and redirects to its page (`303`,
+         *     `/assessments/batches/{id}`). `domains` is the text of a list or a CSV file: one domain
+         *     per line, optionally followed by its exposure (`firm.co.uk,25000`; commas, semicolons or
+         *     tabs; a header row `domain` is skipped). At most 100 lines. A list with no valid domain,
+         *     or too long, shows the form again with the reasons (400); over the public limit, a 429
+         *     page. Same-origin, as the single form.
+         */
+        post: operations["submitAssessBatchPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assessments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A domain's assessments
+         * @description Every assessment of one domain, newest first, each with its status and a link; observations only.
+         */
+        get: operations["getAssessmentHistoryPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assessments/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch's page
+         * @description Each domain of a batch with its assessment's status and a link, the refused ones with
+         *     their reasons, and how far the batch is. While any assessment runs, the page's script
+         *     asks `GET /api/v1/assessments/batches/{id}` now and then and reloads once all have
+         *     finished; without the script, a link reloads it.
+         */
+        get: operations["getAssessmentBatchPage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1656,9 +1777,9 @@ export interface components {
         AssessmentRequest: {
             /** @description The business's internet domain, e.g. `example-bakery.co.uk` or `bücher.de`. */
             domain: string;
-            /** @description The credit exposure under consideration; stored and echoed, never used to judge. */
+            /** @description The credit exposure under consideration; stored and echoed, never used to judge. Anyone who reads the assessment sees it, and a domain's assessments are listed by domain: leave it out when it is confidential. */
             exposure?: number;
-            /** @description The id of an earlier assessment of the same domain to compare with: the new one then carries `changes` against it (or, if that one got no answers, against the latest assessment with answers in the chain it starts). An assessment's id is what lets a person read it, so only who holds the earlier id can link to it; an unknown id or one of another domain is a 400 `invalid_previous`. */
+            /** @description The id of an earlier assessment of the same domain to compare with, instead of the domain's latest one with answers: the new one then carries `changes` against it (or, if that one got no answers, against the latest assessment with answers in the chain it starts). An unknown id or one of another domain is a 400 `invalid_previous`. */
             previous?: string;
         };
         /**
@@ -1684,9 +1805,9 @@ export interface components {
             completedAt: string | null;
             /** @description In a stable order. Observations that need the domain's addresses (TLS and HTTP) are left out when there are none; the `addresses` observation then says, once, that they were not attempted and why. */
             observations: components["schemas"]["Observation"][];
-            /** @description The earlier assessment this one was linked to when it was requested (`previous`), or null. */
+            /** @description The earlier assessment this one was linked to when it was requested (`previous`), or null when it follows the domain's history. */
             previous: string | null;
-            /** @description What differs from the earlier assessment this one was linked to, or if that one got no answers, from the latest with answers before it in the chain; null while this one runs, when it got no answers (failed), and when it is linked to none. */
+            /** @description What differs from the domain's latest assessment with answers (complete or partial) created before this one; or, when this one was linked to an earlier one (`previous`), from that one, or if it got no answers, from the latest with answers before it in the chain. Null while this one runs, when it got no answers (failed), and when there is nothing earlier to compare with (the domain's first assessment). */
             changes: components["schemas"]["ObservationChanges"] | null;
             /** @description These are observations only; any decision is made by a credit professional. */
             notice: string;
@@ -1712,6 +1833,68 @@ export interface components {
             after: unknown;
             beforeSummary: string;
             afterSummary: string;
+        };
+        /** @description One domain's assessments, newest first. Observations only. */
+        AssessmentHistory: {
+            /** @description The domain in ASCII (punycode for IDNs). */
+            domain: string;
+            /** @description The domain as it is safe to show (see `Assessment.displayDomain`). */
+            displayDomain: string;
+            /** @description Assessments of the domain in all. */
+            total: number;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["AssessmentHistoryItem"][];
+            notice: string;
+        };
+        AssessmentHistoryItem: {
+            id: string;
+            status: components["schemas"]["AssessmentStatus"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @description The assessment's URL (`/api/v1/assessments/{id}`). */
+            url: string;
+        };
+        AssessmentBatchRequest: {
+            /** @description Up to 100 domains, each a domain or a domain with its exposure. */
+            domains: (string | {
+                domain: string;
+                exposure?: number;
+            })[];
+            /** @description The exposure of every domain that does not give its own; stored and echoed, never used to judge. */
+            exposure?: number;
+        };
+        /** @description Domains assessed together, in the order given, and how far their assessments are. */
+        AssessmentBatch: {
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            items: components["schemas"]["AssessmentBatchItem"][];
+            /** @description How many of the batch's domains are at each status; `refused` were not valid domains. */
+            progress: {
+                total: number;
+                queued: number;
+                running: number;
+                complete: number;
+                partial: number;
+                failed: number;
+                refused: number;
+            };
+            /** @description Every queued assessment of the batch is complete, partial or failed. */
+            finished: boolean;
+            notice: string;
+        };
+        /** @description A domain of the batch: its assessment (`assessmentId`, `status`, `url`), or, when it was refused, why (`reason` and `message`). */
+        AssessmentBatchItem: {
+            /** @description The domain as given. */
+            domain: string;
+            assessmentId: string | null;
+            status: components["schemas"]["AssessmentStatus"] | null;
+            url: string | null;
+            reason: components["schemas"]["DomainRejection"] | null;
+            message: string | null;
         };
         /** @description A domain whose Unicode form may pass for another domain. Rules, per label: letters of one script (or Latin with the Chinese, Japanese or Korean scripts that are written together); and not a label in Cyrillic or Greek whose every letter looks like a Latin one (`аррӏе`), unless the top-level domain is in that script too. */
         DomainWarning: {
@@ -2059,6 +2242,48 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAssessments: {
+        parameters: {
+            query: {
+                /** @description The business's domain, as given on creation (ASCII or Unicode). */
+                domain: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of results skipped. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the domain's assessments, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentHistory"];
+                };
+            };
+            /** @description Not a valid business domain (the reason is in `errors[].reason`), or another invalid parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: components["responses"]["HostNotAllowed"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     createAssessment: {
         parameters: {
             query?: never;
@@ -2103,6 +2328,97 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    createAssessmentBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssessmentBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch, with each domain's assessment or the reason it was refused. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The batch's URL. */
+                    Location: string;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentBatch"];
+                };
+            };
+            /** @description No valid domain, more than 100, or another invalid field (each in `errors[]`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: components["responses"]["HostNotAllowed"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getAssessmentBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch, each domain's assessment with its status as it stands, and the progress. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    preflightGetAssessmentBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["CorsPreflight"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["HostNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -3642,6 +3958,84 @@ export interface operations {
             };
             400: components["responses"]["HtmlError"];
             403: components["responses"]["FormForbidden"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    submitAssessBatchPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    domains?: string;
+                    exposure?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued; the batch's page is at `Location`. */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The batch's page, `/assessments/batches/{id}`. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["HtmlError"];
+            403: components["responses"]["FormForbidden"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getAssessmentHistoryPage: {
+        parameters: {
+            query: {
+                /** @description The business's domain (ASCII or Unicode). */
+                domain: string;
+                /** @description Number of results skipped. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            400: components["responses"]["HtmlError"];
+            403: components["responses"]["HostNotAllowed"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getAssessmentBatchPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The batch id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
             429: components["responses"]["HtmlTooManyRequests"];
             503: components["responses"]["HtmlUnavailable"];

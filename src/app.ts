@@ -31,6 +31,7 @@ import type { Store } from './store/index.js';
 import { loadAssets } from './web/assets.js';
 import { isPagePath } from './web/security.js';
 import { createWebPages } from './web/web-pages.js';
+import { createPortfolioPages } from './web/portfolio-pages.js';
 
 export interface AppDeps {
   readonly config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts' | 'discoveryRateLimit' | 'mcpRateLimit' | 'registryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
@@ -66,12 +67,13 @@ const ASSETS = /^\/assets\//;
 export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const document = deps.document ?? loadContract();
   const metrics = deps.metrics ?? null;
-  const mcp = createMcpServer({ read: deps.read, document, logger: deps.logger, version: document.info.version, ...(metrics ? { onToolCall: metrics.mcpCall } : {}) });
+  const mcp = createMcpServer({ read: deps.read, assessments: deps.assessments, document, logger: deps.logger, version: document.info.version, ...(metrics ? { onToolCall: metrics.mcpCall } : {}) });
   const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins, publicOrigin: deps.config.publicUrl };
   const hostAllowed = createHostCheck(deps.config);
-  const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets: loadAssets() });
+  const assets = loadAssets();
+  const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets });
   const stopping = deps.stopping ?? (() => false);
-  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, pages, stopping });
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping });
   const clientOf = clientKeys({ trustProxyHops: deps.config.trustProxyHops, ipv6Prefix: deps.config.rateLimitIpv6Prefix });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], clientOf });
   const app = new Koa<State>();

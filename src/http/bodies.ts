@@ -1,7 +1,7 @@
 /**
  * Request bodies, read by @koa/bodyparser under one size limit: JSON everywhere; the raw text of
  * a POST to /mcp whatever its type (JSON-RPC answers a parse error itself); and the assessment
- * form's fields. A body that cannot be read is a problem like any other (400, 413 or 415).
+ * forms' fields. A body that cannot be read is a problem like any other (400, 413 or 415).
  */
 import { bodyParser } from '@koa/bodyparser';
 import type Koa from 'koa';
@@ -11,8 +11,8 @@ import { AppError } from '../errors.js';
 const BODY_LIMIT = 256 * 1024;
 /** Where the body stays raw text. */
 const RAW_BODY = /^\/mcp\/?$/;
-/** Where the body may be an HTML form (the assessment form's POST). */
-const FORM_BODY = /^\/assess\/?$/;
+/** Where the body may be an HTML form (the assessment forms' POSTs). */
+const FORM_BODY = /^\/assess(\/batch)?\/?$/;
 
 export function requestBodies(): Koa.Middleware {
   const onError = (err: Error): never => {

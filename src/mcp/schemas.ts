@@ -23,11 +23,32 @@ export interface OperationSchemas {
   readonly outputSchema: JsonSchemaObject;
 }
 
-/** The input and output schemas of one GET operation of the contract. */
+/**
+ * The input and output schemas of one operation of the contract: its input is its request body
+ * when it has one, else its query and path parameters (headers are the transport's, not the
+ * tool's); its output is the body of its success answer.
+ */
 export function operationSchemas(document: OpenApiDocument, operationId: OperationId): OperationSchemas {
   const operation = findOperation(document, operationId);
   const components = asObject(asObject(document).components);
-  const parameters = asArray(operation.parameters).map((parameter) => resolveParameter(parameter, components));
+  const requestBody = asObject(asObject(asObject(asObject(operation.requestBody).content)['application/json']).schema);
+  const input: Json = Object.keys(requestBody).length > 0 ? rewriteRefs(inlined(requestBody, components)) : parameterSchema(operation, components);
+  const responses = asObject(operation.responses);
+  const success = asObject(responses['200'] ?? responses['201']);
+  const body = asObject(asObject(asObject(success.content)['application/json']).schema);
+  const output: Json = { type: 'object', ...rewriteRefs(body) };
+  const schemas = asObject(components.schemas);
+  return { inputSchema: withDefs(input, schemas), outputSchema: withDefs(output, schemas) };
+}
+
+/** A schema that is only a reference to a component, as the component itself (a tool's input is an object at its root). */
+function inlined(schema: Json, components: Json): Json {
+  const name = typeof schema.$ref === 'string' ? COMPONENT_REF.exec(schema.$ref)?.[1] : undefined;
+  return name === undefined ? schema : asObject(asObject(components.schemas)[name]);
+}
+
+function parameterSchema(operation: Json, components: Json): Json {
+  const parameters = asArray(operation.parameters).map((parameter) => resolveParameter(parameter, components)).filter((parameter) => parameter.in !== 'header');
   const properties: Json = {};
   const required: string[] = [];
   for (const parameter of parameters) {
@@ -35,11 +56,7 @@ export function operationSchemas(document: OpenApiDocument, operationId: Operati
     properties[name] = { ...rewriteRefs(asObject(parameter.schema)), ...(parameter.description ? { description: parameter.description } : {}) };
     if (parameter.required === true) required.push(name);
   }
-  const input: Json = { type: 'object', properties, additionalProperties: false, ...(required.length > 0 ? { required } : {}) };
-  const body = asObject(asObject(asObject(asObject(asObject(operation.responses)['200']).content)['application/json']).schema);
-  const output: Json = { type: 'object', ...rewriteRefs(body) };
-  const schemas = asObject(components.schemas);
-  return { inputSchema: withDefs(input, schemas), outputSchema: withDefs(output, schemas) };
+  return { type: 'object', properties, additionalProperties: false, ...(required.length > 0 ? { required } : {}) };
 }
 
 function findOperation(document: OpenApiDocument, operationId: OperationId): Json {

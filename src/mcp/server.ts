@@ -1,6 +1,6 @@
 /**
  * The JSON-RPC side of /mcp: `initialize`, `ping`, `tools/list` and `tools/call` on a
- * json-rpc-2.0 server; each tool reads through the read model, as the REST handlers do.
+ * json-rpc-2.0 server; each tool calls the service its REST operation calls.
  */
 import type { components } from '../../generated/openapi.js';
 import { JSONRPCErrorException, JSONRPCServer, createJSONRPCErrorResponse, type JSONRPCRequest, type JSONRPCResponse } from 'json-rpc-2.0';
@@ -10,8 +10,9 @@ import { asObject } from '../json.js';
 import type { Logger } from '../logger.js';
 import { Answer } from '../read/answer.js';
 import type { ReadModel } from '../read/read-model.js';
+import type { AssessmentService } from '../assessments/assessment-service.js';
 import { LATEST_PROTOCOL_VERSION, RpcError, asProtocolVersion, type ProtocolVersion } from './protocol.js';
-import { createTools, type McpTool } from './tools.js';
+import { createTools, type McpTool, type ToolServices } from './tools.js';
 
 type Schemas = components['schemas'];
 type InitializeResult = Schemas['McpInitializeResult'];
@@ -20,6 +21,7 @@ type CallToolResult = Schemas['McpCallToolResult'];
 
 export interface McpServerDeps {
   readonly read: ReadModel;
+  readonly assessments: AssessmentService;
   readonly document: OpenApiDocument;
   readonly logger: Logger;
   readonly version: string;
@@ -31,9 +33,10 @@ export interface McpServerDeps {
 
 export type ToolCallOutcome = 'ok' | 'tool_error' | 'invalid_arguments' | 'error';
 
-/** Per-request context: the protocol version the client speaks (from its header). */
+/** Per-request context: the protocol version the client speaks (from its header), and who calls (for the public limits). */
 export interface McpCallContext {
   readonly protocolVersion: ProtocolVersion;
+  readonly client: string;
 }
 
 export interface McpServer {
@@ -41,10 +44,11 @@ export interface McpServer {
 }
 
 const INSTRUCTIONS =
-  'Sextant is a registry of MCP servers and their tools. Use search_servers or search_tools to find candidates, then get_server or get_tool for details. All tools are read-only.';
+  'Sextant is a registry of MCP servers and their tools. Use search_servers or search_tools to find candidates, then get_server or get_tool for details; these tools only read. Sextant also observes the web estate of a business at its domain for credit professionals: create_assessment starts one (it contacts the domain), get_assessment reads it, list_assessments gives a domain\'s history. Assessments are observations only, never a score or a credit decision.';
 
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const tools = createTools(deps.document, createAjv());
+  const services: ToolServices = { read: deps.read, assessments: deps.assessments };
   const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
   const pageSize = deps.pageSize ?? 50;
   const server = new JSONRPCServer<McpCallContext>({ errorListener: () => undefined });
@@ -83,7 +87,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalidParams('params.arguments must be an object');
     const counted = deps.onToolCall ?? (() => undefined);
     try {
-      const { result, outcome } = await callTool(tool, args, context, deps.read);
+      const { result, outcome } = await callTool(tool, args, context, services);
       counted(name, outcome);
       return result;
     } catch (err) {
@@ -114,10 +118,10 @@ function resultOf(answer: Answer<object>): Answer<CallToolResult> {
   return result;
 }
 
-async function callTool(tool: McpTool, args: object, context: McpCallContext, read: ReadModel): Promise<{ result: CallToolResult | Answer<CallToolResult>; outcome: ToolCallOutcome }> {
+async function callTool(tool: McpTool, args: object, context: McpCallContext, services: ToolServices): Promise<{ result: CallToolResult | Answer<CallToolResult>; outcome: ToolCallOutcome }> {
   let outcome;
   try {
-    outcome = await tool.call(read, args);
+    outcome = await tool.call(services, args, { client: context.client });
   } catch (err) {
     if (!(err instanceof AppError) || err.code === 'internal_error') throw err;
     const hint = err.code === 'not_found' ? ` ${tool.notFoundHint}` : '';

@@ -86,13 +86,13 @@ function withExactId(reply: McpHttpReply, idText: string | null): McpHttpReply {
   return { status: 400, body: Answer.compose<RpcErrorResponse>`{"jsonrpc":"2.0","id":${new JsonText(idText)},"error":${reply.body.error}}` };
 }
 
-/** Handles one POST /mcp: `text` is the raw body, `headers` have lower-case names. */
-export async function handleMcpPost(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>): Promise<McpHttpReply> {
+/** Handles one POST /mcp: `text` is the raw body, `headers` have lower-case names, `client` who the limits count it against. */
+export async function handleMcpPost(server: McpServer, options: McpTransportOptions, text: string, headers: Readonly<Record<string, string | undefined>>, client: string): Promise<McpHttpReply> {
   const read = readMcpPost(options, text, headers);
   if (read.kind === 'reply') return read.reply;
   const { method, fields, id, idText, protocolVersion } = read;
   const request = { jsonrpc: '2.0' as const, method, params: fields.params, ...(id === null ? {} : { id }) };
-  const response = await server.receive(request, { protocolVersion });
+  const response = await server.receive(request, { protocolVersion, client });
   if (fields.id === undefined || response === null) return { status: 202 };
   const reply = toContract(response);
   // A result made of an answer, or an id JSON.parse could not hold, is composed around their exact JSON.

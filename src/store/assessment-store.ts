@@ -21,9 +21,30 @@ export interface NewAssessment {
   readonly createdAt: string;
 }
 
+/** A domain of a batch: the assessment queued for it, or why it was refused. */
+export type BatchItem =
+  | { readonly domain: string; readonly assessmentId: string }
+  | { readonly domain: string; readonly reason: string; readonly message: string };
+
+export interface StoredBatch {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly items: readonly BatchItem[];
+}
+
+/** One line of a domain's history. */
+export type HistoryEntry = Pick<StoredAssessment, 'id' | 'status' | 'createdAt' | 'completedAt'>;
+
 export interface AssessmentStore {
-  /** Stores a queued assessment and its job, in one transaction. */
-  create(assessment: NewAssessment): Promise<void>;
+  /** Stores queued assessments and their jobs (and the batch that holds them, if any), in one transaction. */
+  create(assessments: NewAssessment | readonly NewAssessment[], batch?: StoredBatch): Promise<void>;
+  /** A domain's assessments, newest first, and how many there are. */
+  history(domain: string, limit: number, offset: number): Promise<{ total: number; entries: HistoryEntry[] }>;
+  /** The domain's newest assessment with answers created before `createdAt`, or null. */
+  latestAnsweredBefore(domain: string, createdAt: string, answered: readonly AssessmentStatus[]): Promise<StoredAssessment | null>;
+  findBatch(id: string): Promise<StoredBatch | null>;
+  /** The status of each of these assessments, by id. */
+  statuses(ids: readonly string[]): Promise<Map<string, AssessmentStatus>>;
   /** The record as stored (the service adds the notice and how the domain is shown). */
   find(id: string): Promise<StoredAssessment | null>;
   /**
@@ -49,14 +70,46 @@ function storedOf(row: AssessmentRow): StoredAssessment {
 
 export function createAssessmentStore(db: Db): AssessmentStore {
   return {
-    async create(a) {
+    async create(assessments, batch) {
+      const list = Array.isArray(assessments) ? assessments : [assessments as NewAssessment];
       await db.transaction(async (trx) => {
-        await trx('assessments').insert({
-          id: a.id, domain: a.domain, domain_unicode: a.domainUnicode, exposure: a.exposure, status: 'queued', created_at: a.createdAt, completed_at: null, observations: '[]',
-          previous_id: a.previous,
-        });
-        await trx('assessment_jobs').insert({ assessment_id: a.id, status: 'queued', attempts: 0, queued_at: a.createdAt });
+        for (const a of list) {
+          await trx('assessments').insert({
+            id: a.id, domain: a.domain, domain_unicode: a.domainUnicode, exposure: a.exposure, status: 'queued', created_at: a.createdAt, completed_at: null, observations: '[]',
+            previous_id: a.previous,
+          });
+          await trx('assessment_jobs').insert({ assessment_id: a.id, status: 'queued', attempts: 0, queued_at: a.createdAt });
+        }
+        if (batch) await trx('assessment_batches').insert({ id: batch.id, created_at: batch.createdAt, items: JSON.stringify(batch.items) });
       });
+    },
+
+    async history(domain, limit, offset) {
+      const [counted, rows] = await Promise.all([
+        db('assessments').where({ domain }).count<Array<{ n: number | string }>>({ n: '*' }),
+        db('assessments').where({ domain }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(offset)
+          .select<Array<Pick<AssessmentRow, 'id' | 'status' | 'created_at' | 'completed_at'>>>('id', 'status', 'created_at', 'completed_at'),
+      ]);
+      const entries = rows.map((row) => ({ id: row.id, status: row.status, createdAt: row.created_at, completedAt: row.completed_at }));
+      return { total: Number(counted[0]?.n ?? 0), entries };
+    },
+
+    async latestAnsweredBefore(domain, createdAt, answered) {
+      const row: AssessmentRow | undefined = await db('assessments')
+        .where({ domain }).whereIn('status', answered).andWhere('created_at', '<', createdAt)
+        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first();
+      return row ? storedOf(row) : null;
+    },
+
+    async findBatch(id) {
+      if (!storable(id)) return null;
+      const row: { id: string; created_at: string; items: string } | undefined = await db('assessment_batches').where({ id }).first();
+      return row ? { id: row.id, createdAt: row.created_at, items: JSON.parse(row.items) } : null;
+    },
+
+    async statuses(ids) {
+      const rows: Array<{ id: string; status: AssessmentStatus }> = ids.length === 0 ? [] : await db('assessments').whereIn('id', [...ids]).select('id', 'status');
+      return new Map(rows.map((row) => [row.id, row.status]));
     },
 
     async find(id) {

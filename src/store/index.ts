@@ -97,5 +97,5 @@ export { sourceKey, type SourceRow, type StoredSource } from './write-lookups.js
 export { databaseFailure } from './db.js';
 export type { Integrity } from './integrity.js';
 export { serverRowsOf, type ServerRows } from './entry-rows.js';
-export type { Assessment, AssessmentStatus, AssessmentStore, NewAssessment, Observation, StoredAssessment } from './assessment-store.js';
+export type { Assessment, AssessmentStatus, AssessmentStore, BatchItem, HistoryEntry, NewAssessment, Observation, StoredAssessment, StoredBatch } from './assessment-store.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';

@@ -197,6 +197,31 @@ describe('web pages in Chromium', function () {
     noErrors(v);
   });
 
+  it('reads a CSV file into the list form, queues the list and shows each domain and why one was refused, at 360 and 1280 px', async () => {
+    const v = await visit('/assess');
+    const csv = 'Domain,Exposure\r\nportfolio-widgets.co.uk,25000\r\nhttps://not-a-domain.example\r\nsecond-widgets.de,300\r\n';
+    await v.page.locator('#assess-csv').setInputFiles({ name: 'portfolio.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await v.page.waitForFunction(() => (document.getElementById('assess-domains') as HTMLTextAreaElement).value.includes('portfolio-widgets'));
+    await v.page.getByRole('button', { name: 'Assess the list' }).click();
+    await v.page.waitForURL(/\/assessments\/batches\/[^/]+$/);
+    // The page reloads itself until every assessment has finished.
+    await v.page.getByText('Every assessment has finished.').waitFor({ timeout: 20_000 });
+    expect(await v.page.locator('.batch-list li').allTextContents()).to.have.length(3);
+    expect(await v.page.locator('.batch-refused').textContent()).to.match(/^Not assessed: "https:\/\/not-a-domain\.example" is a web address/);
+    const violations = await axeViolations(v.page);
+    expect(violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')).to.deep.equal([]);
+    for (const width of [360, 1280]) {
+      await v.page.setViewportSize({ width, height: 800 });
+      expect(await v.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `at ${width} px`).to.be.at.most(0);
+      if (SCREENSHOTS) await v.page.screenshot({ path: join(SCREENSHOTS, `batch-${width}.png`), fullPage: true });
+    }
+    await v.page.locator('.batch-list a').first().click();
+    await v.page.getByRole('link', { name: /Every assessment of portfolio-widgets\.co\.uk/ }).click();
+    await v.page.waitForURL(/\/assessments\?domain=portfolio-widgets\.co\.uk$/);
+    expect(await v.page.locator('h1').textContent()).to.equal('Assessments of portfolio-widgets.co.uk');
+    noErrors(v);
+  });
+
   it('renders the API reference from /openapi.json with our own files, under the CSP', async () => {
     const v = await visit('/docs');
     await v.page.locator('.swagger-ui .info .title').waitFor();

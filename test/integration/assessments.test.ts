@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import type { Observation } from '../../src/assessments/probes/types.js';
 import type { ProbeRunner } from '../../src/assessments/worker.js';
 import { freshDatabase } from '../support/database.js';
+import { GRADE_WORDS } from '../support/grade-words.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const observed = (name: string, outcome: 'observed' | 'not_found' | 'error' | 'timeout' = 'observed') => ({
@@ -101,8 +102,6 @@ describe('assessments', function () {
   });
 });
 
-/** Words that would read as a score, a grade or advice about the business. */
-const GRADE_WORDS = /\b(good|bad|poor|weak|strong|risky?|safe|unsafe|score[sd]?|grade[sd]?|rating|rated|recommend\w*|healthy|excellent|worse|better|pass(ed)?|fail(ed)?)\b/i;
 
 describe('assessment changes since the last look', function () {
   this.timeout(30_000);
@@ -127,11 +126,14 @@ describe('assessment changes since the last look', function () {
     const first = await assess();
     expect(first).to.include({ previous: null, changes: null });
     estate = [{ ...mx, outcome: 'not_found', value: null }, certificate(-2, '2026-11-26T00:00:00.000Z', false), dmarc('not_found')];
-    // Not linked to the first: nothing is compared (another person's assessment of the same domain stays out of sight).
-    expect((await assess()).changes).to.equal(null);
-    const second = await assess(first.id);
-    expect(second.previous).to.equal(first.id);
+    // Without a link, the domain's history gives the one to compare with: its latest with answers.
+    const second = await assess();
+    expect(second.previous).to.equal(null);
     expect(second.changes.since).to.deep.equal({ id: first.id, completedAt: first.completedAt });
+    // Linked to the first, the same comparison is made against it.
+    const linked = await assess(first.id);
+    expect(linked.previous).to.equal(first.id);
+    expect(linked.changes).to.deep.equal(second.changes);
     expect(second.changes.items.map((c: { name: string; kind: string }) => [c.name, c.kind])).to.deep.equal([['mx_records', 'disappeared'], ['tls_certificate', 'changed']]);
     const [mail, cert] = second.changes.items;
     expect(mail).to.deep.include({ label: 'Mail servers', before: mx.value, after: null, beforeSummary: 'E-mail for the domain goes to 1 mail server: mx.firm-example.com.', afterSummary: 'The domain lists no mail servers.' });
@@ -161,6 +163,13 @@ describe('assessment changes since the last look', function () {
     const sixth = await assess(failed.id);
     expect(sixth.changes.since.id).to.equal(fourth.id);
     expect(sixth.changes.items).to.deep.equal([]);
+    // The domain's history passes over it too.
+    estate = [];
+    await assess();
+    estate = [{ ...mx, outcome: 'not_found', value: null }, certificate(-4, '2026-11-26T00:00:00.000Z', false), dmarc('not_found')];
+    const eighth = await assess();
+    expect(eighth.changes.since.id).to.equal(sixth.id);
+    expect(eighth.changes.items.map((c: { name: string; kind: string }) => [c.name, c.kind])).to.deep.equal([['mx_records', 'disappeared']]);
   });
 
   it('refuses to link to an unknown assessment or one of another domain, with 400 invalid_previous, and counts nothing', async () => {

@@ -154,24 +154,24 @@ describe('MCP endpoint over HTTP', () => {
     it('answers an internal failure with -32603 and no detail', async () => {
       const failing = createMcpServer({
         read: new Proxy({} as never, { get: () => async () => { throw new Error('db path /srv/x leaked'); } }),
-        document: loadContract(), logger: silentLogger, version: '1.0.0',
+        assessments: h.service.assessments, document: loadContract(), logger: silentLogger, version: '1.0.0',
       });
-      const response = await failing.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { protocolVersion: '2025-11-25' });
+      const response = await failing.receive({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_categories', arguments: {} } }, { protocolVersion: '2025-11-25', client: 'test' });
       expect(response).to.deep.equal({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } });
     });
   });
 
   describe('tools', () => {
     it('pages tools/list with an opaque cursor and refuses a forged one', async () => {
-      const server = createMcpServer({ read: h.service.read, document: loadContract(), logger: silentLogger, version: '1.0.0', pageSize: 2 });
+      const server = createMcpServer({ read: h.service.read, assessments: h.service.assessments, document: loadContract(), logger: silentLogger, version: '1.0.0', pageSize: 2 });
       const names: string[] = [];
       let cursor: string | undefined;
       do {
-        const response = await server.receive({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: cursor ? { cursor } : {} }, { protocolVersion: '2025-11-25' });
+        const response = await server.receive({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: cursor ? { cursor } : {} }, { protocolVersion: '2025-11-25', client: 'test' });
         names.push(...response!.result.tools.map((t: { name: string }) => t.name));
         cursor = response!.result.nextCursor;
       } while (cursor);
-      expect(names).to.deep.equal(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'get_trust', 'get_status', 'compare_servers', 'list_categories']);
+      expect(names).to.deep.equal(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'get_trust', 'get_status', 'compare_servers', 'list_categories', 'create_assessment', 'get_assessment', 'list_assessments']);
       const forged = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 'not-a-cursor' } });
       expect(forged.body.error.code).to.equal(-32602);
     });
@@ -243,9 +243,9 @@ describe('MCP endpoint over HTTP', () => {
       });
       let generation = 'g1';
       const read = createReadModel({ discovery: registry, generation: async () => generation, monitorTtlMs: 300 });
-      const server = createMcpServer({ read, document: loadContract(), logger: silentLogger, version: '1.0.0' });
+      const server = createMcpServer({ read, assessments: h.service.assessments, document: loadContract(), logger: silentLogger, version: '1.0.0' });
       const call = async (name: string, args: object, id = 1) => {
-        const reply = await handleMcpPost(server, { allowedOrigins: [], publicOrigin: null }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' });
+        const reply = await handleMcpPost(server, { allowedOrigins: [], publicOrigin: null }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }), { 'mcp-protocol-version': '2025-11-25' }, 'test');
         return 'body' in reply ? encode(reply.body).toString() : undefined;
       };
       const first = await call('search_servers', { q: 'github' });

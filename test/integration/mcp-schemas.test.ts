@@ -55,7 +55,7 @@ describe('MCP tool schemas declare their dialect', () => {
   });
 
   it('declares JSON Schema 2020-12 in $schema on every input and output schema', () => {
-    expect(tools).to.have.length(9);
+    expect(tools).to.have.length(12);
     for (const tool of tools) {
       expect(tool.inputSchema.$schema, `${tool.name} input`).to.equal(DIALECT_2020);
       expect(tool.outputSchema?.$schema, `${tool.name} output`).to.equal(DIALECT_2020);

@@ -25,11 +25,12 @@ describe('MCP endpoint with the official SDK client', () => {
     expect(client.getInstructions()).to.match(/search_servers/);
   });
 
-  it('lists the tools, each read-only with input and output schemas', async () => {
+  it('lists the tools, each with input and output schemas, all read-only but the one that starts an assessment', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).to.deep.equal(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'get_trust', 'get_status', 'compare_servers', 'list_categories']);
+    expect(tools.map((t) => t.name)).to.deep.equal(['search_servers', 'search_tools', 'get_server', 'get_tool', 'get_install', 'get_trust', 'get_status', 'compare_servers', 'list_categories', 'create_assessment', 'get_assessment', 'list_assessments']);
     for (const tool of tools) {
-      expect(tool.annotations?.readOnlyHint, tool.name).to.equal(true);
+      expect(tool.annotations?.readOnlyHint, tool.name).to.equal(tool.name !== 'create_assessment');
+      expect(tool.annotations?.openWorldHint, tool.name).to.equal(tool.name === 'create_assessment');
       expect(tool.inputSchema.type).to.equal('object');
       expect(tool.outputSchema?.type).to.equal('object');
     }

@@ -101,8 +101,10 @@ describe('the MCP Registry API (/v0.1)', function () {
   });
 
   it('keeps the proxy and assessment POSTs closed to other origins', async () => {
-    const preflight = await fetch(`${h.baseUrl}/api/v1/assessments`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
-    expect(preflight.headers.get('access-control-allow-origin')).to.equal(null);
+    for (const path of ['/api/v1/assessments', '/api/v1/assessments/batch']) {
+      const preflight = await fetch(`${h.baseUrl}${path}`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } });
+      expect(preflight.headers.get('access-control-allow-origin'), path).to.equal(null);
+    }
     const post = await h.request('/api/v1/proxy/connect', { method: 'POST', headers: { Origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify({ serverId: 'x' }) });
     expect(post.headers.get('access-control-allow-origin')).to.equal(null);
   });

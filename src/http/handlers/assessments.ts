@@ -1,8 +1,10 @@
-/** Handlers of the `assessments` tag: createAssessment, getAssessment. */
+/** Handlers of the `assessments` tag: one assessment, a domain's history, and batches. */
 import { MAX_WAIT_SECONDS, type AssessmentService } from '../../assessments/assessment-service.js';
 import type { HandlerMap } from '../operation.js';
 
-export function assessmentHandlers(assessments: AssessmentService): Pick<HandlerMap, 'createAssessment' | 'getAssessment'> {
+type AssessmentOperation = 'createAssessment' | 'getAssessment' | 'listAssessments' | 'createAssessmentBatch' | 'getAssessmentBatch';
+
+export function assessmentHandlers(assessments: AssessmentService): Pick<HandlerMap, AssessmentOperation> {
   return {
     createAssessment: async ({ body, headers, client }) => {
       const { assessment, quota } = await assessments.create(body, client);
@@ -22,6 +24,22 @@ export function assessmentHandlers(assessments: AssessmentService): Pick<Handler
       const wait = preferredWait(headers.prefer);
       return { status: 200, body: wait > 0 ? await assessments.waitFor(path.id, wait) : await assessments.get(path.id) };
     },
+    listAssessments: async ({ query }) => ({
+      status: 200,
+      body: await assessments.history(query.domain, { limit: query.limit ?? 20, offset: query.offset ?? 0 }),
+    }),
+    createAssessmentBatch: async ({ body, client }) => {
+      const { batch, quota } = await assessments.createBatch(body, client);
+      return {
+        status: 201,
+        body: batch,
+        headers: {
+          Location: `/api/v1/assessments/batches/${batch.id}`,
+          ...(quota ? { 'RateLimit-Policy': quota.policy, RateLimit: `"assessment";r=${quota.remaining};t=${quota.resetSeconds}` } : {}),
+        },
+      };
+    },
+    getAssessmentBatch: async ({ path }) => ({ status: 200, body: await assessments.getBatch(path.id) }),
   };
 }
 

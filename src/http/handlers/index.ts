@@ -7,6 +7,7 @@ import type { ReadModel } from '../../read/read-model.js';
 import type { Store } from '../../store/index.js';
 import type { OpenApiDocument } from '../../contract.js';
 import type { WebPages } from '../../web/web-pages.js';
+import type { PortfolioPages } from '../../web/portfolio-pages.js';
 import type { HandlerMap } from '../operation.js';
 import { assessmentHandlers } from './assessments.js';
 import { categoryHandlers } from './categories.js';
@@ -30,6 +31,7 @@ export interface HandlerDeps {
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
   readonly pages: WebPages;
+  readonly portfolioPages: PortfolioPages;
   /** Whether the service is stopping (`/readyz` says so). */
   readonly stopping: () => boolean;
 }
@@ -47,6 +49,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...mcpHandlers(deps.mcp, deps.mcpOptions),
     ...proxyHandlers(deps.proxy),
     ...assessmentHandlers(deps.assessments),
-    ...pageHandlers(deps.pages),
+    ...pageHandlers(deps.pages, deps.portfolioPages),
   } satisfies HandlerMap;
 }

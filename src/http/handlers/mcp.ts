@@ -5,6 +5,6 @@ import type { HandlerMap } from '../operation.js';
 
 export function mcpHandlers(server: McpServer, options: McpTransportOptions): Pick<HandlerMap, 'postMcp'> {
   return {
-    postMcp: async ({ body, headers }) => handleMcpPost(server, options, typeof body === 'string' ? body : '', headers),
+    postMcp: async ({ body, headers, client }) => handleMcpPost(server, options, typeof body === 'string' ? body : '', headers, client),
   };
 }

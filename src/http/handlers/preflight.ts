@@ -8,7 +8,14 @@ export type PreflightOperation = Extract<OperationId, `preflight${string}`>;
 
 /** The one preflight answer, for each `options` operation of the contract. */
 export function preflightHandlers(document: OpenApiDocument): Pick<HandlerMap, PreflightOperation> {
-  const answer = async () => ({ status: 204 as const, headers: PREFLIGHT_HEADERS });
+  // Only reads are open to other origins: a preflight for another method on the same path (a
+  // POST to /api/v1/assessments/batch looks like a GET of /api/v1/assessments/{id}) gets no
+  // Allow-Origin, so the browser does not send it.
+  const { 'Access-Control-Allow-Origin': _origin, ...refused } = PREFLIGHT_HEADERS;
+  const answer = async ({ headers }: { headers: Readonly<Record<string, string | undefined>> }) => {
+    const method = headers['access-control-request-method']?.toUpperCase();
+    return { status: 204 as const, headers: method === undefined || method === 'GET' || method === 'HEAD' ? PREFLIGHT_HEADERS : refused };
+  };
   const ids = Object.values(document.paths ?? {}).flatMap((item) => {
     const id = (item as { options?: { operationId?: string } }).options?.operationId;
     return id ? [id] : [];

@@ -24,6 +24,7 @@ import * as runCommands from './018-run-commands.js';
 import * as toolDefinitions from './019-tool-definitions.js';
 import * as toolHistoryPeriods from './020-tool-history-periods.js';
 import * as assessmentPrevious from './021-assessment-previous.js';
+import * as assessmentHistory from './022-assessment-history.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -47,6 +48,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '019-tool-definitions': toolDefinitions,
   '020-tool-history-periods': toolHistoryPeriods,
   '021-assessment-previous': assessmentPrevious,
+  '022-assessment-history': assessmentHistory,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */

@@ -75,7 +75,7 @@ export function AssessmentPage({ assets, assessment }: { readonly assets: AssetC
           <span class="hint">The new assessment lists what changed since this one.</span>
         </form>
       ) : null}
-      <p class="page-actions"><a href="/assess">Assess another business</a> · <a href={`/api/v1/assessments/${encodeURIComponent(assessment.id)}`}>This assessment as JSON</a> · Print or save as PDF from the browser: the printed report keeps the notice and every observation.</p>
+      <p class="page-actions"><a href="/assess">Assess another business</a> · <a href={`/assessments?domain=${encodeURIComponent(assessment.domain)}`}>Every assessment of {name}</a> · <a href={`/api/v1/assessments/${encodeURIComponent(assessment.id)}`}>This assessment as JSON</a> · Print or save as PDF from the browser: the printed report keeps the notice and every observation.</p>
     </Layout>
   );
 }

@@ -224,6 +224,22 @@
     }
   }
 
+  // A list of domains whose assessments still run: ask the API now and then, and reload once all have finished.
+  function setUpBatch() {
+    var marker = document.querySelector('[data-batch][data-finished="no"]');
+    if (!marker) return;
+    var id = marker.getAttribute('data-batch');
+    var poll = function () {
+      fetch('/api/v1/assessments/batches/' + encodeURIComponent(id), { headers: { accept: 'application/json' }, cache: 'no-store' })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (batch) {
+          if (batch && batch.finished) window.location.reload();
+          else setTimeout(poll, batch ? 2000 : 10000);
+        }, function () { setTimeout(poll, 10000); });
+    };
+    setTimeout(poll, 1000);
+  }
+
   // An assessment still queued or running: wait for it through the API, then reload.
   function setUpAssessment() {
     var marker = document.querySelector('[data-assessment][data-finished="no"]');
@@ -240,10 +256,29 @@
     poll();
   }
 
+  // A CSV file chosen on the list form is read here and put in the list's text box, which is what the form sends.
+  function setUpCsv() {
+    document.querySelectorAll('[data-csv-only]').forEach(function (field) {
+      var input = field.querySelector('input[type=file][data-fills]');
+      var target = input && document.getElementById(input.getAttribute('data-fills'));
+      if (!input || !target || typeof FileReader === 'undefined') return;
+      field.hidden = false;
+      input.addEventListener('change', function () {
+        var file = input.files && input.files[0];
+        if (!file) return;
+        var reader = new FileReader();
+        reader.onload = function () { target.value = String(reader.result || ''); target.focus(); };
+        reader.readAsText(file);
+      });
+    });
+  }
+
   function start() {
     setUpCopy();
     document.querySelectorAll('[data-try]').forEach(setUpTry);
     setUpAssessment();
+    setUpBatch();
+    setUpCsv();
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();
