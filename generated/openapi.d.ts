@@ -102,6 +102,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/watchlists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every watchlist, oldest first */
+        get: operations["listWatchlists"];
+        put?: never;
+        /**
+         * Watch a portfolio of businesses' domains
+         * @description Stores a watchlist: up to 100 domains re-assessed every `intervalHours` (24 at the
+         *     least), the first time within seconds. Each domain is checked as on `POST
+         *     /api/v1/assessments`; when any is invalid nothing is stored and each is named in
+         *     `errors[]` (`body.domains[i]`, with its `reason`). A domain listed twice is watched once.
+         *     Scheduled assessments take nothing from the public limit. With a `webhook`, every run is
+         *     posted to its URL once its assessments are finished (signed; see the `watchlistRun`
+         *     webhook), and this answer alone carries the signing secret (`webhook.secret`): keep it.
+         *     Needs `Authorization: Bearer <WATCHLIST_TOKEN>`; without `WATCHLIST_TOKEN` set,
+         *     watchlists are off (404 `watchlists_off`).
+         */
+        post: operations["createWatchlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/watchlists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A watchlist, each domain's latest assessment and changes, and its recent runs */
+        get: operations["getWatchlist"];
+        put?: never;
+        post?: never;
+        /**
+         * Stop watching, and forget the watchlist's runs
+         * @description The assessments its runs made stay, as every assessment does.
+         */
+        delete: operations["deleteWatchlist"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/servers/search": {
         parameters: {
             query?: never;
@@ -903,6 +953,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/watchlists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watchlist page
+         * @description A watchlist's domains, each with its latest assessment's status, a link to it and what
+         *     changed since the assessment before, in words; and the webhook's last deliveries. A
+         *     browser cannot send the bearer token from a link, so the page needs none: its id (a
+         *     random UUID) is what lets a person read it; share it as you would the token. Like every
+         *     watchlist route, it is a 404 page while watchlists are off.
+         */
+        get: operations["getWatchlistPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -945,7 +1019,69 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    watchlistRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A watchlist's run, posted to its webhook
+         * @description Sent once every assessment of a run is complete, partial or failed, through the network
+         *     guard (never to a private address unless `NET_ALLOW_PRIVATE` allows it), redirects not
+         *     followed. Headers:
+         *
+         *     - `X-Sextant-Event: watchlist.run`
+         *     - `X-Sextant-Delivery`: the run's id (the same on every attempt: use it to drop repeats)
+         *     - `X-Sextant-Timestamp`: Unix seconds when this attempt was signed
+         *     - `X-Sextant-Signature: sha256=<hex>`: HMAC-SHA256, keyed with the watchlist's secret
+         *       (its UTF-8 bytes, as `createWatchlist` returned it), of `<timestamp>.<raw body>`.
+         *
+         *     To verify, compute the HMAC over the timestamp header, a `.` and the body's bytes as
+         *     received, compare in constant time, and refuse timestamps more than 5 minutes old.
+         *     A 2xx answer is a delivery; anything else, or no answer in 10 s, is retried after 30 s,
+         *     2 min, 8 min, 32 min and about 2 h (six attempts in all), each recorded in the run.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WatchlistWebhookPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx is a delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Anything else is retried. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description The published API's ServerList; `metadata` is always present. */
@@ -1031,7 +1167,7 @@ export interface components {
          * @description Stable machine-readable error code.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_domain" | "invalid_previous" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "arguments_too_deep" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable";
+        ErrorCode: "validation_failed" | "invalid_domain" | "invalid_previous" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "arguments_too_deep" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable" | "unauthorized" | "watchlists_off";
         /** @description An RFC 9457 problem detail. */
         Problem: {
             /** @description URI reference naming the problem type. */
@@ -1834,6 +1970,123 @@ export interface components {
             beforeSummary: string;
             afterSummary: string;
         };
+        WatchlistRequest: {
+            /** @description A name for the portfolio, shown on its page and in webhooks. */
+            name?: string;
+            /** @description The businesses' domains, each as `POST /api/v1/assessments` takes it. */
+            domains: string[];
+            /** @description Hours between runs, from a day to a year. */
+            intervalHours: number;
+            webhook?: {
+                /** @description Where each run is posted; reached through the network guard, so never a private address unless `NET_ALLOW_PRIVATE` allows it. */
+                url: string;
+            };
+        };
+        WatchlistWebhook: {
+            url: string;
+            /** @description The signing secret of `X-Sextant-Signature` (see the `watchlistRun` webhook). Only in the answer of `createWatchlist`; never shown again. */
+            secret?: string;
+        };
+        WatchlistSummary: {
+            id: string;
+            name: string | null;
+            /** @description The domains in ASCII (punycode for IDNs), in the order given. */
+            domains: string[];
+            intervalHours: number;
+            webhook: components["schemas"]["WatchlistWebhook"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastRunAt: string | null;
+            /** Format: date-time */
+            nextRunAt: string;
+        };
+        WatchlistList: {
+            items: components["schemas"]["WatchlistSummary"][];
+        };
+        /** @description A watchlist, each domain's latest assessment and its changes, and the latest runs. Observations only. */
+        Watchlist: {
+            id: string;
+            name: string | null;
+            /** @description The domains in ASCII (punycode for IDNs), in the order given. */
+            domains: string[];
+            intervalHours: number;
+            webhook: components["schemas"]["WatchlistWebhook"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the latest run queued its assessments; null before the first.
+             */
+            lastRunAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the next run is due (a run starts within seconds of it).
+             */
+            nextRunAt: string;
+            /** @description Each domain's assessment of the latest run, in the order of `domains`. */
+            latest: components["schemas"]["WatchlistDomainState"][];
+            /** @description The latest runs (at most 10), newest first. */
+            runs: components["schemas"]["WatchlistRun"][];
+            notice: string;
+        };
+        WatchlistDomainState: {
+            domain: string;
+            /** @description The latest run's assessment of the domain; null before the first run. */
+            assessmentId: string | null;
+            status: components["schemas"]["AssessmentStatus"] | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @description That assessment's `changes` (what differs from the domain's assessment before it); null while it runs or when there is nothing to compare. */
+            changes: components["schemas"]["ObservationChanges"] | null;
+        };
+        WatchlistRun: {
+            /** @description The run's id; also the webhook's `X-Sextant-Delivery`. */
+            id: string;
+            /** Format: date-time */
+            startedAt: string;
+            assessments: {
+                domain: string;
+                assessmentId: string;
+            }[];
+            delivery: components["schemas"]["WatchlistDelivery"];
+        };
+        /** @description The run's webhook. `none`: the watchlist has no webhook; `pending`: waiting for the run's assessments to finish, or for the next attempt (`nextAttemptAt`); `delivered`: the receiver answered 2xx; `failed`: six attempts failed (after 30 s, 2 min, 8 min, 32 min and about 2 h); `refused`: the network guard refused the destination (a private address), nothing was sent. */
+        WatchlistDelivery: {
+            /** @enum {string} */
+            state: "none" | "pending" | "delivered" | "failed" | "refused";
+            attempts: components["schemas"]["WatchlistDeliveryAttempt"][];
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+        };
+        WatchlistDeliveryAttempt: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            outcome: "delivered" | "failed" | "refused";
+            /** @description The receiver's HTTP status; null when none came back. */
+            status: number | null;
+            /** @description What went wrong, in words, when no 2xx came back. */
+            error: string | null;
+        };
+        /** @description What a watchlist's webhook receives once every assessment of a run is finished. Observations only. */
+        WatchlistWebhookPayload: {
+            watchlist: {
+                id: string;
+                name: string | null;
+            };
+            /** Format: date-time */
+            runAt: string;
+            domains: {
+                domain: string;
+                assessmentId: string;
+                status: components["schemas"]["AssessmentStatus"];
+                /** @description The assessment's URL (absolute under `PUBLIC_URL`, else `/api/v1/assessments/{id}`). */
+                url: string;
+                changes: components["schemas"]["ObservationChanges"] | null;
+            }[];
+            notice: string;
+        };
         /** @description One domain's assessments, newest first. Observations only. */
         AssessmentHistory: {
             /** @description The domain in ASCII (punycode for IDNs). */
@@ -2168,6 +2421,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The bearer token is missing or is not `WATCHLIST_TOKEN` (`unauthorized`). */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description `Bearer`. */
+                "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Watchlists are off (`watchlists_off`) because `WATCHLIST_TOKEN` is not set; the detail says how to turn them on. */
+        WatchlistsOff: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description The server's name, URL-encoded (`io.github.acme%2Fweather`). */
@@ -2472,6 +2747,156 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    listWatchlists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The watchlists, without their assessments and runs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchlistList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["WatchlistsOff"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    createWatchlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchlistRequest"];
+            };
+        };
+        responses: {
+            /** @description The watchlist, with the webhook's signing secret (shown this once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The watchlist's URL. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watchlist"];
+                };
+            };
+            /** @description An invalid domain (each named in `errors[]` with its reason), an interval under 24 hours, or another invalid field. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["WatchlistsOff"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getWatchlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The watchlist. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watchlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HostNotAllowed"];
+            /** @description No watchlist has this id (`not_found`), or watchlists are off (`watchlists_off`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    deleteWatchlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no more runs or deliveries. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["HostNotAllowed"];
+            /** @description No watchlist has this id (`not_found`), or watchlists are off (`watchlists_off`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4048,6 +4473,27 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The assessment id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getWatchlistPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The watchlist id. */
                 id: string;
             };
             cookie?: never;

@@ -26,6 +26,9 @@ import type { Metrics } from './metrics/metrics.js';
 import { createMcpServer } from './mcp/server.js';
 import type { ProxyService } from './proxy/proxy-service.js';
 import type { AssessmentService } from './assessments/assessment-service.js';
+import { createWatchlistService, type WatchlistService } from './watchlists/watchlist-service.js';
+import { watchlistGate } from './http/watchlist-gate.js';
+import { createWatchlistPages } from './web/watchlist-pages.js';
 import type { ReadModel } from './read/read-model.js';
 import type { Store } from './store/index.js';
 import { loadAssets } from './web/assets.js';
@@ -39,6 +42,8 @@ export interface AppDeps {
   readonly read: ReadModel;
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
+  /** Watchlists and the token their routes need (null: off, the default when absent). */
+  readonly watchlists?: { readonly service: WatchlistService; readonly token: string | null };
   readonly logger: Logger;
   /** Where requests and MCP calls are counted, when metrics are on. */
   readonly metrics?: Metrics | null;
@@ -72,8 +77,9 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const hostAllowed = createHostCheck(deps.config);
   const assets = loadAssets();
   const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets });
+  const watchlists = deps.watchlists ?? { service: createWatchlistService({ store: deps.store.watchlists, assessments: deps.assessments }), token: null };
   const stopping = deps.stopping ?? (() => false);
-  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping });
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping });
   const clientOf = clientKeys({ trustProxyHops: deps.config.trustProxyHops, ipv6Prefix: deps.config.rateLimitIpv6Prefix });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], clientOf });
   const app = new Koa<State>();
@@ -104,6 +110,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   app.use(rateLimit({ policy: 'registry', perMinute: deps.config.registryRateLimit, clientOf, applies: (path) => REGISTRY.test(path), limiter }));
   app.use(rateLimit({ policy: 'pages', perMinute: deps.config.pageRateLimit, clientOf, applies: (path) => isPagePath(path) && !ASSETS.test(path), limiter }));
   app.use(rateLimit({ policy: 'proxy', perMinute: deps.config.proxyRateLimit, clientOf, applies: (path) => PROXY.test(path), limiter }));
+  app.use(watchlistGate(watchlists.token));
   app.use(requestBodies());
   app.use(dispatch);
   return app;

@@ -18,11 +18,14 @@ import { ANSWER_CACHE_MB, createAnswerCache } from './read/answer-cache.js';
 import { createDiscoveryService, type DiscoveryService } from './discovery/discovery-service.js';
 import { createMemoryEngine, createSqlEngine, type SearchEngine } from './search/index.js';
 import { createStore, type Store } from './store/index.js';
+import { startWatchlistScheduler, type SchedulerOptions, type WatchlistScheduler } from './watchlists/scheduler.js';
+import { createDeliverer, type DeliveryOptions } from './watchlists/webhook-delivery.js';
+import { createWatchlistService, type WatchlistService } from './watchlists/watchlist-service.js';
 
 export type ServiceConfig = Pick<
   Config,
   'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'mcpRateLimit' | 'registryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'proxyDeadline' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
-> & Partial<Pick<Config, 'answerCacheMb'>>;
+> & Partial<Pick<Config, 'answerCacheMb' | 'watchlistToken'>>;
 
 export interface Service {
   readonly store: Store;
@@ -36,6 +39,7 @@ export interface Service {
   readonly net: NetClient;
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
+  readonly watchlists: WatchlistService;
   readonly app: Koa;
   /** The service's metrics, when asked for (ServiceOptions.metrics). */
   readonly metrics: Metrics | null;
@@ -55,6 +59,8 @@ export interface ServiceOptions {
   readonly probe?: ProbeRunner;
   /** Worker settings (tests: a short lease). */
   readonly workerOptions?: WorkerOptions;
+  /** Watchlist schedule and webhook settings (tests: a short tick, a quick retry, a moved clock). */
+  readonly watchlists?: SchedulerOptions & DeliveryOptions;
   /** Count requests, MCP calls and searches, and read state at each scrape (serve with METRICS_PORT). */
   readonly metrics?: boolean;
 }
@@ -67,6 +73,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
   const engines = searchEngines(store, logger);
   const client = createNetClient({ allowPrivate: config.netAllowPrivate, ...options.net });
   let workers: Workers | null = null;
+  let scheduler: WatchlistScheduler | null = null;
   try {
     await store.migrate();
     // Checked once, at start: a damaged file is reported (and /readyz says 503), not served as
@@ -96,17 +103,25 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
       limits: { perClientPerHour: config.assessmentLimit, dailyCap: config.assessmentDailyCap },
       onQueued: () => workers?.kick(),
     });
+    const watchlistClock = options.watchlists?.now ?? (() => new Date());
+    const watchlists = createWatchlistService({ store: store.watchlists, assessments, now: watchlistClock });
+    // Watchlists run where assessments are worked, and only while they are on (WATCHLIST_TOKEN).
+    if (options.workers && config.watchlistToken) {
+      const deliver = createDeliverer({ store: store.watchlists, assessments, net: client, publicUrl: config.publicUrl, now: watchlistClock }, options.watchlists);
+      scheduler = startWatchlistScheduler({ store: store.watchlists, assessments, deliver, logger }, options.watchlists);
+    }
     let stopping = false;
-    const app = await createApp({ config, store, read, proxy, assessments, logger, metrics, document, stopping: () => stopping });
+    const app = await createApp({ config, store, read, proxy, assessments, watchlists: { service: watchlists, token: config.watchlistToken ?? null }, logger, metrics, document, stopping: () => stopping });
     return {
       store, registry, read, net: client, metrics,
       async warmSearch() {
         return (await Promise.all(engines.map(async (engine) => (await (engine.serving?.() ?? engine.warm?.())) ?? true))).every(Boolean);
-      }, proxy, assessments, app, version,
+      }, proxy, assessments, watchlists, app, version,
       beginStop() {
         stopping = true;
       },
       async close() {
+        await scheduler?.stop();
         await workers?.stop();
         await client.close();
         for (const engine of engines) engine.close?.();
@@ -114,6 +129,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
       },
     };
   } catch (err) {
+    await scheduler?.stop();
     await workers?.stop();
     await client.close();
     for (const engine of engines) engine.close?.();

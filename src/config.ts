@@ -58,6 +58,8 @@ export interface Config {
   readonly assessmentDailyCap: number;
   /** The IANA RDAP bootstrap document the registration probe reads its servers from. */
   readonly rdapBootstrapUrl: string;
+  /** The bearer token every watchlist route needs; null turns watchlists off. */
+  readonly watchlistToken: string | null;
   readonly logLevel: LogLevel;
 }
 
@@ -165,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     proxyDeadline: read.integer('PROXY_DEADLINE', 20, 1, 600),
     assessmentLimit: read.integer('ASSESSMENT_LIMIT', 10, 0, 1_000_000),
     assessmentDailyCap: read.integer('ASSESSMENT_DAILY_CAP', 1000, 0, 10_000_000),
+    watchlistToken: readWatchlistToken(read.text('WATCHLIST_TOKEN', ''), read.problems),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
   };
   if (!HOST_NAME.test(config.metricsHost)) read.problems.push(`METRICS_HOST must be a host name or address, got "${config.metricsHost}"`);
@@ -187,6 +190,14 @@ function readPublicUrl(raw: string, problems: string[]): string | null {
     return null;
   }
   return url.origin;
+}
+
+/** WATCHLIST_TOKEN, or null when unset; a short token is refused, as one a caller could guess. */
+function readWatchlistToken(raw: string, problems: string[]): string | null {
+  if (raw === '') return null;
+  // The token is never echoed: a problem names only what is wrong with it.
+  if (raw.length < 16 || /\s/.test(raw)) problems.push('WATCHLIST_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -base64 32`)');
+  return raw;
 }
 
 /** Hides a password in a connection URL before it is printed. */

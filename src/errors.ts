@@ -57,4 +57,6 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   database_unavailable: { status: 503, title: 'Database unavailable' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  watchlists_off: { status: 404, title: 'Watchlists are off' },
 };

@@ -5,6 +5,7 @@ import { committedPart, pollGeneration } from './generation-poller.js';
 import { migrate } from './migrate.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
+import { createWatchlistStore, type WatchlistStore } from './watchlist-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
 import { createRegistryVersions, type RegistryVersions } from './registry-versions.js';
 import { SCHEMA } from './migrations/index.js';
@@ -25,6 +26,7 @@ export interface Store extends Readiness {
   /** What the MCP Registry API serves (src/registry-api). */
   readonly registryVersions: RegistryVersions;
   readonly assessments: AssessmentStore;
+  readonly watchlists: WatchlistStore;
   /** Runs `work` in one transaction; a throw rolls everything back. */
   withCatalogWriter<T>(work: (writer: CatalogWriter) => Promise<T>): Promise<T>;
   /** Applies pending migrations and syncs the category taxonomy. */
@@ -61,6 +63,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     monitor: createMonitorStore(db),
     registryVersions: createRegistryVersions(db),
     assessments: createAssessmentStore(db),
+    watchlists: createWatchlistStore(db),
     withCatalogWriter: (work) => withCatalogWriter(db, work, (wrote) => {
       if (wrote) generation.noteWrite();
     }),
@@ -98,4 +101,5 @@ export { databaseFailure } from './db.js';
 export type { Integrity } from './integrity.js';
 export { serverRowsOf, type ServerRows } from './entry-rows.js';
 export type { Assessment, AssessmentStatus, AssessmentStore, BatchItem, HistoryEntry, NewAssessment, Observation, StoredAssessment, StoredBatch } from './assessment-store.js';
+export type { DeliveryAttempt, DeliveryState, DeliveryUpdate, StoredRun, StoredWatchlist, WatchlistStore } from './watchlist-store.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';

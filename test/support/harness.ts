@@ -11,7 +11,7 @@ import type { Server as HttpServer } from 'node:http';
 import createClient, { type Client } from 'openapi-fetch';
 import { pino } from 'pino';
 import type { paths } from '../../generated/openapi.js';
-import { createService, type Service } from '../../src/compose.js';
+import { createService, type Service, type ServiceOptions } from '../../src/compose.js';
 import { loadDemoCatalogIfEmpty } from '../../src/ingest/demo.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import type { IngestInput } from '../../src/ingest/detect.js';
@@ -63,6 +63,10 @@ export interface HarnessOptions {
   readonly workerOptions?: WorkerOptions;
   /** The service's logger (default: silent). */
   readonly logger?: Logger;
+  /** WATCHLIST_TOKEN (default: unset, watchlists off). */
+  readonly watchlistToken?: string;
+  /** Watchlist schedule and webhook settings (a short tick, a quick retry, a moved clock). */
+  readonly watchlists?: ServiceOptions['watchlists'];
 }
 
 /** Fetch that fails loudly when a response breaks the contract. */
@@ -88,11 +92,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const database = options.database ?? (await freshDatabase());
   const { discoveryRateLimit, mcpRateLimit, registryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap } = options;
   const service = await createService(
-    testServiceConfig(database.url, { discoveryRateLimit, mcpRateLimit, registryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap }),
+    testServiceConfig(database.url, { discoveryRateLimit, mcpRateLimit, registryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap, watchlistToken: options.watchlistToken }),
     options.logger ?? silentLogger,
     {
       net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
+      ...(options.watchlists ? { watchlists: options.watchlists } : {}),
     },
   );
   if (options.demo ?? true) await loadDemoCatalogIfEmpty(service.store);

@@ -6,7 +6,7 @@ describe('configuration', () => {
     expect(loadConfig({})).to.deep.equal({
       port: 3000, host: '127.0.0.1', publicUrl: null, allowedHosts: [], databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
       discoveryRateLimit: 120, mcpRateLimit: 600, registryRateLimit: 3000, pageRateLimit: 120, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], monitorInterval: 0, shutdownGrace: 20, workers: 1, metricsPort: 9464, metricsHost: '127.0.0.1', answerCacheMb: 128, netAllowPrivate: [], proxyRateLimit: 20, proxyDeadline: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
-      rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', logLevel: 'info',
+      rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', watchlistToken: null, logLevel: 'info',
     });
   });
 

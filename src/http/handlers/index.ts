@@ -8,6 +8,8 @@ import type { Store } from '../../store/index.js';
 import type { OpenApiDocument } from '../../contract.js';
 import type { WebPages } from '../../web/web-pages.js';
 import type { PortfolioPages } from '../../web/portfolio-pages.js';
+import type { WatchlistPages } from '../../web/watchlist-pages.js';
+import type { WatchlistService } from '../../watchlists/watchlist-service.js';
 import type { HandlerMap } from '../operation.js';
 import { assessmentHandlers } from './assessments.js';
 import { categoryHandlers } from './categories.js';
@@ -21,6 +23,7 @@ import { preflightHandlers } from './preflight.js';
 import { registryApiHandlers } from './registry-api.js';
 import { serverHandlers } from './servers.js';
 import { toolHandlers } from './tools.js';
+import { watchlistHandlers } from './watchlists.js';
 
 export interface HandlerDeps {
   readonly read: ReadModel;
@@ -32,6 +35,8 @@ export interface HandlerDeps {
   readonly assessments: AssessmentService;
   readonly pages: WebPages;
   readonly portfolioPages: PortfolioPages;
+  readonly watchlists: WatchlistService;
+  readonly watchlistPages: WatchlistPages;
   /** Whether the service is stopping (`/readyz` says so). */
   readonly stopping: () => boolean;
 }
@@ -50,5 +55,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...proxyHandlers(deps.proxy),
     ...assessmentHandlers(deps.assessments),
     ...pageHandlers(deps.pages, deps.portfolioPages),
+    ...watchlistHandlers(deps.watchlists, deps.watchlistPages),
   } satisfies HandlerMap;
 }

@@ -25,6 +25,7 @@ import * as toolDefinitions from './019-tool-definitions.js';
 import * as toolHistoryPeriods from './020-tool-history-periods.js';
 import * as assessmentPrevious from './021-assessment-previous.js';
 import * as assessmentHistory from './022-assessment-history.js';
+import * as watchlists from './023-watchlists.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -49,6 +50,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '020-tool-history-periods': toolHistoryPeriods,
   '021-assessment-previous': assessmentPrevious,
   '022-assessment-history': assessmentHistory,
+  '023-watchlists': watchlists,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
