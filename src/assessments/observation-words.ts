@@ -7,6 +7,7 @@
  */
 import type { components } from '../../generated/openapi.js';
 import { plural } from '../plural.js';
+import { expiredAgo } from './probes/expiry-days.js';
 import type { Observation } from './probes/types.js';
 
 /** An observation as the contract sends it: with its label and its sentence. */
@@ -217,7 +218,7 @@ function certificateSaid(v: Value): string {
   const trusted = v.authorized === true ? 'can be verified' : 'cannot be verified';
   const covers = v.hostnameMatches === true ? 'covers the name' : 'does not cover the name';
   const days = typeof v.daysToExpiry === 'number' ? v.daysToExpiry : null;
-  const expiry = days === null ? 'has no readable expiry' : days < 0 ? `expired ${plural(-days, 'day')} ago` : `expires in ${plural(days, 'day')}`;
+  const expiry = days === null ? 'has no readable expiry' : days < 0 ? `expired ${expiredAgo(days)}` : `expires in ${plural(days, 'day')}`;
   return `The certificate, issued by ${issuer}${v.selfSigned === true ? ' (self-signed)' : ''}, ${trusted}, ${covers} and ${expiry}.`;
 }
 
@@ -258,7 +259,7 @@ function registrationSaid(v: Value): string {
 function expirySaid(subject: string, date: string | null, days: unknown): string {
   if (date === null) return `${subject} has no readable expiry date.`;
   if (typeof days !== 'number') return `${subject} expires on ${date}.`;
-  if (days < 0) return `${subject} expired on ${date}, ${plural(-days, 'day')} ago.`;
+  if (days < 0) return `${subject} expired on ${date}, ${expiredAgo(days)}.`;
   return `${subject} expires on ${date}, ${days === 0 ? 'within a day' : `in ${plural(days, 'day')}`}.`;
 }
 

@@ -4,7 +4,6 @@
  * when the resolver or the policy host cannot be reached, and when they stay silent.
  */
 import { createSocket } from 'node:dgram';
-import { GRADE_WORDS } from '../support/grade-words.js';
 import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { ValidateFunction } from 'ajv';
@@ -17,6 +16,7 @@ import { startFixtureDns, type FixtureDns } from '../support/probe-fixtures/dns-
 import { LOOPBACK, MAIL_ZONES, policyHostCertificate, policyHosts } from '../support/probe-fixtures/mail-zones.js';
 import { expectOutcome, pick } from '../support/probe-fixtures/observations.js';
 import { startHanging, startHttps, type WebFixture } from '../support/probe-fixtures/web-servers.js';
+import { GRADE_WORDS } from '../support/grade-words.js';
 
 // The fixture DNS and the policy hosts listen on 127.0.0.1; every name that is connected to
 // resolves there. Provider MX hosts are only compared by name: nothing is sent anywhere else.

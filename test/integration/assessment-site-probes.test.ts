@@ -5,7 +5,6 @@
  * and the fixture DNS resolves every name to it: no probe traffic leaves the machine.
  */
 import type { AddressInfo } from 'node:net';
-import { GRADE_WORDS } from '../support/grade-words.js';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import type { ValidateFunction } from 'ajv';
@@ -21,6 +20,7 @@ import { DAY_MS, expectOutcome, pick } from '../support/probe-fixtures/observati
 import { startRdapStub, type RdapStub } from '../support/probe-fixtures/rdap-stub.js';
 import { LOOPBACK, SITE_ZONES, siteContentCertificates, siteContentHttp, siteContentHttps } from '../support/probe-fixtures/site-content.js';
 import { startHanging, startHttp, startHttps, type WebFixture } from '../support/probe-fixtures/web-servers.js';
+import { GRADE_WORDS } from '../support/grade-words.js';
 
 const MY_NAMES = ['certificate_expiry', 'legal_identity', 'site_activity', 'registration_expiry'];
 /** Grade, advice and "dormant"-style judgement words: none may appear in what a person reads. */
@@ -155,8 +155,8 @@ describe('site content, certificate expiry and registration expiry observations 
       const value = o.value as { notAfter: string; daysToExpiry: number; expired: boolean };
       expect(value).to.include({ daysToExpiry: -11, expired: true });
       expect(Date.now() - Date.parse(value.notAfter)).to.be.closeTo(10.5 * DAY_MS, 60_000);
-      expect(o.evidence).to.equal(`Asked plain.test port ${https.port} for its TLS certificate (SNI plain.test); the certificate is valid until ${value.notAfter} (notAfter), 11 day(s) ago.`);
-      expect(summary(o)).to.equal(`The website certificate expired on ${day(value.notAfter)}, 11 days ago.`);
+      expect(o.evidence).to.equal(`Asked plain.test port ${https.port} for its TLS certificate (SNI plain.test); the certificate is valid until ${value.notAfter} (notAfter), 10 days ago.`);
+      expect(summary(o)).to.equal(`The website certificate expired on ${day(value.notAfter)}, 10 days ago.`);
     });
 
     it('reports a port that refuses the connection as an error naming the host, with no value', () => {

@@ -137,7 +137,7 @@ describe('assessment changes since the last look', function () {
     expect(second.changes.items.map((c: { name: string; kind: string }) => [c.name, c.kind])).to.deep.equal([['mx_records', 'disappeared'], ['tls_certificate', 'changed']]);
     const [mail, cert] = second.changes.items;
     expect(mail).to.deep.include({ label: 'Mail servers', before: mx.value, after: null, beforeSummary: 'E-mail for the domain goes to 1 mail server: mx.firm-example.com.', afterSummary: 'The domain lists no mail servers.' });
-    expect(cert.afterSummary).to.equal('The certificate, issued by Example CA, cannot be verified, covers the name and expired 2 days ago.');
+    expect(cert.afterSummary).to.equal('The certificate, issued by Example CA, cannot be verified, covers the name and expired 1 day ago.');
     const page = await h.request(`/assessments/${second.id}`, { headers: { accept: 'text/html' } });
     expect(page.body).to.contain('2 observations differ from').and.to.contain('<strong>Mail servers</strong>: no longer found.');
     // Nothing reads as a grade or advice, in the body or on the page, but the notice that says it is none.

@@ -32,7 +32,7 @@ const OBSERVED: ReadonlyArray<readonly [string, unknown, string]> = [
   ['caa', [{ critical: 0, tag: 'issue', value: 'letsencrypt.org' }, { critical: 0, tag: 'iodef', value: 'mailto:x@example.com' }], 'Only these may issue certificates for the domain: letsencrypt.org.'],
   ['caa', [{ critical: 0, tag: 'iodef', value: 'mailto:x@example.com' }], 'The domain publishes CAA records, none of which names who may issue certificates.'],
   ['tls_certificate', { issuerOrganization: 'Example CA', authorized: true, hostnameMatches: true, daysToExpiry: 40, selfSigned: false }, 'The certificate, issued by Example CA, can be verified, covers the name and expires in 40 days.'],
-  ['tls_certificate', { issuerCommonName: 'localhost', authorized: false, hostnameMatches: false, daysToExpiry: -1, selfSigned: true }, 'The certificate, issued by localhost (self-signed), cannot be verified, does not cover the name and expired 1 day ago.'],
+  ['tls_certificate', { issuerCommonName: 'localhost', authorized: false, hostnameMatches: false, daysToExpiry: -1, selfSigned: true }, 'The certificate, issued by localhost (self-signed), cannot be verified, does not cover the name and expired less than a day ago.'],
   ['https_reachable', { url: 'https://example.com/', status: 200, remoteAddress: '192.0.2.1' }, 'The secure website, https://example.com/, answered with status 200.'],
   ['hsts', { header: 'max-age=31536000', maxAge: 31536000, includeSubDomains: false, preload: false }, 'The website tells browsers to use only secure connections to it for 365 days.'],
   ['hsts', { header: 'max-age=0', maxAge: 0, includeSubDomains: false, preload: false }, 'The website tells browsers to stop requiring secure connections (max-age=0).'],

@@ -1,5 +1,6 @@
 /** The TLS observations: the certificate the site presents on port 443, observed, not trusted, and when it expires. */
 import { inspectTls, type TlsFacts } from '../../net/index.js';
+import { expiredAgo } from './expiry-days.js';
 import { observe } from './observation.js';
 import type { Observation, Probe, ProbeContext } from './types.js';
 
@@ -7,7 +8,7 @@ function summary(facts: TlsFacts): string {
   const issuer = facts.issuerOrganization ?? facts.issuerCommonName ?? 'an unnamed issuer';
   const trust = facts.authorized ? 'it verifies' : `it does not verify (${facts.authorizationError ?? 'unknown reason'})`;
   const name = facts.hostnameMatches ? 'covers the name' : 'does not cover the name';
-  const expiry = facts.daysToExpiry < 0 ? `expired ${-facts.daysToExpiry} day(s) ago` : `expires in ${facts.daysToExpiry} day(s)`;
+  const expiry = facts.daysToExpiry < 0 ? `expired ${expiredAgo(facts.daysToExpiry)}` : `expires in ${facts.daysToExpiry} day(s)`;
   return `issued by ${issuer}${facts.selfSigned ? ' (self-signed)' : ''}, ${name}, ${expiry}; ${trust}`;
 }
 
@@ -15,7 +16,7 @@ function summary(facts: TlsFacts): string {
 function expiry(ctx: ProbeContext, asked: string, facts: TlsFacts): Observation {
   const expired = facts.daysToExpiry < 0;
   const value = { notAfter: facts.validTo, daysToExpiry: facts.daysToExpiry, expired };
-  const when = expired ? `${-facts.daysToExpiry} day(s) ago` : `${facts.daysToExpiry} day(s) from now`;
+  const when = expired ? expiredAgo(facts.daysToExpiry) : `${facts.daysToExpiry} day(s) from now`;
   return observe(ctx, 'tls', 'certificate_expiry', 'observed', value, `${asked}; the certificate is valid until ${facts.validTo} (notAfter), ${when}.`);
 }
 
