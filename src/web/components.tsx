@@ -152,3 +152,21 @@ export function CopyButton({ target, label }: { readonly target: string; readonl
     </button>
   );
 }
+
+/** A change between two assessments, in words: appeared, disappeared or changed. */
+const CHANGE_KIND: Readonly<Record<string, string>> = { appeared: 'now found', disappeared: 'no longer found', changed: 'changed' };
+
+/** What changed since an earlier assessment: each observation's label, then and now, never judged. */
+export function ChangeList({ items }: { readonly items: ReadonlyArray<{ readonly name: string; readonly label: string; readonly kind: string; readonly beforeSummary: string; readonly afterSummary: string }> }) {
+  return (
+    <ul class="change-list">
+      {items.map((change) => (
+        <li data-change={change.name}>
+          <strong>{change.label}</strong>: {CHANGE_KIND[change.kind] ?? change.kind}.
+          <span class="change-side">Then: {change.beforeSummary}</span>
+          <span class="change-side">Now: {change.afterSummary}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -16,7 +16,7 @@ import { startFixtureDns, type FixtureDns } from '../support/probe-fixtures/dns-
 import { LOOPBACK, MAIL_ZONES, policyHostCertificate, policyHosts } from '../support/probe-fixtures/mail-zones.js';
 import { expectOutcome, pick } from '../support/probe-fixtures/observations.js';
 import { startHanging, startHttps, type WebFixture } from '../support/probe-fixtures/web-servers.js';
-import { GRADE_WORDS } from '../support/grade-words.js';
+import { gradeWordsIn } from '../support/grade-words.js';
 
 // The fixture DNS and the policy hosts listen on 127.0.0.1; every name that is connected to
 // resolves there. Provider MX hosts are only compared by name: nothing is sent anywhere else.
@@ -115,12 +115,7 @@ describe('mail policy observations (fixture DNS and MTA-STS hosts on loopback)',
   });
 
   it('says nothing that reads as a grade or advice, in any label, sentence or value of any run', () => {
-    for (const [domain, observations] of runs) {
-      for (const o of observations.map(inWords)) {
-        const { label, summary, value } = o;
-        expect(JSON.stringify({ label, summary, value }), `${domain} ${o.name}`).to.not.match(GRADE_WORDS);
-      }
-    }
+    expect(gradeWordsIn(runs)).to.deep.equal([]);
   });
 
   it('reports the mail observations after CAA, valid against the contract, with no word of judgement', () => {

@@ -20,7 +20,7 @@ import { DAY_MS, expectOutcome, pick } from '../support/probe-fixtures/observati
 import { startRdapStub, type RdapStub } from '../support/probe-fixtures/rdap-stub.js';
 import { LOOPBACK, SITE_ZONES, siteContentCertificates, siteContentHttp, siteContentHttps } from '../support/probe-fixtures/site-content.js';
 import { startHanging, startHttp, startHttps, type WebFixture } from '../support/probe-fixtures/web-servers.js';
-import { GRADE_WORDS } from '../support/grade-words.js';
+import { gradeWordsIn } from '../support/grade-words.js';
 
 const MY_NAMES = ['certificate_expiry', 'legal_identity', 'site_activity', 'registration_expiry'];
 /** Grade, advice and "dormant"-style judgement words: none may appear in what a person reads. */
@@ -112,12 +112,7 @@ describe('site content, certificate expiry and registration expiry observations 
   });
 
   it('says nothing that reads as a grade or advice, in any label, sentence or value of any run', () => {
-    for (const [domain, observations] of runs) {
-      for (const o of observations.map(inWords)) {
-        const { label, summary, value } = o;
-        expect(JSON.stringify({ label, summary, value }), `${domain} ${o.name}`).to.not.match(GRADE_WORDS);
-      }
-    }
+    expect(gradeWordsIn(runs)).to.deep.equal([]);
   });
 
   it('reports each of the four once per run, valid against the contract, worded without a judgement', () => {

@@ -1,7 +1,7 @@
 /** GET /assessments/{id} (getAssessmentPage): status, observations and, in plain view, the observations-only notice. */
 import type { components } from '../../../generated/openapi.js';
 import type { AssetCatalog } from '../assets.js';
-import { formatDateTime } from '../components.js';
+import { ChangeList, formatDateTime } from '../components.js';
 import { Layout } from '../layout.js';
 
 type Assessment = components['schemas']['Assessment'];
@@ -80,7 +80,6 @@ export function AssessmentPage({ assets, assessment }: { readonly assets: AssetC
   );
 }
 
-const KIND: Readonly<Record<string, string>> = { appeared: 'now found', disappeared: 'no longer found', changed: 'changed' };
 
 /** What differs from the domain's previous assessment: both sides in words, nothing judged. */
 function Changes({ changes }: { readonly changes: NonNullable<Assessment['changes']> }) {
@@ -94,15 +93,7 @@ function Changes({ changes }: { readonly changes: NonNullable<Assessment['change
       ) : (
         <>
           <p>{changes.items.length === 1 ? '1 observation differs' : `${changes.items.length} observations differ`} from {earlier}. Only observations answered both times are compared.</p>
-          <ul class="change-list">
-            {changes.items.map((change) => (
-              <li data-change={change.name}>
-                <strong>{change.label}</strong>: {KIND[change.kind] ?? change.kind}.
-                <span class="change-side">Then: {change.beforeSummary}</span>
-                <span class="change-side">Now: {change.afterSummary}</span>
-              </li>
-            ))}
-          </ul>
+          <ChangeList items={changes.items} />
         </>
       )}
     </section>

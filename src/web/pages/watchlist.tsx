@@ -4,7 +4,7 @@
  */
 import type { components } from '../../../generated/openapi.js';
 import type { AssetCatalog } from '../assets.js';
-import { formatDate, formatDateTime, plural } from '../components.js';
+import { ChangeList, formatDate, formatDateTime, plural } from '../components.js';
 import { Layout } from '../layout.js';
 
 type Schemas = components['schemas'];
@@ -20,7 +20,6 @@ const DELIVERY: Readonly<Record<Run['delivery']['state'], string>> = {
   none: 'No webhook', pending: 'Waiting', delivered: 'Delivered', failed: 'Not delivered (six attempts failed)', refused: 'Refused: a private address, nothing sent',
 };
 
-const KIND: Readonly<Record<string, string>> = { appeared: 'now found', disappeared: 'no longer found', changed: 'changed' };
 
 /** "every 24 hours" as a person says it. */
 function everyText(hours: number): string {
@@ -77,15 +76,7 @@ function ChangesInWords({ state }: { readonly state: DomainState }) {
   return (
     <div class="changes">
       <p>Since {since}: {plural(state.changes.items.length, 'observation')} {state.changes.items.length === 1 ? 'differs' : 'differ'}.</p>
-      <ul class="change-list">
-        {state.changes.items.map((change) => (
-          <li data-change={change.name}>
-            <strong>{change.label}</strong>: {KIND[change.kind] ?? change.kind}.
-            <span class="change-side">Then: {change.beforeSummary}</span>
-            <span class="change-side">Now: {change.afterSummary}</span>
-          </li>
-        ))}
-      </ul>
+      <ChangeList items={state.changes.items} />
     </div>
   );
 }
