@@ -15,3 +15,8 @@ export function gradeWordsIn(runs: Iterable<readonly [string, readonly Observati
   }
   return found;
 }
+
+/** The text a person reads on a page, without its markup and without the notice that says it is no grade. */
+export function readableText(html: string, notice: string): string {
+  return html.replace(/<(script|style)[^]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ').replace(/&#39;|&#x27;|&apos;/g, "'").replace(/&amp;/g, '&').replaceAll(notice, ' ');
+}
