@@ -34,7 +34,7 @@ describe('HEAD', function () {
   }
 
   it('is refused with 405 on a route that has no GET, naming the methods it has', async () => {
-    const { status, headers, body } = await h.request('/api/v1/assessments', { method: 'HEAD' });
+    const { status, headers, body } = await h.request('/api/v1/proxy/connect', { method: 'HEAD' });
     expect(status).to.equal(405);
     expect(headers.get('allow')).to.not.include('HEAD');
     expect(body).to.equal(null);
