@@ -953,6 +953,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/watchlists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The watchlists, after the token
+         * @description A form for the watchlist token: a browser cannot send a bearer token from a link, so the
+         *     list is shown to a form post that carries it. A 404 page while watchlists are off.
+         */
+        get: operations["getWatchlistsPage"];
+        put?: never;
+        /**
+         * List the watchlists for the token given
+         * @description With the token the operator set (`WATCHLIST_TOKEN`), every watchlist with its domains,
+         *     schedule and last run, each linking to its page; with another, the form again (401).
+         *     The token is read from the form, compared as the API compares it, and never kept, logged
+         *     or put in a link. Same-origin, as every form.
+         */
+        post: operations["submitWatchlistsPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/watchlists/{id}": {
         parameters: {
             query?: never;
@@ -4481,6 +4509,49 @@ export interface operations {
         responses: {
             200: components["responses"]["HtmlPage"];
             403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getWatchlistsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    submitWatchlistsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            401: components["responses"]["HtmlError"];
+            403: components["responses"]["FormForbidden"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];
             429: components["responses"]["HtmlTooManyRequests"];

@@ -79,7 +79,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets });
   const watchlists = deps.watchlists ?? { service: createWatchlistService({ store: deps.store.watchlists, assessments: deps.assessments }), token: null };
   const stopping = deps.stopping ?? (() => false);
-  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping });
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets, watchlists.token), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping });
   const clientOf = clientKeys({ trustProxyHops: deps.config.trustProxyHops, ipv6Prefix: deps.config.rateLimitIpv6Prefix });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], clientOf });
   const app = new Koa<State>();

@@ -12,3 +12,8 @@ export function bearerMatches(authorization: string | undefined, token: string):
   if (given === undefined) return false;
   return timingSafeEqual(digest(given), digest(token));
 }
+
+/** Whether a token typed into a form is `token`, compared as `bearerMatches` compares. */
+export function tokenMatches(given: string, token: string): boolean {
+  return timingSafeEqual(digest(given.trim()), digest(token));
+}

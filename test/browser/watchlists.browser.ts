@@ -70,14 +70,14 @@ describe('the watchlist page in Chromium', function () {
     await receiver?.close();
   });
 
-  const open = async (width: number): Promise<{ page: Page; errors: string[] }> => {
+  const open = async (width: number, path = `/watchlists/${id}`): Promise<{ page: Page; errors: string[] }> => {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('close', () => void context.close());
-    await page.goto(`${harness.baseUrl}/watchlists/${id}`, { waitUntil: 'load' });
+    await page.goto(`${harness.baseUrl}${path}`, { waitUntil: 'load' });
     return { page, errors };
   };
 
@@ -107,4 +107,26 @@ describe('the watchlist page in Chromium', function () {
       }
     });
   }
+
+  it('lists the watchlists once the token is typed into the form, each linking to its page', async () => {
+    const { page, errors } = await open(360, '/watchlists');
+    try {
+      await page.getByLabel('Watchlist token').fill('a wrong token');
+      await page.getByRole('button', { name: 'Show the watchlists' }).click();
+      await page.locator('#watchlist-token-error').waitFor();
+      await page.getByLabel('Watchlist token').fill(TOKEN);
+      await page.getByRole('button', { name: 'Show the watchlists' }).click();
+      await page.getByRole('link', { name: 'Northern suppliers' }).waitFor();
+      expect(await page.content()).to.not.contain(TOKEN);
+      const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious).to.deep.equal([]);
+      if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'watchlists-360.png'), fullPage: true });
+      await page.getByRole('link', { name: 'Northern suppliers' }).click();
+      await page.waitForURL(/\/watchlists\/[^/]+$/);
+      // The wrong token's 401 page is a console error in Chromium; nothing else may be.
+      expect(errors.filter((e) => !/401/.test(e))).to.deep.equal([]);
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -54,11 +54,13 @@ describe('watchlists, off by default', function () {
     });
   }
 
-  it('answers the watchlist page with a 404 page', async () => {
-    const res = await h.request('/watchlists/00000000-0000-0000-0000-000000000000');
-    expect(res.status).to.equal(404);
-    expect(res.headers.get('content-type')).to.match(/^text\/html/);
-    expect(res.body).to.contain('WATCHLIST_TOKEN');
+  it('answers the watchlist pages with a 404 page', async () => {
+    for (const path of ['/watchlists/00000000-0000-0000-0000-000000000000', '/watchlists']) {
+      const res = await h.request(path);
+      expect(res.status, path).to.equal(404);
+      expect(res.headers.get('content-type')).to.match(/^text\/html/);
+      expect(res.body).to.contain('WATCHLIST_TOKEN');
+    }
   });
 });
 
@@ -155,6 +157,21 @@ describe('watchlists', function () {
     expect((await send(h, 'DELETE', `/api/v1/watchlists/${id}`)).status).to.equal(204);
     expect((await send(h, 'GET', `/api/v1/watchlists/${id}`)).body).to.include({ code: 'not_found', status: 404 });
     expect((await send(h, 'DELETE', `/api/v1/watchlists/${id}`)).status).to.equal(404);
+  });
+
+  it('lists the watchlists on a page to a form post with the token, and shows the form again for another', async () => {
+    const created = await send(h, 'POST', '/api/v1/watchlists', { name: 'Listed on the page', domains: ['listed-example.com'], intervalHours: 24 });
+    const form = await h.request('/watchlists', { headers: { accept: 'text/html' } });
+    expect(form.status).to.equal(200);
+    expect(String(form.body)).to.contain('name="token"').and.to.contain('type="password"');
+    const post = (token: string) => h.request('/watchlists', { method: 'POST', body: new URLSearchParams({ token }), headers: { origin: h.baseUrl } });
+    const refused = await post('not-the-token');
+    expect(refused.status).to.equal(401);
+    expect(String(refused.body)).to.contain('That is not the watchlist token').and.not.to.contain('Listed on the page');
+    const listed = await post(` ${TOKEN} `);
+    expect(listed.status).to.equal(200);
+    expect(String(listed.body)).to.contain(`href="/watchlists/${created.body.id}"`).and.to.contain('Listed on the page').and.not.to.contain(TOKEN);
+    expect((await send(h, 'DELETE', `/api/v1/watchlists/${created.body.id}`)).status).to.equal(204);
   });
 
   let watched: { id: string; secret: string } = { id: '', secret: '' };

@@ -1,6 +1,6 @@
 /**
  * Handlers of the `watchlists` tag and the watchlist page: createWatchlist, listWatchlists,
- * getWatchlist, deleteWatchlist, getWatchlistPage. Who may call them is checked before routing
+ * getWatchlist, deleteWatchlist, and the watchlist pages. Who may call them is checked before routing
  * (src/http/watchlist-gate.ts).
  */
 import { JsonText } from '../../json.js';
@@ -9,7 +9,7 @@ import type { WatchlistPages } from '../../web/watchlist-pages.js';
 import type { Watchlist, WatchlistService } from '../../watchlists/watchlist-service.js';
 import type { HandlerMap } from '../operation.js';
 
-type WatchlistOperations = 'createWatchlist' | 'listWatchlists' | 'getWatchlist' | 'deleteWatchlist' | 'getWatchlistPage';
+type WatchlistOperations = 'createWatchlist' | 'listWatchlists' | 'getWatchlist' | 'deleteWatchlist' | 'getWatchlistPage' | 'getWatchlistsPage' | 'submitWatchlistsPage';
 
 export function watchlistHandlers(watchlists: WatchlistService, pages: WatchlistPages): Pick<HandlerMap, WatchlistOperations> {
   return {
@@ -24,6 +24,11 @@ export function watchlistHandlers(watchlists: WatchlistService, pages: Watchlist
       return { status: 204 };
     },
     getWatchlistPage: async ({ path }) => ({ status: 200, text: (await pages.watchlist(path.id)).text }),
+    getWatchlistsPage: async () => ({ status: 200, text: pages.tokenForm().text }),
+    submitWatchlistsPage: async ({ body }) => {
+      const page = await pages.list(body.token ?? '');
+      return page.status === 401 ? { status: 401, text: page.text } : { status: 200, text: page.text };
+    },
   };
 }
 

@@ -22,7 +22,7 @@ const DELIVERY: Readonly<Record<Run['delivery']['state'], string>> = {
 
 
 /** "every 24 hours" as a person says it. */
-function everyText(hours: number): string {
+export function everyText(hours: number): string {
   return hours % 24 === 0 ? `every ${plural(hours / 24, 'day')}` : `every ${plural(hours, 'hour')}`;
 }
 
