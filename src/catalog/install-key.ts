@@ -11,8 +11,11 @@ import { slugOf, uniqueId } from './ids.js';
 /** Last path segments that name no product: the publisher's label says more. */
 const GENERIC = new Set(['mcp', 'server', 'servers', 'mcp-server', 'server-mcp', 'mcp-servers', 'remote', 'remote-mcp', 'mcp-remote', 'api', 'main', 'app', 'official', 'sse', 'http', 'stdio']);
 
-/** Namespace labels that name no publisher (top-level domains, code hosts). */
-const NOT_PUBLISHER = new Set(['com', 'io', 'ai', 'dev', 'org', 'net', 'app', 'co', 'cloud', 'tech', 'github', 'gitlab', 'bitbucket', 'mcp', 'www', 'docker', 'hub']);
+/** Namespace labels that name no publisher (top-level domains and the like). */
+const NOT_PUBLISHER = new Set(['com', 'io', 'ai', 'dev', 'org', 'net', 'app', 'co', 'cloud', 'tech', 'mcp', 'www', 'docker', 'hub']);
+
+/** Code hosts: a publisher's account under one (`io.github.stripe`) is the publisher; the host is one only as the last label (`com.gitlab`). */
+const CODE_HOSTS = new Set(['github', 'gitlab', 'bitbucket']);
 
 /** The longest key: client configuration keys are short names (Cursor and Claude Code show them). */
 const MAX_KEY = 64;
@@ -45,7 +48,7 @@ export function installKeyBase(name: string): string {
   if (segment !== '' && !GENERIC.has(segment)) return segment;
   const namespace = slash < 0 ? '' : name.slice(0, slash).replace(/^@/, '');
   const labels = namespace.split(/[./]/).map(keyOf).filter((label) => label !== '' && !NOT_PUBLISHER.has(label) && !GENERIC.has(label));
-  const publisher = labels.at(-1);
+  const publisher = labels.filter((label, i) => !CODE_HOSTS.has(label) || i === labels.length - 1).at(-1);
   return publisher ?? (segment || 'server');
 }
 

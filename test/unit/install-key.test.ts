@@ -14,6 +14,8 @@ describe('install keys', () => {
     ['com.cloudflare/mcp-server', 'cloudflare', '`mcp-server` is generic too'],
     ['com.figma.mcp/mcp', 'figma', 'namespace labels that name no publisher are skipped'],
     ['io.github.someone/remote', 'someone', 'a code host is not the publisher'],
+    ['com.gitlab/mcp', 'gitlab', 'a code host is the publisher of its own server'],
+    ['io.github/remote', 'github', 'a code host alone is the publisher'],
     ['io.github.stripe/agent-toolkit', 'agent-toolkit', 'a distinctive last segment is the key'],
     ['io.github.github/github-mcp-server', 'github', '`-mcp-server` around the product name goes'],
     ['@modelcontextprotocol/server-github', 'github', 'a `server-` prefix goes'],
