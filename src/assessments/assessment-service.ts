@@ -48,8 +48,8 @@ export interface AssessmentService {
   get(id: string): Promise<Assessment>;
   /** The assessment once it is finished, or as it stands after `seconds`. */
   waitFor(id: string, seconds: number): Promise<Assessment>;
-  /** A domain's assessments, newest first. */
-  history(domain: string, page: { limit: number; offset: number }): Promise<AssessmentHistory>;
+  /** A domain's assessments, newest first (20 a page by default, as the contract says). */
+  history(domain: string, page?: { limit?: number | undefined; offset?: number | undefined }): Promise<AssessmentHistory>;
   /** Queues one assessment per valid domain (each counted against the public limit) and records the batch. */
   createBatch(request: AssessmentBatchRequest, client: string): Promise<{ batch: AssessmentBatch; quota: Quota | null }>;
   getBatch(id: string): Promise<AssessmentBatch>;
@@ -154,14 +154,14 @@ export function createAssessmentService(deps: AssessmentServiceDeps): Assessment
 
     get,
 
-    async history(domain, page) {
+    async history(domain, { limit = 20, offset = 0 } = {}) {
       const checked = checkBusinessDomain(domain);
       if (!checked.ok) {
         throw new AppError('invalid_domain', checked.message, [{ location: 'domain', message: checked.message, reason: checked.reason }]);
       }
-      const { total, entries } = await deps.store.history(checked.domain, page.limit, page.offset);
+      const { total, entries } = await deps.store.history(checked.domain, limit, offset);
       const items = entries.map((entry) => ({ ...entry, url: `/api/v1/assessments/${entry.id}` }));
-      return { domain: checked.domain, displayDomain: displayOf(checked.domain, checked.unicode).displayDomain, total, ...page, items, notice: NOTICE };
+      return { domain: checked.domain, displayDomain: displayOf(checked.domain, checked.unicode).displayDomain, total, limit, offset, items, notice: NOTICE };
     },
 
     async createBatch(request, client) {

@@ -201,7 +201,7 @@ const TOOLS: readonly ToolMaker[] = [
     description: 'The assessments of one business domain, newest first, with their status and times: the domain\'s history. Read one with get_assessment; each carries what changed since the one before it.',
     notFoundHint: ASSESSMENT_HINT,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run: async ({ assessments }, args) => Answer.of(await assessments.history(args.domain, { limit: args.limit ?? 20, offset: args.offset ?? 0 })),
+    run: async ({ assessments }, args) => Answer.of(await assessments.history(args.domain, args)),
   }),
 ];
 

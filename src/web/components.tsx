@@ -153,6 +153,11 @@ export function CopyButton({ target, label }: { readonly target: string; readonl
   );
 }
 
+/** An assessment's status as a person reads it (the status of the work, never of the business). */
+export const ASSESSMENT_STATUS: Readonly<Record<'queued' | 'running' | 'complete' | 'partial' | 'failed', string>> = {
+  queued: 'Queued', running: 'Running', complete: 'Complete', partial: 'Partly complete', failed: 'Failed',
+};
+
 /** A change between two assessments, in words: appeared, disappeared or changed. */
 const CHANGE_KIND: Readonly<Record<string, string>> = { appeared: 'now found', disappeared: 'no longer found', changed: 'changed' };
 

@@ -9,6 +9,20 @@ export interface ListedDomain {
   readonly exposure?: number;
 }
 
+/** What an exposure field typed by a person says: none (empty), an amount, or not a number of zero or more. */
+export type ExposureText = { readonly ok: true; readonly exposure: number | undefined } | { readonly ok: false };
+
+/** "25,000", "25 000" and "25_000" read as 25000; empty is no exposure. */
+export function readExposure(text: string): ExposureText {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true, exposure: undefined };
+  const exposure = Number(trimmed.replace(/[,_\s]/g, ''));
+  return Number.isFinite(exposure) && exposure >= 0 ? { ok: true, exposure } : { ok: false };
+}
+
+/** The sentence a form shows for an exposure it cannot read. */
+export const EXPOSURE_REFUSED = 'Exposure must be a number of zero or more, such as 25000, or left empty.';
+
 export type DomainList = { readonly ok: true; readonly domains: ListedDomain[] } | { readonly ok: false; readonly message: string };
 
 /** Header cells a spreadsheet's first row may name the domain column with. */
@@ -32,9 +46,9 @@ export function parseDomainList(text: string, maxDomains: number): DomainList {
       domains.push({ domain });
       continue;
     }
-    const exposure = Number(exposureText.replace(/[,_\s]/g, ''));
-    if (!Number.isFinite(exposure) || exposure < 0) return { ok: false, message: `Line ${index + 1} (${domain}): the exposure "${exposureText}" is not a number of zero or more.` };
-    domains.push({ domain, exposure });
+    const read = readExposure(exposureText);
+    if (!read.ok || read.exposure === undefined) return { ok: false, message: `Line ${index + 1} (${domain}): the exposure "${exposureText}" is not a number of zero or more.` };
+    domains.push({ domain, exposure: read.exposure });
   }
   return { ok: true, domains };
 }

@@ -2,7 +2,7 @@
 import { NOTICE, type AssessmentService } from '../assessments/assessment-service.js';
 import { AppError } from '../errors.js';
 import type { AssetCatalog } from './assets.js';
-import { parseDomainList } from './domain-list.js';
+import { EXPOSURE_REFUSED, parseDomainList, readExposure } from './domain-list.js';
 import { AssessPage } from './pages/assess.js';
 import { BatchPage, HistoryPage } from './pages/portfolio.js';
 import { renderPage } from './render.js';
@@ -35,8 +35,9 @@ export function createPortfolioPages(assessments: AssessmentService, assets: Ass
       });
       const list = parseDomainList(domains, MAX_LIST);
       if (!list.ok) return again(400, [list.message]);
-      const exposure = exposureText === '' ? undefined : Number(exposureText.replace(/[,_\s]/g, ''));
-      if (exposure !== undefined && (!Number.isFinite(exposure) || exposure < 0)) return again(400, ['Exposure must be a number of zero or more, such as 25000, or left empty.']);
+      const read = readExposure(exposureText);
+      if (!read.ok) return again(400, [EXPOSURE_REFUSED]);
+      const { exposure } = read;
       try {
         const { batch } = await assessments.createBatch({ domains: list.domains, ...(exposure === undefined ? {} : { exposure }) }, client);
         return { kind: 'queued', location: `/assessments/batches/${encodeURIComponent(batch.id)}` };
@@ -48,7 +49,7 @@ export function createPortfolioPages(assessments: AssessmentService, assets: Ass
       }
     },
     batch: async (id) => ok(renderPage(<BatchPage assets={assets} batch={await assessments.getBatch(id)} />)),
-    history: async (domain, offset) => ok(renderPage(<HistoryPage assets={assets} history={await assessments.history(domain, { limit: 20, offset })} />)),
+    history: async (domain, offset) => ok(renderPage(<HistoryPage assets={assets} history={await assessments.history(domain, { offset })} />)),
   };
 }
 

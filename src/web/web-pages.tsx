@@ -23,6 +23,7 @@ import { statusBadge, toolsBadge, trustBadge, type BadgeKind } from './server-ba
 import { ServerPageView } from './pages/server.js';
 import { ServersPage } from './pages/servers.js';
 import { ToolsPage } from './pages/tools.js';
+import { EXPOSURE_REFUSED, readExposure } from './domain-list.js';
 import { renderPage } from './render.js';
 
 /** Results on a page of /servers and /tools. */
@@ -214,8 +215,9 @@ function assessmentPages(assessments: AssessmentService, assets: AssetCatalog): 
         page: { status, text: renderPage(<AssessPage assets={assets} data={{ notice: NOTICE, domain, exposure: exposureText, errors }} />), ...(headers ? { headers } : {}) },
       });
       if (domain === '') return again(400, { domain: 'Enter the business’s domain, such as example-business.co.uk.' });
-      const exposure = exposureText === '' ? undefined : Number(exposureText.replace(/[,_\s]/g, ''));
-      if (exposure !== undefined && (!Number.isFinite(exposure) || exposure < 0)) return again(400, { exposure: 'Exposure must be a number of zero or more, such as 25000, or left empty.' });
+      const read = readExposure(exposureText);
+      if (!read.ok) return again(400, { exposure: EXPOSURE_REFUSED });
+      const { exposure } = read;
       try {
         const previous = (form.previous ?? '').trim();
         const { assessment } = await assessments.create({ domain, ...(exposure === undefined ? {} : { exposure }), ...(previous === '' ? {} : { previous }) }, client);

@@ -24,10 +24,7 @@ export function assessmentHandlers(assessments: AssessmentService): Pick<Handler
       const wait = preferredWait(headers.prefer);
       return { status: 200, body: wait > 0 ? await assessments.waitFor(path.id, wait) : await assessments.get(path.id) };
     },
-    listAssessments: async ({ query }) => ({
-      status: 200,
-      body: await assessments.history(query.domain, { limit: query.limit ?? 20, offset: query.offset ?? 0 }),
-    }),
+    listAssessments: async ({ query }) => ({ status: 200, body: await assessments.history(query.domain, query) }),
     createAssessmentBatch: async ({ body, client }) => {
       const { batch, quota } = await assessments.createBatch(body, client);
       return {

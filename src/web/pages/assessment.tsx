@@ -1,17 +1,18 @@
 /** GET /assessments/{id} (getAssessmentPage): status, observations and, in plain view, the observations-only notice. */
 import type { components } from '../../../generated/openapi.js';
 import type { AssetCatalog } from '../assets.js';
-import { ChangeList, formatDateTime } from '../components.js';
+import { ASSESSMENT_STATUS, ChangeList, formatDateTime } from '../components.js';
 import { Layout } from '../layout.js';
 
 type Assessment = components['schemas']['Assessment'];
 
-const STATUS: Readonly<Record<Assessment['status'], readonly [string, string]>> = {
-  queued: ['Queued', 'Waiting for a worker.'],
-  running: ['Running', 'The probes are under way.'],
-  complete: ['Complete', 'Every observation got an answer.'],
-  partial: ['Partly complete', 'Some observations could not be made.'],
-  failed: ['Failed', 'No probe got an answer, for reasons outside the domain.'],
+/** What each status means, beside its name. */
+const STATUS_NOTE: Readonly<Record<Assessment['status'], string>> = {
+  queued: 'Waiting for a worker.',
+  running: 'The probes are under way.',
+  complete: 'Every observation got an answer.',
+  partial: 'Some observations could not be made.',
+  failed: 'No probe got an answer, for reasons outside the domain.',
 };
 
 /** What kind of answer each observation got, in words; shown in one neutral style, never as a judgement. */
@@ -43,9 +44,9 @@ export function AssessmentPage({ assets, assessment }: { readonly assets: AssetC
           <dt>Status</dt>
           <dd>
             <span class={`status status-${assessment.status}`} data-assessment={assessment.id} data-finished={finished ? 'yes' : 'no'}>
-              {STATUS[assessment.status][0]}
+              {ASSESSMENT_STATUS[assessment.status]}
             </span>
-            <span class="status-note">{STATUS[assessment.status][1]}</span>
+            <span class="status-note">{STATUS_NOTE[assessment.status]}</span>
           </dd>
         </div>
         <div><dt>Requested</dt><dd>{formatDateTime(assessment.createdAt)}</dd></div>

@@ -5,23 +5,22 @@
  */
 import type { components } from '../../../generated/openapi.js';
 import type { AssetCatalog } from '../assets.js';
-import { formatDateTime } from '../components.js';
+import { ASSESSMENT_STATUS, formatDateTime } from '../components.js';
 import { Layout } from '../layout.js';
 import { plural } from '../../plural.js';
 
 type Schemas = components['schemas'];
 type Status = Schemas['AssessmentStatus'];
 
-const STATUS_WORDS: Readonly<Record<Status, string>> = { queued: 'Queued', running: 'Running', complete: 'Complete', partial: 'Partly complete', failed: 'Failed' };
 
 function StatusBadge({ status }: { readonly status: Status }) {
-  return <span class={`status status-${status}`}>{STATUS_WORDS[status]}</span>;
+  return <span class={`status status-${status}`}>{ASSESSMENT_STATUS[status]}</span>;
 }
 
 function progressWords(progress: Schemas['AssessmentBatch']['progress']): string {
   const parts = (['complete', 'partial', 'failed', 'running', 'queued'] as const)
     .filter((status) => progress[status] > 0)
-    .map((status) => `${progress[status]} ${STATUS_WORDS[status].toLowerCase()}`);
+    .map((status) => `${progress[status]} ${ASSESSMENT_STATUS[status].toLowerCase()}`);
   if (progress.refused > 0) parts.push(`${progress.refused} refused`);
   return `${plural(progress.total, 'domain')}: ${parts.join(', ')}.`;
 }

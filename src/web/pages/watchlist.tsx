@@ -4,17 +4,13 @@
  */
 import type { components } from '../../../generated/openapi.js';
 import type { AssetCatalog } from '../assets.js';
-import { ChangeList, formatDate, formatDateTime, plural } from '../components.js';
+import { ASSESSMENT_STATUS, ChangeList, formatDate, formatDateTime, plural } from '../components.js';
 import { Layout } from '../layout.js';
 
 type Schemas = components['schemas'];
 type Watchlist = Schemas['Watchlist'];
 type DomainState = Schemas['WatchlistDomainState'];
 type Run = Schemas['WatchlistRun'];
-
-const STATUS: Readonly<Record<NonNullable<DomainState['status']>, string>> = {
-  queued: 'Queued', running: 'Running', complete: 'Complete', partial: 'Partly complete', failed: 'Failed',
-};
 
 const DELIVERY: Readonly<Record<Run['delivery']['state'], string>> = {
   none: 'No webhook', pending: 'Waiting', delivered: 'Delivered', failed: 'Not delivered (six attempts failed)', refused: 'Refused: a private address, nothing sent',
@@ -54,7 +50,7 @@ export function WatchlistPage({ assets, watchlist }: { readonly assets: AssetCat
 function DomainItem({ state }: { readonly state: DomainState }) {
   return (
     <li class="observation" data-domain={state.domain}>
-      <h3 class="observation-label"><code>{state.domain}</code>{' '}{state.status === null ? <span class="status status-queued">Not assessed yet</span> : <span class={`status status-${state.status}`}>{STATUS[state.status]}</span>}</h3>
+      <h3 class="observation-label"><code>{state.domain}</code>{' '}{state.status === null ? <span class="status status-queued">Not assessed yet</span> : <span class={`status status-${state.status}`}>{ASSESSMENT_STATUS[state.status]}</span>}</h3>
       {state.assessmentId === null ? <p class="muted">The first run assesses it within seconds of the watchlist's creation.</p> : (
         <p>
           <a href={`/assessments/${encodeURIComponent(state.assessmentId)}`}>The latest assessment</a>

@@ -224,36 +224,33 @@
     }
   }
 
-  // A list of domains whose assessments still run: ask the API now and then, and reload once all have finished.
+  // Asks `url` through the API every `every` ms (`failed` ms after a failure), and reloads the page once `finished(answer)` says so.
+  function reloadWhenFinished(url, headers, finished, every, failed, first) {
+    var poll = function () {
+      fetch(url, { headers: headers, cache: 'no-store' })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (answer) {
+          if (answer && finished(answer)) window.location.reload();
+          else setTimeout(poll, answer ? every : failed);
+        }, function () { setTimeout(poll, failed); });
+    };
+    setTimeout(poll, first);
+  }
+
+  // A list of domains whose assessments still run: reload once all have finished.
   function setUpBatch() {
     var marker = document.querySelector('[data-batch][data-finished="no"]');
     if (!marker) return;
-    var id = marker.getAttribute('data-batch');
-    var poll = function () {
-      fetch('/api/v1/assessments/batches/' + encodeURIComponent(id), { headers: { accept: 'application/json' }, cache: 'no-store' })
-        .then(function (response) { return response.ok ? response.json() : null; })
-        .then(function (batch) {
-          if (batch && batch.finished) window.location.reload();
-          else setTimeout(poll, batch ? 2000 : 10000);
-        }, function () { setTimeout(poll, 10000); });
-    };
-    setTimeout(poll, 1000);
+    reloadWhenFinished('/api/v1/assessments/batches/' + encodeURIComponent(marker.getAttribute('data-batch')), { accept: 'application/json' },
+      function (batch) { return batch.finished; }, 2000, 10000, 1000);
   }
 
-  // An assessment still queued or running: wait for it through the API, then reload.
+  // An assessment still queued or running: wait for it through the API (Prefer: wait), then reload.
   function setUpAssessment() {
     var marker = document.querySelector('[data-assessment][data-finished="no"]');
     if (!marker) return;
-    var id = marker.getAttribute('data-assessment');
-    var poll = function () {
-      fetch('/api/v1/assessments/' + encodeURIComponent(id), { headers: { accept: 'application/json', prefer: 'wait=15' }, cache: 'no-store' })
-        .then(function (response) { return response.ok ? response.json() : null; })
-        .then(function (record) {
-          if (record && record.status !== 'queued' && record.status !== 'running') window.location.reload();
-          else setTimeout(poll, record ? 500 : 5000);
-        }, function () { setTimeout(poll, 5000); });
-    };
-    poll();
+    reloadWhenFinished('/api/v1/assessments/' + encodeURIComponent(marker.getAttribute('data-assessment')), { accept: 'application/json', prefer: 'wait=15' },
+      function (record) { return record.status !== 'queued' && record.status !== 'running'; }, 500, 5000, 0);
   }
 
   // A CSV file chosen on the list form is read here and put in the list's text box, which is what the form sends.
