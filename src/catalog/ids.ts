@@ -18,6 +18,23 @@ export function slugOf(name: string): string {
   return slug === '' ? 'server' : slug.slice(0, 200);
 }
 
+/**
+ * A server's id from its canonical name. A reverse-DNS name keeps its namespace
+ * (`io.github.acme/weather` → `io.github.acme~weather`); any other name reads as its product:
+ * no registry scope or branch path, no parenthesized aside, no Docker `mcp/` prefix
+ * (`@stripe/agent-toolkit/tree/main/x` → `stripe-agent-toolkit`, `crawl4ai-(web scraping)` → `crawl4ai`).
+ */
+export function serverIdOf(name: string): string {
+  if (/^[a-z0-9-]+(\.[a-z0-9-]+)+\/[^/]+$/i.test(name)) return slugOf(name);
+  const readable = name
+    .replace(/\/(tree|blob)\/.*$/i, '')
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/^mcp\//i, '')
+    .replace(/\//g, ' ');
+  const slug = slugOf(readable);
+  return slug === 'server' && readable.trim() === '' ? slugOf(name) : slug;
+}
+
 /** The longest tool id the contract looks up (400), less room for uniqueId's `-N`. */
 const TOOL_ID_BASE_MAX = 392;
 

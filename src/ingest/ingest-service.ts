@@ -10,7 +10,9 @@ import { saveIndexSnapshot } from '../search/index.js';
 import { serverRowsOf, sourceKey, type CatalogWriter, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import type { IngestInput } from './detect.js';
 import { FirstLoadFilter } from './first-load-filter.js';
-import { hash52, Hash52Set, HashedSet, KeyOwners } from './hashed-sets.js';
+import { hash52, Hash52Set, HashedSet } from './hashed-sets.js';
+import { identify, identityKey, type Identity, type IdentityFacts } from './identity.js';
+import { matchKeysOf } from './merge-keys.js';
 import { withKnownVersions } from './known-versions.js';
 import { byPrecedence, materialize } from './materialize.js';
 import { afterPending, type PlacementLookups, type PendingBatch, type SavedSource } from './pending-batch.js';
@@ -18,7 +20,7 @@ import { place, type Placed, type Placement } from './placement.js';
 import { serverOf, type ReadRecord } from './read.js';
 import { readInputs, recordHashes } from './read-inputs.js';
 import { Spool } from './spool.js';
-import { isUpstreamServer } from './upstream.js';
+import { isUpstreamServer, type UpstreamServer } from './upstream.js';
 
 export { attachEndpointTools } from './endpoint-tools.js';
 
@@ -72,13 +74,16 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
   const progress = options.onProgress ?? (() => undefined);
   const spool = new Spool();
   try {
-    const ambiguous = await readAll(inputs, spool, progress, options.signal);
+    await readAll(inputs, spool, progress, options.signal);
     const now = (options.now ?? (() => new Date()))().toISOString();
     const total = spool.records;
     const sources = spool.sources.sort((a, b) => byPrecedence({ source: a }, { source: b }));
     const batchSize = options.batchSize ?? RECORDS_PER_BATCH;
     const result = await store.withCatalogWriter(async (writer) => {
-      const written = await writeAll(writer, spool.read(sources), { ambiguous, now, total, progress, batchSize, signal: options.signal });
+      const identity = await identityOf(writer, spool.read(sources));
+      const { moved, aliases } = await settle(writer, identity, spool.read(sources));
+      const written = await writeAll(writer, [...spool.read(sources), ...moved], { identity, now, total: total + moved.length, progress, batchSize, signal: options.signal });
+      await writer.addAliases(aliases);
       options.signal?.throwIfAborted();
       // Ingest adds and replaces servers, never removes them: those not added were there before.
       const hadServers = written.servers > written.added;
@@ -95,24 +100,62 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
   }
 }
 
-/** Reads every input into the spool; returns the merge keys ambiguous in this run (as hash52 values). */
-async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void, signal: AbortSignal | undefined): Promise<Hash52Set> {
-  const owners = new KeyOwners();
-  const ambiguous = new Hash52Set();
+/** Reads every input into the spool. */
+async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void, signal: AbortSignal | undefined): Promise<void> {
   let read = 0;
-  await readInputs(inputs, spool, (hashes, records) => {
-    for (const { owner, keys } of recordHashes(hashes)) {
-      // Keys shared by several records of one source cannot identify a server (a monorepo URL, say).
-      for (const [sourceKey, key] of keys) if (owners.ownedByAnother(sourceKey, owner)) ambiguous.add(key);
-    }
+  await readInputs(inputs, spool, (_hashes, records) => {
     read += records;
     progress(read, 2 * read);
   }, { signal });
-  return ambiguous;
+}
+
+/** Which records are one server: every record the catalog keeps, the run's in place of the stored ones they replace. */
+async function identityOf(writer: CatalogWriter, incoming: Iterable<ReadRecord>): Promise<Identity> {
+  const facts = new Map<string, IdentityFacts>();
+  await writer.eachStoredRecord((rows) => {
+    for (const row of rows) {
+      const server = JSON.parse(row.normalized) as UpstreamServer;
+      facts.set(identityKey(row.source, row.key), { source: row.source, key: row.key, name: server.name, matchKeys: matchKeysOf(server) });
+    }
+  });
+  for (const { source, key, name, matchKeys } of incoming) facts.set(identityKey(source, key), { source, key, name, matchKeys });
+  return identify(facts.values());
+}
+
+/**
+ * Makes room for the identity: stored records whose server changes are read to be written again
+ * (`moved`), servers no record belongs to any more are removed, and each one's id is kept as an
+ * alias of the server its first record now belongs to.
+ */
+async function settle(writer: CatalogWriter, identity: Identity, incoming: Iterable<ReadRecord>): Promise<{ moved: ReadRecord[]; aliases: Array<readonly [string, string]> }> {
+  const replaced = new Set<string>();
+  for (const { source, key } of incoming) replaced.add(identityKey(source, key));
+  const leaving: Array<{ source: SourceName; key: string }> = [];
+  const firstOf = new Map<string, { source: SourceName; key: string }>();
+  await writer.eachStoredRecord((rows) => {
+    for (const row of rows) {
+      const first = firstOf.get(row.serverId);
+      if (first === undefined || byPrecedence(row, first) < 0) firstOf.set(row.serverId, { source: row.source, key: row.key });
+      const target = identity.serverOf.get(identityKey(row.source, row.key));
+      if (target !== row.serverId && !replaced.has(identityKey(row.source, row.key))) leaving.push({ source: row.source, key: row.key });
+    }
+  });
+  const gone = [...firstOf.keys()].filter((id) => !identity.names.has(id));
+  const moved = (await writer.wholeRecords(leaving)).map((row) => ({
+    source: row.source, key: row.key, name: (JSON.parse(row.normalized) as UpstreamServer).name,
+    matchKeys: matchKeysOf(JSON.parse(row.normalized) as UpstreamServer), serverJson: row.normalized, rawJson: row.record, recordHash: row.recordHash,
+  }));
+  await writer.removeServers(gone);
+  const aliases = gone.flatMap((id) => {
+    const first = firstOf.get(id);
+    const target = first && identity.serverOf.get(identityKey(first.source, first.key));
+    return target ? [[id, target] as const] : [];
+  });
+  return { moved, aliases };
 }
 
 interface RunContext {
-  readonly ambiguous: Hash52Set;
+  readonly identity: Identity;
   readonly now: string;
   readonly total: number;
   readonly progress: (done: number, total: number) => void;
@@ -201,8 +244,8 @@ interface PreparedBatch extends PendingBatch {
 
 /** Where each record of the batch belongs (see `place`), and the stored state of the servers it changes. */
 async function lookUp(catalog: PlacementLookups, records: readonly ReadRecord[], run: RunContext): Promise<LookedUpBatch> {
-  const placed = await place(catalog, records, run.ambiguous);
-  const touched = [...new Set(placed.changed.map((p) => p.serverId))];
+  const placed = await place(catalog, records, run.identity);
+  const touched = [...new Set([...placed.changed.map((p) => p.serverId), ...placed.vacated])];
   const stored = touched.filter((id) => !placed.created.has(id));
   return {
     placed, touched,
@@ -234,8 +277,11 @@ async function prepare(looked: LookedUpBatch, records: number, run: RunContext, 
     if (i > 0) await setImmediate();
     const incoming = (incomingBy.get(id) ?? []).map(serverOf);
     const replaced = new Set(incoming.map((s) => sourceKey(s.source, s.key)));
-    const unchanged = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key))).map((s) => s.normalized).filter(isUpstreamServer);
-    const entry = materialize(id, [...incoming, ...unchanged], placed.names.get(id) ?? names.get(id));
+    // What stays of the server: its stored records not replaced and not gone to another (the monitor's stay with it).
+    const stays = (s: StoredSource): boolean => s.source === 'monitor' || run.identity.serverOf.get(identityKey(s.source, s.key)) === id;
+    const unchanged = (previous.get(id) ?? []).filter((s) => !replaced.has(sourceKey(s.source, s.key)) && stays(s)).map((s) => s.normalized).filter(isUpstreamServer);
+    if (incoming.length === 0 && unchanged.every((s) => s.source === 'monitor')) continue;
+    const entry = materialize(id, [...incoming, ...unchanged], placed.names.get(id) ?? run.identity.names.get(id) ?? names.get(id));
     const isNew = placed.created.has(id);
     if (!isNew && hashes.get(id) === entry.contentHash) continue;
     if (isNew) counts.added += 1;

@@ -25,7 +25,8 @@ export function byPrecedence(a: { readonly source: SourceName }, b: { readonly s
  * catalog (given when it was created, or stored): see `catalogName`.
  */
 export function materialize(id: string, records: readonly UpstreamServer[], held?: string): CatalogEntry {
-  const sources = [...records].sort(byPrecedence);
+  // Ties within a source by name and key: the entry must not depend on the order records came in.
+  const sources = [...records].sort((a, b) => byPrecedence(a, b) || compareText(a.name, b.name) || compareText(a.key, b.key));
   const primary = sources[0];
   if (!primary) throw new Error(`server ${id} has no sources`);
   const { server: record, upstreamTools } = serverRecordOf(id, primary, sources, held);
@@ -165,6 +166,10 @@ function unionBy<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
 
 function unique<T>(items: readonly T[]): T[] {
   return [...new Set(items)];
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** SHA-256 of a value's JSON. */

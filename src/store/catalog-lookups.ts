@@ -88,7 +88,8 @@ function serverOf(row: ServerRow, remotes: readonly RemoteRow[], packages: reado
 
 /** Reads of one server by one key, the same text every time, so SQLite prepares each once: the server's, and its whole tools and records. */
 const BY_KEY = {
-  server: 'SELECT s.* FROM servers s WHERE s.id = ? OR s.name = ? ORDER BY (s.id = ?) DESC LIMIT 1',
+  // By id, else name, else an id the server had before (server_aliases).
+  server: 'SELECT s.* FROM servers s WHERE s.id = ? OR s.name = ? OR s.id = (SELECT a.server_id FROM server_aliases a WHERE a.alias_id = ?) ORDER BY (s.id = ?) DESC, (s.name = ?) DESC LIMIT 1',
   remotes: 'SELECT * FROM remotes WHERE server_id = ? ORDER BY position',
   packages: 'SELECT * FROM packages WHERE server_id = ? ORDER BY position',
   tools: 'SELECT server_id, id, name, title, description FROM tools WHERE server_id = ? ORDER BY position',
@@ -138,7 +139,7 @@ export function createCatalogLookups(db: Db): CatalogLookups {
 /** One server by id or name, its child rows read by its id: tools and sources by the statements given. */
 async function oneServer<T extends ToolSummaryRow, S extends SourceRow>(db: Db, idOrName: string, toolsSql: string, sourcesSql: string) {
   if (!storable(idOrName)) return null;
-  const [row] = await selectPrepared<ServerRow & { install_key: string | null }>(db, BY_KEY.server, [idOrName, idOrName, idOrName]);
+  const [row] = await selectPrepared<ServerRow & { install_key: string | null }>(db, BY_KEY.server, [idOrName, idOrName, idOrName, idOrName, idOrName]);
   if (!row) return null;
   const [remotes, packages, tools, sources] = await Promise.all([
     selectPrepared<RemoteRow>(db, BY_KEY.remotes, [row.id]),

@@ -15,9 +15,10 @@ import { createSearchSnapshots } from './search-snapshots.js';
 import { createSearchSource, type CatalogSearchSource } from './search-reads.js';
 import { assertBatchSize, ServerWriter, WRITE_BATCH, type ServerWrite, type WriteCounts } from './server-writes.js';
 import { rescanTools, type RescanSummary } from './tool-rescan.js';
+import { createIdentityRows, type IdentityRows } from './identity-rows.js';
 import { createWriteLookups, type SourceRow, type WriteLookups } from './write-lookups.js';
 
-export interface CatalogWriter extends WriteLookups {
+export interface CatalogWriter extends WriteLookups, IdentityRows {
   /** `recordJson` and `normalizedJson`: the upstream document and the normalized record, as JSON text. */
   saveSources(rows: ReadonlyArray<SourceRow & { recordJson: string; normalizedJson: string }>, now: string): Promise<void>;
   /**
@@ -75,8 +76,19 @@ export async function withCatalogWriter<T>(db: Db, work: (writer: CatalogWriter)
 function createWriter(trx: Knex.Transaction, counts: WriteCounts): CatalogWriter {
   let deferred: DeferredIndexes | null = null;
   const servers = new ServerWriter(trx, counts, async () => deferred?.build());
+  const identityRows = createIdentityRows(trx);
   return {
     ...createWriteLookups(trx),
+    eachStoredRecord: identityRows.eachStoredRecord,
+    wholeRecords: identityRows.wholeRecords,
+    async removeServers(ids) {
+      counts.rows += ids.length;
+      await identityRows.removeServers(ids);
+    },
+    async addAliases(pairs) {
+      counts.rows += pairs.length;
+      await identityRows.addAliases(pairs);
+    },
 
     async saveSources(rows, now) {
       counts.rows += rows.length;

@@ -183,7 +183,7 @@ async function writeRows(trx: Knex.Transaction, rows: CatalogRows, changed: read
 }
 
 /** Removes what a changed server is about to get again: its children and its index rows. */
-async function deleteChildren(trx: Knex.Transaction, serverIds: readonly string[], serverSeqs: readonly number[]): Promise<void> {
+export async function deleteChildren(trx: Knex.Transaction, serverIds: readonly string[], serverSeqs: readonly number[]): Promise<void> {
   for (const list of inLists(serverIds)) {
     const toolSeqs: Array<{ seq: number }> = await trx('tools').whereIn('server_id', list).select('seq');
     for (const seqs of inLists(toolSeqs.map((t) => t.seq))) {

@@ -9,6 +9,7 @@ import type { IngestInput } from '../../src/ingest/detect.js';
 import { openDatabase, rowsOf } from '../../src/store/db.js';
 import type { CatalogWriter, ServerWrite, Store } from '../../src/store/index.js';
 import { CANARIES } from '../support/canaries.js';
+import { catalogIdentityOf } from '../support/catalog-contents.js';
 import { TEST_DIALECT } from '../support/database.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
 
@@ -87,7 +88,7 @@ describe('ingest', () => {
   });
 
   it('places a first load by the names and ids its earlier batches wrote, as one batch places it', async () => {
-    // Two toolsdk names of one id (`twin-mcp`: the second server gets `twin-mcp-2`), and a Docker
+    // Two toolsdk names of one id (`twin-mcp`: the second by name gets `twin-mcp-2`), and a Docker
     // and a toolsdk record of one name that merge by it alone: in batches of one record, each is
     // placed by what the earlier batches wrote (src/ingest/first-load-filter.ts asks only about that).
     const toolsdk = (key: string, packageName: string, description: string): unknown => ({ type: 'mcp-server', name: key, packageName, description, _toolsdk: { key, category: 'other' }, tools: [] });
@@ -105,8 +106,8 @@ describe('ingest', () => {
       expect({ ...inOne, seconds: first.seconds }).to.deep.equal(first);
       const { body } = await h.request('/api/v1/servers/search?limit=10&sort=a-z');
       const servers = body.items.map((s: { id: string; name: string }) => [s.id, s.name]).sort();
-      expect(servers).to.deep.equal([['mcp~solo', 'mcp/solo'], ['twin-mcp', 'twin-mcp'], ['twin-mcp-2', 'Twin MCP']]);
-      expect((await h.request('/api/v1/servers/mcp~solo')).body.sources).to.have.length(2);
+      expect(servers).to.deep.equal([['solo', 'mcp/solo'], ['twin-mcp', 'Twin MCP'], ['twin-mcp-2', 'twin-mcp']]);
+      expect((await h.request('/api/v1/servers/solo')).body.sources).to.have.length(2);
       expect(await snapshot(h)).to.deep.equal(await snapshot(whole));
     } finally {
       await whole.close();
@@ -152,16 +153,30 @@ describe('ingest', () => {
     expect(catalogName('acme/weather', 'acme/weather-')).to.equal('acme/weather');
   });
 
-  it('keeps ids stable when the same data arrives in another order and file split', async () => {
+  it('gives the same ids in any order and file split, and the ids a server had before still find it', async () => {
     await ingest(h.service.store, [fixture('toolsdk-small.json')]);
+    const before = (await h.request('/api/v1/servers/search?limit=100')).body.items.find((s: { name: string }) => s.name === '@acme/weather-mcp');
+    expect(before.id).to.equal('acme-weather-mcp');
     await ingest(h.service.store, [fixture('docker-small.json')]);
     await ingest(h.service.store, [fixture('official-small.json')]);
     const { body } = await h.request('/api/v1/servers/search?limit=100');
     const weather = body.items.filter((s: { name: string }) => s.name.includes('weather'));
     expect(weather).to.have.length(1);
-    expect(weather[0].id).to.equal('acme~weather-mcp');
+    // The official name wins, as when the three files arrive together.
+    expect(weather[0]).to.include({ id: 'io.github.acme~weather', name: 'io.github.acme/weather' });
+    const old = await h.request('/api/v1/servers/acme-weather-mcp');
+    expect(old.status).to.equal(200);
+    expect(old.body).to.include({ id: 'io.github.acme~weather' });
+    expect(old.body.sources.map((s: { source: string }) => s.source)).to.have.members(['official', 'docker', 'toolsdk']);
     const again = await ingest(h.service.store, FIXTURES.map(fixture));
     expect(again).to.include({ added: 0, updated: 0 });
+    const together = await startHarness({ demo: false });
+    try {
+      await ingest(together.service.store, FIXTURES.map(fixture));
+      expect(await catalogIdentityOf(h.service.store)).to.deep.equal(await catalogIdentityOf(together.service.store));
+    } finally {
+      await together.close();
+    }
   });
 
   it('merges one server from three sources by repository and package, keeping each source', async () => {

@@ -119,7 +119,7 @@ describe('install instructions', () => {
   });
 
   it('says unsupported, with the reason, when there is nothing to run or connect to', async () => {
-    const { data } = await h.client.GET('/api/v1/servers/{id}/install', { params: { path: { id: 'github.com~acme~go-only' } } });
+    const { data } = await h.client.GET('/api/v1/servers/{id}/install', { params: { path: { id: 'github.com-acme-go-only' } } });
     for (const client of data!.clients) {
       expect(client, client.client).to.include({ supported: false, method: null, config: null, command: null, deepLink: null });
       expect(client.reason).to.match(/no npm, PyPI or OCI package/);

@@ -9,7 +9,9 @@ import { expect } from 'chai';
 import type { IngestInput } from '../../src/ingest/detect.js';
 import { ingest, type IngestSummary } from '../../src/ingest/ingest-service.js';
 import type { Store } from '../../src/store/index.js';
-import { catalogContentsOf } from '../support/catalog-contents.js';
+import { matchKeysOf } from '../../src/ingest/merge-keys.js';
+import type { UpstreamServer } from '../../src/ingest/upstream.js';
+import { catalogContentsOf, catalogIdentityOf } from '../support/catalog-contents.js';
 import { freshSqliteFile, TEST_DIALECT } from '../support/database.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -183,3 +185,79 @@ describe(`real upstream data in small batches${available ? '' : ' (skipped: ../s
     }
   });
 });
+
+describe(`real upstream data in any order${available ? '' : ' (skipped: ../shared/data not found next to the checkout)'}${TEST_DIALECT === 'sqlite' ? '' : ' (skipped: identity is worked out in the service; the SQLite run proves it on the real files, the ingest suite on both databases)'}`, function () {
+  this.timeout(240_000);
+  const input = (file: string): IngestInput => ({ file, text: readFileSync(`${DATA}${file}`, 'utf8') });
+
+  it('gives the same catalog from the three files together and one at a time in three orders, and a re-ingest changes nothing', async function () {
+    if (!available || TEST_DIALECT !== 'sqlite') this.skip();
+    const [official, docker, toolsdk] = FILES;
+    const together = await startHarness({ demo: false });
+    try {
+      await ingest(together.service.store, FILES.map(input));
+      const expected = await catalogIdentityOf(together.service.store);
+      const repos = await repositoriesBackingSeveral(together.service.store);
+      for (const order of [[toolsdk, docker, official], [docker, official, toolsdk], [official, toolsdk, docker]]) {
+        const apart = await startHarness({ demo: false });
+        try {
+          for (const file of order) await ingest(apart.service.store, [input(file as string)]);
+          expect(await catalogIdentityOf(apart.service.store), order.join(', ')).to.deep.equal(expected);
+        } finally {
+          await apart.close();
+        }
+      }
+      const again = await ingest(together.service.store, FILES.map(input));
+      expect(again).to.include({ added: 0, updated: 0 });
+      expect(await catalogIdentityOf(together.service.store)).to.deep.equal(expected);
+      // GitHub's official server is one entry, with Docker's and both toolsdk records in its provenance.
+      const { body } = await together.request('/api/v1/servers/io.github.github~github-mcp-server');
+      expect(body.sources.map((s: { source: string; key: string }) => `${s.source}:${s.key}`).sort()).to.deep.equal([
+        'docker:github-official', 'official:io.github.github/github-mcp-server', 'toolsdk:@toolsdk-remote/io-github-github-github-mcp-server', 'toolsdk:github-mcp-server',
+      ]);
+      // Repositories that still back several entries hold distinct servers (IDENTITY_RULES): none of
+      // them shares a package or remote, but where two official names do (each its own registry entry).
+      expect(repos.shared, 'entries of one repository that share a package or remote').to.deep.equal([]);
+      expect(repos.officialTwins).to.be.within(1, 20);
+    } finally {
+      await together.close();
+    }
+  });
+});
+
+/** Repositories (with subfolder) that back several servers, and those of them whose servers share a package or remote. */
+async function repositoriesBackingSeveral(store: Store): Promise<{ readonly shared: string[]; readonly officialTwins: number }> {
+  const { sql } = store.searchSource;
+  const rows = await sql.all<{ server_id: string; normalized: string }>("SELECT server_id, normalized FROM sources WHERE source <> 'monitor'");
+  const officialHolders = new Map<string, number>();
+  for (const row of rows) {
+    const server = JSON.parse(row.normalized) as UpstreamServer;
+    if (server.source === 'official') for (const key of matchKeysOf(server)) officialHolders.set(key, (officialHolders.get(key) ?? 0) + 1);
+  }
+  const twins = [...officialHolders].filter(([key, n]) => n > 1 && !key.startsWith('repo:')).map(([key]) => key);
+  const byRepo = new Map<string, Map<string, Set<string>>>();
+  for (const row of rows) {
+    const server = JSON.parse(row.normalized) as UpstreamServer;
+    const keys = matchKeysOf(server);
+    const repo = keys.find((key) => key.startsWith('repo:'));
+    if (!repo) continue;
+    const servers = byRepo.get(repo) ?? new Map<string, Set<string>>();
+    const held = servers.get(row.server_id) ?? new Set<string>();
+    for (const key of keys) if (!key.startsWith('repo:') && !twins.includes(key)) held.add(key);
+    servers.set(row.server_id, held);
+    byRepo.set(repo, servers);
+  }
+  const shared: string[] = [];
+  for (const [repo, servers] of byRepo) {
+    if (servers.size < 2) continue;
+    const seen = new Map<string, string>();
+    for (const [id, keys] of servers) {
+      for (const key of keys) {
+        const other = seen.get(key);
+        if (other !== undefined && other !== id) shared.push(`${repo}: ${other} and ${id} share ${key}`);
+        seen.set(key, id);
+      }
+    }
+  }
+  return { shared, officialTwins: twins.length };
+}

@@ -48,7 +48,7 @@ describe('trust evidence', () => {
     expect((await outcomes('io.github.acme~npm-tool')).namespace_matches_owner).to.equal('pass');
     expect((await outcomes('com.acme~remote-auth')).namespace_matches_owner).to.equal('pass');
     expect((await outcomes('io.github.other~beta')).namespace_matches_owner).to.equal('unknown');
-    expect((await outcomes('mcp~kanban-remote')).namespace_matches_owner).to.equal('unknown');
+    expect((await outcomes('kanban-remote')).namespace_matches_owner).to.equal('unknown');
   });
 
   it('passes pinning for exact versions and knows when there is nothing to check', async () => {

@@ -27,3 +27,14 @@ export async function catalogContentsOf(store: Store): Promise<CatalogContents> 
     installKeys: new Set(servers.flatMap((r) => (r.install_key === null ? [] : [r.install_key]))),
   };
 }
+
+/**
+ * What ingest's identity decides, for catalogs that must be equal whatever order their records
+ * came in: each record's server, each server's name and content. Install keys are left out: each
+ * is given once, when its server is created, and kept.
+ */
+export async function catalogIdentityOf(store: Store): Promise<unknown> {
+  const { sources, servers, contentHashes } = await catalogContentsOf(store);
+  const sorted = <T>(map: Map<string, T>): Array<[string, T]> => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { sources: sorted(sources).map(([key, row]) => [key, row.serverId, row.recordHash]), servers: sorted(servers), contentHashes: sorted(contentHashes) };
+}

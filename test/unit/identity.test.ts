@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { slugOf, toolIdOf, uniqueId } from '../../src/catalog/ids.js';
+import { serverIdOf, slugOf, toolIdOf, uniqueId } from '../../src/catalog/ids.js';
+import { identify, identityKey, IDENTITY_RULES, MAX_KEY_RECORDS, type IdentityFacts } from '../../src/ingest/identity.js';
 import { matchKeysOf, packageKey, repositoryKey, remoteKey } from '../../src/ingest/merge-keys.js';
 import { parseQuery } from '../../src/search/query.js';
 
@@ -60,5 +61,98 @@ describe('identity', () => {
     expect(parseQuery('   ')).to.equal(null);
     expect(parseQuery(undefined)).to.equal(null);
     expect(parseQuery('*"()')).to.deep.equal({ text: '*"()', terms: null });
+  });
+
+  const readable: Array<[string, string]> = [
+    ['io.github.acme/weather', 'io.github.acme~weather'],
+    ['@stripe/agent-toolkit/tree/main/modelcontextprotocol', 'stripe-agent-toolkit'],
+    ['crawl4ai-(web-scraping-&-crawling)', 'crawl4ai'],
+    ['mcp/github-official', 'github-official'],
+    ['@modelcontextprotocol/server-github', 'modelcontextprotocol-server-github'],
+    ['(only an aside)', 'only-an-aside'],
+  ];
+  for (const [name, id] of readable) {
+    it(`gives ${name} the readable id ${id}`, () => expect(serverIdOf(name)).to.equal(id));
+  }
+});
+
+describe('identity across sources (IDENTITY_RULES, rule by rule)', () => {
+  const record = (source: IdentityFacts['source'], key: string, matchKeys: string[], name = key): IdentityFacts => ({ source, key, name, matchKeys });
+  /** The records' servers, as sets of `source:key`, sorted. */
+  const serversOf = (records: IdentityFacts[]): string[][] => {
+    const { serverOf } = identify(records);
+    const by = new Map<string, string[]>();
+    for (const r of records) {
+      const id = serverOf.get(identityKey(r.source, r.key)) as string;
+      by.set(id, [...(by.get(id) ?? []), `${r.source}:${r.key}`].sort());
+    }
+    return [...by.values()].sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
+  };
+  const rule = (name: string): string => IDENTITY_RULES.find((r) => r.name === name)?.rule ?? '';
+
+  it(`package or remote: ${rule('package or remote')}`, () => {
+    expect(serversOf([record('official', 'io.x/a', ['pkg:npm:a']), record('toolsdk', 'a', ['pkg:npm:a'])])).to.deep.equal([['official:io.x/a', 'toolsdk:a']]);
+    expect(serversOf([record('official', 'io.x/a', ['remote:a.example/mcp']), record('docker', 'a', ['remote:a.example/mcp'])])).to.have.length(1);
+  });
+
+  it(`name: ${rule('name')}`, () => {
+    expect(serversOf([record('docker', 'solo', [], 'mcp/solo'), record('toolsdk', 'solo-t', [], 'mcp/solo')])).to.have.length(1);
+  });
+
+  it(`repository: ${rule('repository')}`, () => {
+    const repo = 'repo:github.com/acme/tools';
+    expect(serversOf([record('official', 'io.acme/a', [repo, 'pkg:npm:a']), record('docker', 'a', [repo, 'pkg:oci:mcp/a'])]), 'Docker’s own build tells nothing apart').to.have.length(1);
+    expect(serversOf([record('official', 'io.acme/a', [repo, 'pkg:npm:a']), record('toolsdk', 'b', [repo, 'pkg:npm:b'])]), 'two npm packages of one repository').to.have.length(2);
+    expect(serversOf([record('official', 'io.acme/a', [repo, 'pkg:npm:a']), record('toolsdk', 'a-py', [repo, 'pkg:pypi:a'])]), 'packages in different registries').to.have.length(1);
+  });
+
+  it(`one source, one record: ${rule('one source, one record')}`, () => {
+    const repo = 'repo:github.com/acme/monorepo';
+    expect(serversOf([record('toolsdk', 'a', [repo]), record('toolsdk', 'b', [repo])]), 'a repository alone').to.have.length(2);
+    expect(serversOf([record('toolsdk', 'a', ['remote:x.example/mcp']), record('toolsdk', 'b', ['remote:x.example/mcp'])]), 'a shared remote').to.have.length(1);
+    expect(serversOf([record('official', 'io.a/x', ['pkg:npm:x']), record('official', 'io.b/x', ['pkg:npm:x'])]), 'two official names').to.have.length(2);
+  });
+
+  it(`closest match: ${rule('closest match')}`, () => {
+    const repo = 'repo:github.com/acme/ads';
+    // A toolsdk record with the remote of one official record and the repository of two: the remote decides.
+    expect(serversOf([
+      record('official', 'ai.smithery/ads', [repo, 'remote:ads.example/mcp']),
+      record('official', 'ai.smithery/ads-test', [repo, 'remote:ads-test.example/mcp']),
+      record('toolsdk', 'ads', [repo, 'remote:ads.example/mcp']),
+    ])).to.deep.equal([['official:ai.smithery/ads', 'toolsdk:ads'], ['official:ai.smithery/ads-test']]);
+    // One official record with the remotes of two Docker servers: it joins neither, and they stay apart.
+    expect(serversOf([
+      record('official', 'com.cf/mcp', ['remote:docs.cf/sse', 'remote:radar.cf/sse']),
+      record('docker', 'cf-docs', ['remote:docs.cf/sse']),
+      record('docker', 'cf-radar', ['remote:radar.cf/sse']),
+    ])).to.have.length(3);
+  });
+
+  it(`crowded key: ${rule('crowded key')}`, () => {
+    const many = Array.from({ length: MAX_KEY_RECORDS + 1 }, (_, i) => record('toolsdk', `t${i}`, ['remote:template.example/mcp']));
+    expect(serversOf(many)).to.have.length(MAX_KEY_RECORDS + 1);
+  });
+
+  it(`canonical name and id: ${rule('canonical name')}; ${rule('id')}`, () => {
+    const { serverOf, names } = identify([record('toolsdk', 'gh', ['pkg:npm:gh'], '@toolsdk/gh'), record('official', 'io.github.gh/gh', ['pkg:npm:gh']), record('docker', 'gh', ['pkg:npm:gh'], 'mcp/gh')]);
+    expect([...names]).to.deep.equal([['io.github.gh~gh', 'io.github.gh/gh']]);
+    expect(serverOf.get(identityKey('toolsdk', 'gh'))).to.equal('io.github.gh~gh');
+    const twins = identify([record('toolsdk', 'b', [], 'Twin'), record('docker', 'a', [], 'mcp/twin')]);
+    expect([...twins.names]).to.deep.equal([['twin', 'mcp/twin'], ['twin-2', 'Twin']]);
+  });
+
+  it('identifies the same servers whatever order the records come in', () => {
+    const records = [
+      record('official', 'io.x/a', ['pkg:npm:a', 'repo:github.com/x/a']), record('docker', 'a', ['repo:github.com/x/a', 'pkg:oci:mcp/a'], 'mcp/a'),
+      record('toolsdk', 'a', ['pkg:npm:a'], '@x/a'), record('toolsdk', 'b', ['repo:github.com/x/a', 'pkg:npm:b'], 'b'), record('docker', 'b', [], 'B'),
+    ];
+    const expected = identify(records);
+    for (let turn = 0; turn < 10; turn += 1) {
+      const shuffled = [...records].sort(() => Math.random() - 0.5);
+      const got = identify(shuffled);
+      expect([...got.serverOf].sort()).to.deep.equal([...expected.serverOf].sort());
+      expect([...got.names].sort()).to.deep.equal([...expected.names].sort());
+    }
   });
 });
