@@ -214,7 +214,7 @@ export interface paths {
         };
         /**
          * Get one server
-         * @description One server record by its `id`, or by its canonical upstream name, URL-encoded.
+         * @description One server record by its `id` (or an id it had before a merge), or by its canonical upstream name, URL-encoded.
          */
         get: operations["getServer"];
         put?: never;
@@ -2513,7 +2513,11 @@ export interface components {
         Limit: number;
         /** @description Number of results skipped. */
         Offset: number;
-        /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+        /**
+         * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+         *     id the server had before records of it from several sources were merged into one entry
+         *     still finds it; the answer carries the current `id`.
+         */
         ServerId: string;
         /** @description A tool `id` (`<serverId>:<tool name>`). */
         ToolId: string;
@@ -3119,7 +3123,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3153,7 +3161,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3228,7 +3240,11 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3265,7 +3281,11 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3284,7 +3304,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3318,7 +3342,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3337,7 +3365,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3371,7 +3403,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3390,7 +3426,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3424,7 +3464,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3446,7 +3490,11 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -3483,7 +3531,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;
@@ -4291,7 +4343,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). */
+                /**
+                 * @description A server `id`, or its canonical upstream name URL-encoded (`io.github.acme%2Fweather`). An
+                 *     id the server had before records of it from several sources were merged into one entry
+                 *     still finds it; the answer carries the current `id`.
+                 */
                 id: components["parameters"]["ServerId"];
             };
             cookie?: never;

@@ -118,7 +118,14 @@ export function createCatalogLookups(db: Db): CatalogLookups {
     findServerIdByDomain: (host) => findServerIdByDomain(db, host),
     async findTool(id) {
       if (!storable(id)) return null;
-      const row: ToolRow | undefined = await db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.id', id).first(TOOL_COLUMNS);
+      const byId = async (toolId: string): Promise<ToolRow | undefined> => db('tools as t').join('servers as s', 's.id', 't.server_id').where('t.id', toolId).first(TOOL_COLUMNS);
+      let row = await byId(id);
+      // A tool id begins with its server's id (no server id holds a colon): one the server had before still finds it.
+      const colon = id.indexOf(':');
+      if (!row && colon > 0) {
+        const alias: { server_id: string } | undefined = await db('server_aliases').where('alias_id', id.slice(0, colon)).first('server_id');
+        if (alias) row = await byId(`${alias.server_id}${id.slice(colon)}`);
+      }
       return row ? toTool(row) : null;
     },
     async toolsOf(serverId) {

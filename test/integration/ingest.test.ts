@@ -168,6 +168,11 @@ describe('ingest', () => {
     expect(old.status).to.equal(200);
     expect(old.body).to.include({ id: 'io.github.acme~weather' });
     expect(old.body.sources.map((s: { source: string }) => s.source)).to.have.members(['official', 'docker', 'toolsdk']);
+    const tool = await h.request('/api/v1/tools/acme-weather-mcp:get_forecast');
+    expect(tool.status).to.equal(200);
+    expect(tool.body).to.include({ id: 'io.github.acme~weather:get_forecast', serverId: 'io.github.acme~weather' });
+    const compared = await h.request('/api/v1/servers/compare?ids=acme-weather-mcp,kanban-remote');
+    expect(compared.body.servers.map((s: { id: string }) => s.id)).to.deep.equal(['io.github.acme~weather', 'kanban-remote']);
     const again = await ingest(h.service.store, FIXTURES.map(fixture));
     expect(again).to.include({ added: 0, updated: 0 });
     const together = await startHarness({ demo: false });
