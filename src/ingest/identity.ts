@@ -48,7 +48,9 @@ export function identify(facts: Iterable<IdentityFacts>): Identity {
   const groups = new Map<number, number[]>();
   for (let i = 0; i < records.length; i += 1) {
     const root = sets.find(i);
-    groups.set(root, [...(groups.get(root) ?? []), i]);
+    const members = groups.get(root);
+    if (members) members.push(i);
+    else groups.set(root, [i]);
   }
   // The canonical record of each server; servers in the order of their canonical records.
   const servers = [...groups.values()]
@@ -89,11 +91,13 @@ const isIdentityKey = (key: string): boolean => key.startsWith('pkg:') || key.st
 
 /** Pairs of record indexes that are one server, by the rules. */
 function linksOf(records: readonly IdentityFacts[]): Array<readonly [number, number]> {
-  const byKey = new Map<string, number[]>();
+  // Most keys belong to one record: held as its index, an array only once a second shares it.
+  const byKey = new Map<string, number | number[]>();
   const add = (key: string, i: number): void => {
-    const list = byKey.get(key);
-    if (list) list.push(i);
-    else byKey.set(key, [i]);
+    const held = byKey.get(key);
+    if (held === undefined) byKey.set(key, i);
+    else if (typeof held === 'number') byKey.set(key, [held, i]);
+    else held.push(i);
   };
   records.forEach((record, i) => {
     for (const key of new Set(record.matchKeys)) add(key, i);
@@ -104,7 +108,7 @@ function linksOf(records: readonly IdentityFacts[]): Array<readonly [number, num
   // Pairs of records of different sources, and whether a package, remote or name links them (else only the repository).
   const across = new Map<string, { readonly a: number; readonly b: number; strong: boolean }>();
   for (const [key, members] of byKey) {
-    if (members.length < 2 || members.length > MAX_KEY_RECORDS) continue;
+    if (typeof members === 'number' || members.length > MAX_KEY_RECORDS) continue;
     const strong = !key.startsWith('repo:');
     for (let x = 0; x < members.length; x += 1) {
       for (let y = x + 1; y < members.length; y += 1) {
