@@ -82,7 +82,7 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     const result = await store.withCatalogWriter(async (writer) => {
       const identity = await identityOf(writer, spool.read(sources));
       const { moved, aliases } = await settle(writer, identity, spool.read(sources));
-      const written = await writeAll(writer, [...spool.read(sources), ...moved], { identity, now, total: total + moved.length, progress, batchSize, signal: options.signal });
+      const written = await writeAll(writer, chained(spool.read(sources), moved), { identity, now, total: total + moved.length, progress, batchSize, signal: options.signal });
       await writer.addAliases(aliases);
       options.signal?.throwIfAborted();
       // Ingest adds and replaces servers, never removes them: those not added were there before.
@@ -207,6 +207,12 @@ async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, ru
   });
   const updated = counts.updated.size;
   return { added: counts.added, updated, unchanged: counts.touched.size - counts.added - updated, servers: await writer.countServers(), tools: await writer.countTools() };
+}
+
+/** The spool's records, then those moved (`settle`): one pass, never held together. */
+function* chained(first: Iterable<ReadRecord>, then: Iterable<ReadRecord>): Generator<ReadRecord> {
+  yield* first;
+  yield* then;
 }
 
 /** The records in batches of `size` (the last one shorter). */
