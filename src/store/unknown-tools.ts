@@ -1,0 +1,155 @@
+/**
+ * Migration 024's data: the stored rows restated as ingest writes them now (or, going down, as
+ * it wrote them before). A record that lists no tools at all holds `tools: null` in its
+ * normalized form, not `[]`; a server none of whose records lists tools has a null count, not 0;
+ * a tool only toolsdk lists (it names tools without their arguments) has a null input schema, not
+ * an empty one, and its fingerprint, its server's tool-set fingerprint and its history's
+ * definitions are made again from that, so the next write of the server finds nothing changed.
+ * Servers whose rows move have their registry API block dropped (it is made from their rows as
+ * they are read), and the content generation moves on.
+ */
+import type { Knex } from 'knex';
+import { definitionOf, fingerprintOf, toolSetFingerprint } from '../catalog/tool-fingerprint.js';
+import { asObject, isObject, type JsonObject } from '../json.js';
+import type { JsonSchemaObject } from '../types.js';
+import { inLists } from './in-lists.js';
+
+export type Direction = 'up' | 'down';
+
+/** The input schema toolsdk's tools were given before: an empty one, which reads as "no arguments". */
+const EMPTY_SCHEMA: JsonSchemaObject = { type: 'object', properties: {} };
+const EMPTY_SCHEMA_TEXT = JSON.stringify(EMPTY_SCHEMA);
+/** The order materialize takes a tool from its records in: the endpoint itself, then by precedence. */
+const TOOL_ORDER: readonly string[] = ['monitor', 'demo', 'official', 'docker', 'toolsdk'];
+const PUBLISHER_META = 'io.modelcontextprotocol.registry/publisher-provided';
+/** Servers read at a time. */
+const CHUNK = 500;
+
+interface SourceRow { server_id: string; source: string; source_key: string; record: string; normalized: string }
+interface ToolRow { seq: number; server_id: string; name: string; title: string | null; description: string; input_schema: string | null; annotations: string; fingerprint: string }
+interface HistoryRow { server_id: string; tool_name: string; fingerprint: string; first_seen_at: string; definition: string; seen_by: string }
+interface ServerRow { seq: number; id: string; tool_count: number | string | null }
+
+/** A record's normalized form with the names of the tools it lists (null: it lists none). */
+interface Listing { readonly source: string; readonly tools: ReadonlySet<string> | null }
+
+/** Restates every server's rows in `trx` (a migration's transaction); how many servers moved. */
+export async function restateUnknownTools(trx: Knex, direction: Direction): Promise<number> {
+  let moved = 0;
+  for (let after = 0; ;) {
+    const servers: ServerRow[] = await trx('servers').where('seq', '>', after).orderBy('seq').limit(CHUNK).select('seq', 'id', 'tool_count');
+    const last = servers.at(-1);
+    if (!last) break;
+    after = last.seq;
+    moved += await restateServers(trx, servers, direction);
+  }
+  // Row 2: the content generation (content-generation.ts), so what was built from the rows is built again.
+  if (moved > 0) await trx('catalog_generation').where({ id: 2 }).increment('generation', 1);
+  return moved;
+}
+
+async function restateServers(trx: Knex, servers: readonly ServerRow[], direction: Direction): Promise<number> {
+  const ids = servers.map((s) => s.id);
+  const listings = await restateRecords(trx, ids, direction);
+  const listed = (id: string): boolean => (listings.get(id) ?? []).some((l) => l.tools !== null);
+  const counts = direction === 'up'
+    ? servers.filter((s) => s.tool_count !== null && Number(s.tool_count) === 0 && !listed(s.id)).map((s) => s.id)
+    : servers.filter((s) => s.tool_count === null).map((s) => s.id);
+  for (const list of inLists(counts)) await trx('servers').whereIn('id', list).update({ tool_count: direction === 'up' ? null : 0 });
+  const schemas = await restateSchemas(trx, ids, listings, direction);
+  const moved = new Set([...counts, ...schemas]);
+  for (const list of inLists([...moved])) await trx('registry_versions').whereIn('server_id', list).update({ catalog_meta: null });
+  return moved.size;
+}
+
+/** Rewrites the servers' records' normalized forms; what each lists, by server. */
+async function restateRecords(trx: Knex, ids: readonly string[], direction: Direction): Promise<Map<string, Listing[]>> {
+  const out = new Map<string, Listing[]>();
+  for (const list of inLists(ids)) {
+    const rows: SourceRow[] = await trx('sources').whereIn('server_id', list).select('server_id', 'source', 'source_key', 'record', 'normalized');
+    for (const row of rows) {
+      const normalized = restated(row, direction);
+      const text = JSON.stringify(normalized);
+      if (text !== row.normalized) await trx('sources').where({ source: row.source, source_key: row.source_key }).update({ normalized: text });
+      const tools = Array.isArray(normalized.tools) ? new Set(normalized.tools.map((t) => String(asObject(t).name))) : null;
+      out.set(row.server_id, [...(out.get(row.server_id) ?? []), { source: row.source, tools }]);
+    }
+  }
+  return out;
+}
+
+/** A record's normalized form as the adapters now write it (up), or wrote it before (down). */
+function restated(row: SourceRow, direction: Direction): JsonObject {
+  const normalized = asObject(JSON.parse(row.normalized));
+  const tools = Array.isArray(normalized.tools) ? normalized.tools.filter(isObject) : null;
+  if (direction === 'down') return { ...normalized, tools: (tools ?? []).map((t) => ({ ...t, inputSchema: t.inputSchema ?? EMPTY_SCHEMA })) };
+  if (tools === null || !listsTools(row, tools.length)) return { ...normalized, tools: null };
+  return row.source === 'toolsdk' ? { ...normalized, tools: tools.map((t) => ({ ...t, inputSchema: null })) } : normalized;
+}
+
+/**
+ * Whether a record lists tools, by the rules the adapters follow now (src/ingest: toolsdk.ts,
+ * docker.ts, official.ts): any it lists; an empty list only where the source means one.
+ */
+function listsTools(row: SourceRow, count: number): boolean {
+  if (row.source === 'monitor' || count > 0) return true;
+  const raw = asObject(JSON.parse(row.record));
+  if (row.source === 'docker') return Array.isArray(raw.tools) && raw.tools.length === 0 && raw.type !== 'remote' && asObject(raw.dynamic).tools !== true;
+  if (row.source === 'official' || row.source === 'demo') {
+    const tools = asObject(asObject(raw._meta)[PUBLISHER_META]).tools;
+    return Array.isArray(tools) && tools.length === 0;
+  }
+  return false;
+}
+
+/** The source a server's tool is taken from, as materialize takes it. */
+function takenFrom(listings: readonly Listing[], name: string): string | undefined {
+  return TOOL_ORDER.find((source) => listings.some((l) => l.source === source && l.tools?.has(name)));
+}
+
+/** Rewrites the schemas and fingerprints of the tools only toolsdk lists; the servers whose tools moved. */
+async function restateSchemas(trx: Knex, ids: readonly string[], listings: ReadonlyMap<string, Listing[]>, direction: Direction): Promise<string[]> {
+  const moved = new Map<string, ToolRow[]>();
+  const tools: ToolRow[] = [];
+  for (const list of inLists(ids)) {
+    tools.push(...(await trx('tools').whereIn('server_id', list).orderBy([{ column: 'server_id' }, { column: 'position' }])
+      .select('seq', 'server_id', 'name', 'title', 'description', 'input_schema', 'annotations', 'fingerprint')));
+  }
+  for (const tool of tools) {
+    const unknown = direction === 'up'
+      ? tool.input_schema === EMPTY_SCHEMA_TEXT && takenFrom(listings.get(tool.server_id) ?? [], tool.name) === 'toolsdk'
+      : tool.input_schema === null;
+    if (!unknown) continue;
+    const inputSchema = direction === 'up' ? null : EMPTY_SCHEMA;
+    tool.input_schema = inputSchema === null ? null : JSON.stringify(inputSchema);
+    tool.fingerprint = fingerprintOf(definitionOf({ name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations: JSON.parse(tool.annotations) }));
+    await trx('tools').where({ seq: tool.seq }).update({ input_schema: tool.input_schema, fingerprint: tool.fingerprint });
+    moved.set(tool.server_id, []);
+  }
+  for (const tool of tools) moved.get(tool.server_id)?.push(tool);
+  for (const [serverId, held] of moved) {
+    await trx('servers').where({ id: serverId }).update({ tools_fingerprint: toolSetFingerprint(held) });
+  }
+  await restateHistory(trx, [...moved.keys()], direction);
+  return [...moved.keys()];
+}
+
+/**
+ * Rewrites the kept definitions toolsdk gave (its sources are toolsdk alone, or unrecorded for
+ * rows kept before sources were) with the schema it gives now, each with its fingerprint.
+ */
+async function restateHistory(trx: Knex, serverIds: readonly string[], direction: Direction): Promise<void> {
+  for (const list of inLists(serverIds)) {
+    const rows: HistoryRow[] = await trx('tool_history').whereIn('server_id', list).select('server_id', 'tool_name', 'fingerprint', 'first_seen_at', 'definition', 'seen_by');
+    for (const row of rows) {
+      const definition = asObject(JSON.parse(row.definition));
+      const seenBy: unknown[] = JSON.parse(row.seen_by);
+      const given = direction === 'up' ? JSON.stringify(definition.inputSchema) === EMPTY_SCHEMA_TEXT : definition.inputSchema === null;
+      if (!given || !seenBy.every((source) => source === 'toolsdk')) continue;
+      const restatedDefinition = { ...definition, inputSchema: direction === 'up' ? null : EMPTY_SCHEMA };
+      await trx('tool_history')
+        .where({ server_id: row.server_id, tool_name: row.tool_name, fingerprint: row.fingerprint, first_seen_at: row.first_seen_at })
+        .update({ fingerprint: fingerprintOf(restatedDefinition), definition: JSON.stringify(restatedDefinition) });
+    }
+  }
+}
