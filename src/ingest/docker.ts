@@ -97,9 +97,18 @@ function readTool(item: unknown): UpstreamTool[] {
     name,
     title: text(notes.title),
     description: text(raw.description) ?? '',
-    inputSchema: raw.inputSchema !== undefined ? objectSchema(raw.inputSchema) : argumentsSchema(asArray(raw.arguments)),
+    inputSchema: schemaOf(raw),
     annotations: annotations(notes),
   }];
+}
+
+/**
+ * A tool's arguments: its `inputSchema`, or its `arguments` list (empty: it takes none); null
+ * when it has neither, as many of Docker's tools have, some plainly taking an id or a query.
+ */
+function schemaOf(raw: Record<string, unknown>): JsonSchemaObject | null {
+  if (raw.inputSchema !== undefined) return objectSchema(raw.inputSchema);
+  return Array.isArray(raw.arguments) ? argumentsSchema(raw.arguments) : null;
 }
 
 /** Docker's `arguments[] {name, type, desc, optional}` as a JSON Schema. */

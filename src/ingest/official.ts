@@ -218,7 +218,8 @@ function readTools(value: unknown): UpstreamTool[] | null {
       name,
       title,
       description: text(raw.description) ?? '',
-      inputSchema: objectSchema(raw.inputSchema),
+      // A publisher that names a tool without its schema states nothing of its arguments.
+      inputSchema: raw.inputSchema === undefined ? null : objectSchema(raw.inputSchema),
       annotations: annotations(raw.annotations),
     }];
   });

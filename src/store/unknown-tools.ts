@@ -2,9 +2,10 @@
  * Migration 024's data: the stored rows restated as ingest writes them now (or, going down, as
  * it wrote them before). A record that lists no tools at all holds `tools: null` in its
  * normalized form, not `[]`; a server none of whose records lists tools has a null count, not 0;
- * a tool only toolsdk lists (it names tools without their arguments) has a null input schema, not
- * an empty one, and its fingerprint, its server's tool-set fingerprint and its history's
- * definitions are made again from that, so the next write of the server finds nothing changed.
+ * a tool whose record names it without its arguments (toolsdk's always; Docker's and a
+ * publisher's without a schema or an argument list) has a null input schema, not an empty one,
+ * and its fingerprint, its server's tool-set fingerprint and its history's definitions are made
+ * again from that, so the next write of the server finds nothing changed.
  * Servers whose rows move have their registry API block dropped (it is made from their rows as
  * they are read), and the content generation moves on.
  */
@@ -30,8 +31,8 @@ interface ToolRow { seq: number; server_id: string; name: string; title: string 
 interface HistoryRow { server_id: string; tool_name: string; fingerprint: string; first_seen_at: string; definition: string; seen_by: string }
 interface ServerRow { seq: number; id: string; tool_count: number | string | null }
 
-/** A record's normalized form with the names of the tools it lists (null: it lists none). */
-interface Listing { readonly source: string; readonly tools: ReadonlySet<string> | null }
+/** What a record lists: each tool's name, and whether its arguments are unknown (null: it lists no tools). */
+interface Listing { readonly source: string; readonly tools: ReadonlyMap<string, boolean> | null }
 
 /** Restates every server's rows in `trx` (a migration's transaction); how many servers moved. */
 export async function restateUnknownTools(trx: Knex, direction: Direction): Promise<number> {
@@ -71,7 +72,7 @@ async function restateRecords(trx: Knex, ids: readonly string[], direction: Dire
       const normalized = restated(row, direction);
       const text = JSON.stringify(normalized);
       if (text !== row.normalized) await trx('sources').where({ source: row.source, source_key: row.source_key }).update({ normalized: text });
-      const tools = Array.isArray(normalized.tools) ? new Set(normalized.tools.map((t) => String(asObject(t).name))) : null;
+      const tools = Array.isArray(normalized.tools) ? new Map(normalized.tools.map(asObject).map((t) => [String(t.name), t.inputSchema === null])) : null;
       out.set(row.server_id, [...(out.get(row.server_id) ?? []), { source: row.source, tools }]);
     }
   }
@@ -83,43 +84,71 @@ function restated(row: SourceRow, direction: Direction): JsonObject {
   const normalized = asObject(JSON.parse(row.normalized));
   const tools = Array.isArray(normalized.tools) ? normalized.tools.filter(isObject) : null;
   if (direction === 'down') return { ...normalized, tools: (tools ?? []).map((t) => ({ ...t, inputSchema: t.inputSchema ?? EMPTY_SCHEMA })) };
-  if (tools === null || !listsTools(row, tools.length)) return { ...normalized, tools: null };
-  return row.source === 'toolsdk' ? { ...normalized, tools: tools.map((t) => ({ ...t, inputSchema: null })) } : normalized;
+  const raw = asObject(JSON.parse(row.record));
+  if (tools === null || !listsTools(row.source, raw, tools.length)) return { ...normalized, tools: null };
+  const stated = schemaStated(row.source, raw);
+  return { ...normalized, tools: tools.map((t) => (stated(String(t.name)) ? t : { ...t, inputSchema: null })) };
 }
 
 /**
  * Whether a record lists tools, by the rules the adapters follow now (src/ingest: toolsdk.ts,
  * docker.ts, official.ts): any it lists; an empty list only where the source means one.
  */
-function listsTools(row: SourceRow, count: number): boolean {
-  if (row.source === 'monitor' || count > 0) return true;
-  const raw = asObject(JSON.parse(row.record));
-  if (row.source === 'docker') return Array.isArray(raw.tools) && raw.tools.length === 0 && raw.type !== 'remote' && asObject(raw.dynamic).tools !== true;
-  if (row.source === 'official' || row.source === 'demo') {
-    const tools = asObject(asObject(raw._meta)[PUBLISHER_META]).tools;
-    return Array.isArray(tools) && tools.length === 0;
+function listsTools(source: string, raw: JsonObject, count: number): boolean {
+  if (source === 'monitor' || count > 0) return true;
+  if (source === 'docker') return Array.isArray(raw.tools) && raw.tools.length === 0 && raw.type !== 'remote' && asObject(raw.dynamic).tools !== true;
+  const tools = publisherTools(source, raw);
+  return Array.isArray(tools) && tools.length === 0;
+}
+
+/** The tools a publisher lists in an official (or the demo) record's `_meta`. */
+function publisherTools(source: string, raw: JsonObject): unknown {
+  return source === 'official' || source === 'demo' ? asObject(asObject(raw._meta)[PUBLISHER_META]).tools : undefined;
+}
+
+/**
+ * Whether a record states the arguments of its tool `name`, by the adapters' rules now: toolsdk
+ * never; Docker by `inputSchema` or an `arguments` list; a publisher by `inputSchema`; the
+ * monitor always (an endpoint's own listing). A tool not found in the record keeps its schema.
+ */
+function schemaStated(source: string, raw: JsonObject): (name: string) => boolean {
+  if (source === 'toolsdk') return () => false;
+  const listed = source === 'docker' ? raw.tools : publisherTools(source, raw);
+  if (!Array.isArray(listed)) return () => true;
+  const byName = new Map(listed.filter(isObject).map((t) => [typeof t.name === 'string' ? t.name.trim() : '', t]));
+  return (name) => {
+    const tool = byName.get(name);
+    return tool === undefined || tool.inputSchema !== undefined || (source === 'docker' && Array.isArray(tool.arguments));
+  };
+}
+
+/** The record a server's tool is taken from, as materialize takes it. */
+function takenFrom(listings: readonly Listing[], name: string): Listing | undefined {
+  for (const source of TOOL_ORDER) {
+    const found = listings.find((l) => l.source === source && l.tools?.has(name));
+    if (found) return found;
   }
-  return false;
+  return undefined;
 }
 
-/** The source a server's tool is taken from, as materialize takes it. */
-function takenFrom(listings: readonly Listing[], name: string): string | undefined {
-  return TOOL_ORDER.find((source) => listings.some((l) => l.source === source && l.tools?.has(name)));
-}
-
-/** Rewrites the schemas and fingerprints of the tools only toolsdk lists; the servers whose tools moved. */
+/** Rewrites the schemas and fingerprints of the tools whose arguments are unknown; the servers whose tools moved. */
 async function restateSchemas(trx: Knex, ids: readonly string[], listings: ReadonlyMap<string, Listing[]>, direction: Direction): Promise<string[]> {
   const moved = new Map<string, ToolRow[]>();
+  /** By server, each moved tool's name with the sources that give it without arguments. */
+  const unknownBy = new Map<string, Map<string, Set<string>>>();
   const tools: ToolRow[] = [];
   for (const list of inLists(ids)) {
     tools.push(...(await trx('tools').whereIn('server_id', list).orderBy([{ column: 'server_id' }, { column: 'position' }])
       .select('seq', 'server_id', 'name', 'title', 'description', 'input_schema', 'annotations', 'fingerprint')));
   }
   for (const tool of tools) {
+    const records = listings.get(tool.server_id) ?? [];
     const unknown = direction === 'up'
-      ? tool.input_schema === EMPTY_SCHEMA_TEXT && takenFrom(listings.get(tool.server_id) ?? [], tool.name) === 'toolsdk'
+      ? tool.input_schema === EMPTY_SCHEMA_TEXT && takenFrom(records, tool.name)?.tools?.get(tool.name) === true
       : tool.input_schema === null;
     if (!unknown) continue;
+    const sources = records.filter((l) => l.tools?.get(tool.name) === true).map((l) => l.source);
+    unknownBy.set(tool.server_id, (unknownBy.get(tool.server_id) ?? new Map()).set(tool.name, new Set(sources)));
     const inputSchema = direction === 'up' ? null : EMPTY_SCHEMA;
     tool.input_schema = inputSchema === null ? null : JSON.stringify(inputSchema);
     tool.fingerprint = fingerprintOf(definitionOf({ name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations: JSON.parse(tool.annotations) }));
@@ -130,22 +159,25 @@ async function restateSchemas(trx: Knex, ids: readonly string[], listings: Reado
   for (const [serverId, held] of moved) {
     await trx('servers').where({ id: serverId }).update({ tools_fingerprint: toolSetFingerprint(held) });
   }
-  await restateHistory(trx, [...moved.keys()], direction);
+  await restateHistory(trx, unknownBy, direction);
   return [...moved.keys()];
 }
 
 /**
- * Rewrites the kept definitions toolsdk gave (its sources are toolsdk alone, or unrecorded for
- * rows kept before sources were) with the schema it gives now, each with its fingerprint.
+ * Rewrites the kept definitions of the moved tools that records gave without arguments (every
+ * source that gave one is such a record, or none was recorded, for rows kept before sources
+ * were) with the schema those records give now, each with its fingerprint.
  */
-async function restateHistory(trx: Knex, serverIds: readonly string[], direction: Direction): Promise<void> {
-  for (const list of inLists(serverIds)) {
+async function restateHistory(trx: Knex, unknownBy: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>>, direction: Direction): Promise<void> {
+  for (const list of inLists([...unknownBy.keys()])) {
     const rows: HistoryRow[] = await trx('tool_history').whereIn('server_id', list).select('server_id', 'tool_name', 'fingerprint', 'first_seen_at', 'definition', 'seen_by');
     for (const row of rows) {
+      const sources = unknownBy.get(row.server_id)?.get(row.tool_name);
+      if (!sources) continue;
       const definition = asObject(JSON.parse(row.definition));
       const seenBy: unknown[] = JSON.parse(row.seen_by);
       const given = direction === 'up' ? JSON.stringify(definition.inputSchema) === EMPTY_SCHEMA_TEXT : definition.inputSchema === null;
-      if (!given || !seenBy.every((source) => source === 'toolsdk')) continue;
+      if (!given || (direction === 'up' && !seenBy.every((source) => typeof source === 'string' && sources.has(source)))) continue;
       const restatedDefinition = { ...definition, inputSchema: direction === 'up' ? null : EMPTY_SCHEMA };
       await trx('tool_history')
         .where({ server_id: row.server_id, tool_name: row.tool_name, fingerprint: row.fingerprint, first_seen_at: row.first_seen_at })

@@ -41,6 +41,11 @@ const INPUTS = [
       { name: 'acme-remote', type: 'remote', dynamic: { tools: true }, about: { title: 'Acme Remote', description: 'Acme remote tools.' }, remote: { transport_type: 'streamable-http', url: 'https://remote.acme.example/mcp' }, tools: [] },
       // A local image whose tools.json is empty states that it has none.
       { name: 'acme-empty', type: 'server', image: 'mcp/acme-empty:1.0', about: { title: 'Acme Empty', description: 'Acme image that lists no tools.' }, tools: [] },
+      // A tool without `arguments` (or a schema) says nothing of them; an empty list says none.
+      {
+        name: 'acme-args', type: 'server', image: 'mcp/acme-args:1.0', about: { title: 'Acme Args', description: 'Acme image with two tools.' },
+        tools: [{ name: 'lookup', description: 'Look up a record by its id' }, { name: 'now', description: 'The time', arguments: [] }],
+      },
     ]),
   },
   {
@@ -118,6 +123,8 @@ describe('unknown tool counts and schemas are null, not zero', function () {
     expect(found.data?.items.find((t) => t.id === PING)?.inputSchema).to.equal(null);
     expect((await call('get_tool', { id: PING })).inputSchema).to.equal(null);
     expect((await call('search_tools', { q: 'ping' })).items.find((t: { id: string }) => t.id === PING).inputSchema).to.equal(null);
+    const docker = await Promise.all(['lookup', 'now'].map(async (name) => (await h.request(`/api/v1/tools/mcp~acme-args:${name}`)).body.inputSchema));
+    expect(docker).to.deep.equal([null, { type: 'object', properties: {} }]);
   });
 
   it('says null over MCP: search_servers, get_server and compare_servers', async () => {
@@ -140,7 +147,8 @@ describe('unknown tool counts and schemas are null, not zero', function () {
     for (const q of [undefined, 'acme']) {
       const { data } = await h.client.GET('/api/v1/servers/search', { params: { query: { sort: 'tools', limit: 100, ...(q ? { q } : {}) } } });
       const items = data?.items ?? [];
-      expect(items.map((s) => s.toolCount), `q=${q}`).to.deep.equal([2, 1, 0, null, null, null]);
+      expect(items.map((s) => [s.id, s.toolCount]).slice(0, 4), `q=${q}`).to.deep.equal([[LIVE, 2], ['mcp~acme-args', 2], [NAMES, 1], ['mcp~acme-empty', 0]]);
+      expect(items.slice(4).map((s) => s.toolCount), `q=${q}`).to.deep.equal([null, null, null]);
       const unknown = items.filter((s) => s.toolCount === null).map((s) => s.id);
       expect(unknown, `q=${q}`).to.deep.equal([...unknown].sort());
     }
