@@ -35,8 +35,8 @@ const HINTS: ReadonlyArray<readonly [keyof Tool['annotations'], string, string]>
   ['openWorldHint', 'Reaches outside', ''],
 ];
 
-/** `toolCount`: the server's, null when no source or check lists its tools. */
-export function ToolsSection({ tools, toolCount, details }: { readonly tools: readonly ToolSummary[]; readonly toolCount: number | null; readonly details: ReadonlyMap<string, Tool> }) {
+/** `toolCount`: the server's, null when no source or check lists its tools; `remote`: whether it has an endpoint the monitor checks. */
+export function ToolsSection({ tools, toolCount, remote, details }: { readonly tools: readonly ToolSummary[]; readonly toolCount: number | null; readonly remote: boolean; readonly details: ReadonlyMap<string, Tool> }) {
   let room = PAGE_SCHEMA_CHARS;
   const schemaOf = (schema: NonNullable<Tool['inputSchema']>): { text: string; cut: boolean } | null => {
     if (room <= 0) return null;
@@ -47,7 +47,12 @@ export function ToolsSection({ tools, toolCount, details }: { readonly tools: re
   return (
     <section id="tools" aria-labelledby="tools-title" class="panel">
       <h2 id="tools-title">Tools <span class="count">{toolCount === null ? 'not listed' : tools.length}</span></h2>
-      {toolCount === null ? <p>No source lists this server’s tools, and the monitor has not listed them: they are not known yet, which is not the same as none. The monitor lists them once it reaches a remote endpoint.</p> : null}
+      {toolCount === null ? (
+        <p>
+          No source lists this server’s tools, and no check has listed them: they are not known, which is not the same as none.{' '}
+          {remote ? 'The monitor lists them once it reaches the remote endpoint.' : 'Your client lists them once the server is installed.'}
+        </p>
+      ) : null}
       {toolCount === 0 ? <p>Its sources list no tools.</p> : null}
       {tools.map((summary) => {
         const tool = details.get(summary.id);

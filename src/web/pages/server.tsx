@@ -64,7 +64,7 @@ export function ServerPageView({ assets, data }: { readonly assets: AssetCatalog
       <InstallSection install={data.install} />
       <ToolChecksSection server={server} trust={data.trust} details={data.tools} />
       <TryItSection serverId={server.id} remotes={server.remotes} />
-      <ToolsSection tools={server.tools} toolCount={server.toolCount} details={data.tools} />
+      <ToolsSection tools={server.tools} toolCount={server.toolCount} remote={server.remotes.length > 0} details={data.tools} />
       <ConnectSection server={server} />
       <TrustSection trust={data.trust} />
       <StatusSection status={data.status} />
