@@ -31,6 +31,11 @@ const INPUTS = [
       servers: [
         { name: 'io.github.acme/silent', description: 'Acme silent server, published without tools.', version: '1.0.0', packages: [{ registryType: 'npm', identifier: '@acme/silent-mcp', version: '1.0.0', transport: { type: 'stdio' } }] },
         { name: 'io.github.acme/live', description: 'Acme live server behind a remote endpoint.', version: '2.0.0', remotes: [{ type: 'streamable-http', url: 'https://live.acme.example/mcp' }] },
+        // A publisher's tool without an inputSchema says nothing of its arguments.
+        {
+          name: 'io.github.acme/stamps', description: 'Acme stamps, whose publisher lists its tools.', version: '1.0.0', packages: [{ registryType: 'npm', identifier: '@acme/stamps', version: '1.0.0', transport: { type: 'stdio' } }],
+          _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tools: [{ name: 'stamp', description: 'Stamp a document' }, { name: 'seal', description: 'Seal', inputSchema: { type: 'object', properties: {} } }] } },
+        },
       ].map((server) => ({ server, _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-10-01T00:00:00Z', updatedAt: '2025-10-01T00:00:00Z', isLatest: true } } })),
     }),
   },
@@ -123,8 +128,8 @@ describe('unknown tool counts and schemas are null, not zero', function () {
     expect(found.data?.items.find((t) => t.id === PING)?.inputSchema).to.equal(null);
     expect((await call('get_tool', { id: PING })).inputSchema).to.equal(null);
     expect((await call('search_tools', { q: 'ping' })).items.find((t: { id: string }) => t.id === PING).inputSchema).to.equal(null);
-    const docker = await Promise.all(['lookup', 'now'].map(async (name) => (await h.request(`/api/v1/tools/mcp~acme-args:${name}`)).body.inputSchema));
-    expect(docker).to.deep.equal([null, { type: 'object', properties: {} }]);
+    const schemas = await Promise.all(['mcp~acme-args:lookup', 'mcp~acme-args:now', 'io.github.acme~stamps:stamp', 'io.github.acme~stamps:seal'].map(async (id) => (await h.request(`/api/v1/tools/${id}`)).body.inputSchema));
+    expect(schemas).to.deep.equal([null, { type: 'object', properties: {} }, null, { type: 'object', properties: {} }]);
   });
 
   it('says null over MCP: search_servers, get_server and compare_servers', async () => {
@@ -147,8 +152,8 @@ describe('unknown tool counts and schemas are null, not zero', function () {
     for (const q of [undefined, 'acme']) {
       const { data } = await h.client.GET('/api/v1/servers/search', { params: { query: { sort: 'tools', limit: 100, ...(q ? { q } : {}) } } });
       const items = data?.items ?? [];
-      expect(items.map((s) => [s.id, s.toolCount]).slice(0, 4), `q=${q}`).to.deep.equal([[LIVE, 2], ['mcp~acme-args', 2], [NAMES, 1], ['mcp~acme-empty', 0]]);
-      expect(items.slice(4).map((s) => s.toolCount), `q=${q}`).to.deep.equal([null, null, null]);
+      expect(items.map((s) => [s.id, s.toolCount]).slice(0, 5), `q=${q}`).to.deep.equal([[LIVE, 2], ['io.github.acme~stamps', 2], ['mcp~acme-args', 2], [NAMES, 1], ['mcp~acme-empty', 0]]);
+      expect(items.slice(5).map((s) => s.toolCount), `q=${q}`).to.deep.equal([null, null, null]);
       const unknown = items.filter((s) => s.toolCount === null).map((s) => s.id);
       expect(unknown, `q=${q}`).to.deep.equal([...unknown].sort());
     }
