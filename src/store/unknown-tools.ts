@@ -66,16 +66,18 @@ async function restateServers(trx: Knex, servers: readonly ServerRow[], directio
 /** Rewrites the servers' records' normalized forms; what each lists, by server. */
 async function restateRecords(trx: Knex, ids: readonly string[], direction: Direction): Promise<Map<string, Listing[]>> {
   const out = new Map<string, Listing[]>();
+  const changed: Array<Array<string | null>> = [];
   for (const list of inLists(ids)) {
     const rows: SourceRow[] = await trx('sources').whereIn('server_id', list).select('server_id', 'source', 'source_key', 'record', 'normalized');
     for (const row of rows) {
       const normalized = restated(row, direction);
       const text = JSON.stringify(normalized);
-      if (text !== row.normalized) await trx('sources').where({ source: row.source, source_key: row.source_key }).update({ normalized: text });
+      if (text !== row.normalized) changed.push([row.source, row.source_key, text]);
       const tools = Array.isArray(normalized.tools) ? new Map(normalized.tools.map(asObject).map((t) => [String(t.name), t.inputSchema === null])) : null;
       out.set(row.server_id, [...(out.get(row.server_id) ?? []), { source: row.source, tools }]);
     }
   }
+  await updateRows(trx, 'sources', ['source', 'source_key'], ['normalized'], changed);
   return out;
 }
 
@@ -136,6 +138,7 @@ async function restateSchemas(trx: Knex, ids: readonly string[], listings: Reado
   const moved = new Map<string, ToolRow[]>();
   /** By server, each moved tool's name with the sources that give it without arguments. */
   const unknownBy = new Map<string, Map<string, Set<string>>>();
+  const rewritten: Array<Array<string | number | null>> = [];
   const tools: ToolRow[] = [];
   for (const list of inLists(ids)) {
     tools.push(...(await trx('tools').whereIn('server_id', list).orderBy([{ column: 'server_id' }, { column: 'position' }])
@@ -152,13 +155,12 @@ async function restateSchemas(trx: Knex, ids: readonly string[], listings: Reado
     const inputSchema = direction === 'up' ? null : EMPTY_SCHEMA;
     tool.input_schema = inputSchema === null ? null : JSON.stringify(inputSchema);
     tool.fingerprint = fingerprintOf(definitionOf({ name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations: JSON.parse(tool.annotations) }));
-    await trx('tools').where({ seq: tool.seq }).update({ input_schema: tool.input_schema, fingerprint: tool.fingerprint });
+    rewritten.push([tool.seq, tool.input_schema, tool.fingerprint]);
     moved.set(tool.server_id, []);
   }
+  await updateRows(trx, 'tools', ['seq'], ['input_schema', 'fingerprint'], rewritten);
   for (const tool of tools) moved.get(tool.server_id)?.push(tool);
-  for (const [serverId, held] of moved) {
-    await trx('servers').where({ id: serverId }).update({ tools_fingerprint: toolSetFingerprint(held) });
-  }
+  await updateRows(trx, 'servers', ['id'], ['tools_fingerprint'], [...moved].map(([serverId, held]) => [serverId, toolSetFingerprint(held)]));
   await restateHistory(trx, unknownBy, direction);
   return [...moved.keys()];
 }
@@ -169,6 +171,7 @@ async function restateSchemas(trx: Knex, ids: readonly string[], listings: Reado
  * were) with the schema those records give now, each with its fingerprint.
  */
 async function restateHistory(trx: Knex, unknownBy: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>>, direction: Direction): Promise<void> {
+  const rewritten: Array<Array<string | null>> = [];
   for (const list of inLists([...unknownBy.keys()])) {
     const rows: HistoryRow[] = await trx('tool_history').whereIn('server_id', list).select('server_id', 'tool_name', 'fingerprint', 'first_seen_at', 'definition', 'seen_by');
     for (const row of rows) {
@@ -179,9 +182,27 @@ async function restateHistory(trx: Knex, unknownBy: ReadonlyMap<string, Readonly
       const given = direction === 'up' ? JSON.stringify(definition.inputSchema) === EMPTY_SCHEMA_TEXT : definition.inputSchema === null;
       if (!given || (direction === 'up' && !seenBy.every((source) => typeof source === 'string' && sources.has(source)))) continue;
       const restatedDefinition = { ...definition, inputSchema: direction === 'up' ? null : EMPTY_SCHEMA };
-      await trx('tool_history')
-        .where({ server_id: row.server_id, tool_name: row.tool_name, fingerprint: row.fingerprint, first_seen_at: row.first_seen_at })
-        .update({ fingerprint: fingerprintOf(restatedDefinition), definition: JSON.stringify(restatedDefinition) });
+      rewritten.push([row.server_id, row.tool_name, row.fingerprint, row.first_seen_at, fingerprintOf(restatedDefinition), JSON.stringify(restatedDefinition)]);
     }
+  }
+  await updateRows(trx, 'tool_history', ['server_id', 'tool_name', 'fingerprint', 'first_seen_at'], ['fingerprint', 'definition'], rewritten);
+}
+
+/** Rows set per statement. */
+const UPDATE_ROWS = 500;
+
+/**
+ * Sets the `set` columns of the rows of `table` that the `key` columns name, from `rows` (the key
+ * values, then the values set), many rows a statement: `UPDATE … FROM (VALUES …)`, which both
+ * databases take, their VALUES columns named column1, column2…; a number is cast for PostgreSQL,
+ * which would compare it as text.
+ */
+async function updateRows(trx: Knex, table: string, key: readonly string[], set: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
+  const assign = set.map((column, i) => `${column} = v.column${key.length + i + 1}`).join(', ');
+  const match = key.map((column, i) => `${table}.${column} = v.column${i + 1}`).join(' AND ');
+  for (let at = 0; at < rows.length; at += UPDATE_ROWS) {
+    const chunk = rows.slice(at, at + UPDATE_ROWS);
+    const tuples = chunk.map((row) => `(${row.map((value) => (typeof value === 'number' ? 'CAST(? AS integer)' : '?')).join(', ')})`).join(', ');
+    await trx.raw(`UPDATE ${table} SET ${assign} FROM (VALUES ${tuples}) AS v WHERE ${match}`, chunk.flat());
   }
 }
