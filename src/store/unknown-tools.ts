@@ -17,7 +17,7 @@ import { inLists } from './in-lists.js';
 
 export type Direction = 'up' | 'down';
 
-/** The input schema toolsdk's tools were given before: an empty one, which reads as "no arguments". */
+/** The input schema a tool named without its arguments was given before: an empty one, which reads as "no arguments". */
 const EMPTY_SCHEMA: JsonSchemaObject = { type: 'object', properties: {} };
 const EMPTY_SCHEMA_TEXT = JSON.stringify(EMPTY_SCHEMA);
 /** The order materialize takes a tool from its records in: the endpoint itself, then by precedence. */
@@ -49,6 +49,7 @@ export async function restateUnknownTools(trx: Knex, direction: Direction): Prom
   return moved;
 }
 
+/** Restates one chunk of servers: their records, counts and schemas; how many moved. */
 async function restateServers(trx: Knex, servers: readonly ServerRow[], direction: Direction): Promise<number> {
   const ids = servers.map((s) => s.id);
   const listings = await restateRecords(trx, ids, direction);
