@@ -1165,7 +1165,8 @@ export interface components {
             /** @description The server's id in Sextant's catalog (`/api/v1/servers/{id}`). */
             id: string;
             categories: string[];
-            toolCount: number;
+            /** @description How many tools the server has, as a source or a live check (the monitor's `tools/list`) listed them; null when no source and no live check has listed the server's tools (unknown, not zero). */
+            toolCount: number | null;
             tools: string[];
             /** @description The tool set's fingerprint (as `Server.toolsFingerprint`), for an allow-list to pin; null when the tools are not listed. */
             toolsFingerprint: string | null;
@@ -1262,7 +1263,8 @@ export interface components {
             transports: components["schemas"]["Transport"][];
             /** @description Number of remote endpoints. */
             endpointCount: number;
-            toolCount: number;
+            /** @description How many tools the server has, as a source or a live check (the monitor's `tools/list`) listed them; null when no source and no live check has listed the server's tools (unknown, not zero). */
+            toolCount: number | null;
             authentication: components["schemas"]["Authentication"];
             /** Format: uri */
             repositoryUrl: string | null;
@@ -1420,6 +1422,11 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description A catalogued tool's arguments as a JSON Schema; null when its source lists the tool's
+         *     name but not its arguments (unknown, not "takes no arguments").
+         */
+        ToolInputSchema: components["schemas"]["JsonSchemaObject"] | null;
         /** @description A tool as listed in its server's record. */
         ToolSummary: {
             id: string;
@@ -1436,7 +1443,7 @@ export interface components {
             description: string;
             serverId: string;
             serverName: string;
-            inputSchema: components["schemas"]["JsonSchemaObject"];
+            inputSchema: components["schemas"]["ToolInputSchema"];
             annotations: components["schemas"]["ToolAnnotations"];
             authentication: components["schemas"]["Authentication"];
             /** @description The source whose record lists this tool (`monitor` when the endpoint listed it itself to the status monitor); null for a tool stored before the catalog recorded it, until its server is written again. */
@@ -1652,7 +1659,7 @@ export interface components {
             name: string;
             title: string | null;
             description: string;
-            inputSchema: components["schemas"]["JsonSchemaObject"];
+            inputSchema: components["schemas"]["ToolInputSchema"];
             annotations: components["schemas"]["ToolAnnotations"];
         };
         /**
@@ -1771,7 +1778,8 @@ export interface components {
             title: string | null;
             transports: components["schemas"]["Transport"][];
             endpointCount: number;
-            toolCount: number;
+            /** @description How many tools the server has, as a source or a live check (the monitor's `tools/list`) listed them; null when no source and no live check has listed the server's tools (unknown, not zero). */
+            toolCount: number | null;
             authentication: components["schemas"]["Authentication"];
             license: string | null;
             categories: components["schemas"]["CategorySlug"][];
@@ -2502,7 +2510,7 @@ export interface components {
         /**
          * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
          *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-         *     tools first), `endpoints` (most remote endpoints first).
+         *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first).
          */
         ServerSort: components["schemas"]["ServerSort"];
         /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
@@ -2956,7 +2964,7 @@ export interface operations {
                 /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first), `endpoints` (most remote endpoints first).
+                 *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first).
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Page size. */
@@ -3015,7 +3023,7 @@ export interface operations {
                 /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first), `endpoints` (most remote endpoints first).
+                 *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first).
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Page size. */
@@ -4315,7 +4323,7 @@ export interface operations {
                 /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first), `endpoints` (most remote endpoints first).
+                 *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first).
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Number of results skipped. */

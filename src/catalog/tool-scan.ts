@@ -14,7 +14,8 @@ export interface ScannedTool {
   readonly name: string;
   readonly title: string | null;
   readonly description: string;
-  readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** Null when its source lists no arguments: there is no schema text to read. */
+  readonly inputSchema: Readonly<Record<string, unknown>> | null;
   readonly annotations: Readonly<Record<string, unknown>>;
 }
 

@@ -178,7 +178,8 @@ function toolDefinitionsCheck(tools: readonly TrustTool[]): Evaluation {
 /** Whether a tool was added, removed or changed after the catalog first saw the server's tools. */
 function toolsChangedCheck(server: TrustSubject, changes: readonly ToolChange[] | undefined): Evaluation {
   const check = 'tools_changed';
-  if (server.toolCount === 0 && server.toolsChangedAt === null) return { check, outcome: 'unknown', evidence: 'No tools are listed for this server, so there is nothing to compare.' };
+  if (server.toolCount === null && server.toolsChangedAt === null) return { check, outcome: 'unknown', evidence: 'No source or check lists this server\'s tools, so there is nothing to compare.' };
+  if (server.toolCount === 0 && server.toolsChangedAt === null) return { check, outcome: 'unknown', evidence: 'Its sources list no tools, so there is nothing to compare.' };
   if (server.toolsChangedAt === null) return { check, outcome: 'pass', evidence: 'No tool was added, removed or changed since the catalog first saw this server\'s tools.' };
   const listed = changes === undefined ? '' : ` ${changes.length} ${changes.length === 1 ? 'change' : 'changes'}: ${changes.slice(-5).map((c) => `${c.tool} ${c.kind}`).join(', ')}.`;
   return { check, outcome: 'fail', evidence: `Its tools changed after the catalog first saw them, last on ${server.toolsChangedAt}.${listed}`, ...(changes === undefined ? {} : { changes: [...changes] }) };

@@ -2,7 +2,7 @@
 import type { EnvironmentVariable, JsonSchemaObject, Package } from '../types.js';
 import { isSecretName } from '../catalog/secrets.js';
 import { annotations, asArray, asObject, httpUrl, isObject, objectSchema, remote, text } from './upstream-fields.js';
-import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
+import { IngestError, listedTools, type IngestRecord, type UpstreamTool } from './upstream.js';
 
 /** Whether a parsed document is a Docker catalog export (an array of server.yaml objects). */
 export function isDockerDocument(doc: unknown): boolean {
@@ -44,7 +44,7 @@ export function readDocker(doc: unknown[], file: string, offset = 0): IngestReco
         updatedAt: null,
         packages: readImage(raw, secrets, asArray(config.env)),
         remotes: remote(asObject(raw.remote).url, asObject(raw.remote).transport_type),
-        tools: asArray(raw.tools).flatMap(readTool),
+        tools: toolsOf(raw),
         upstreamCategories: [text(meta.category), ...asArray(meta.tags).map(text)].filter((c): c is string => c !== null),
         oauth: asArray(raw.oauth).length > 0,
         declaresSecrets: secrets.length > 0,
@@ -78,6 +78,16 @@ function splitTag(image: string): [string, string | null] {
   return colon > image.lastIndexOf('/') ? [image.slice(0, colon), image.slice(colon + 1)] : [image, null];
 }
 
+/**
+ * The tools of `tools.json`; null without one, and for the empty one of a server that lists its
+ * tools at run time: Docker gives every remote server (and any with `dynamic.tools`) `[]`.
+ */
+function toolsOf(raw: Record<string, unknown>): UpstreamTool[] | null {
+  const tools = listedTools(raw.tools, readTool);
+  const discovered = raw.type === 'remote' || asObject(raw.dynamic).tools === true;
+  return tools !== null && tools.length === 0 && discovered ? null : tools;
+}
+
 function readTool(item: unknown): UpstreamTool[] {
   const raw = asObject(item);
   const name = text(raw.name);
@@ -87,9 +97,18 @@ function readTool(item: unknown): UpstreamTool[] {
     name,
     title: text(notes.title),
     description: text(raw.description) ?? '',
-    inputSchema: raw.inputSchema !== undefined ? objectSchema(raw.inputSchema) : argumentsSchema(asArray(raw.arguments)),
+    inputSchema: schemaOf(raw),
     annotations: annotations(notes),
   }];
+}
+
+/**
+ * A tool's arguments: its `inputSchema`, or its `arguments` list (empty: it takes none); null
+ * when it has neither, as many of Docker's tools have, some plainly taking an id or a query.
+ */
+function schemaOf(raw: Record<string, unknown>): JsonSchemaObject | null {
+  if (raw.inputSchema !== undefined) return objectSchema(raw.inputSchema);
+  return Array.isArray(raw.arguments) ? argumentsSchema(raw.arguments) : null;
 }
 
 /** Docker's `arguments[] {name, type, desc, optional}` as a JSON Schema. */

@@ -61,8 +61,10 @@ function serverRecordOf(id: string, primary: UpstreamServer, sources: readonly U
   const packages = unionBy(sources.flatMap((s) => s.packages), (p) => `${p.registryType}:${p.identifier.toLowerCase()}`);
   const remotes = unionBy(sources.flatMap((s) => s.remotes), (r) => r.url);
   // Tools an endpoint listed itself (the monitor) describe it best; then the catalogs in order.
-  const live = sources.filter((s) => s.source === 'monitor');
-  const upstreamTools = unionBy([...live, ...sources.filter((s) => s.source !== 'monitor')].flatMap((s) => s.tools.map((tool) => ({ ...tool, source: s.source }))), (t) => t.name);
+  // A record that lists no tools (null) adds none and states no count.
+  const listing = sources.filter((s) => s.tools !== null);
+  const live = listing.filter((s) => s.source === 'monitor');
+  const upstreamTools = unionBy([...live, ...listing.filter((s) => s.source !== 'monitor')].flatMap((s) => (s.tools ?? []).map((tool) => ({ ...tool, source: s.source }))), (t) => t.name);
   const dates = sources.flatMap((s) => [s.publishedAt]).filter((d): d is string => d !== null).sort();
   const updates = sources.map((s) => s.updatedAt).filter((d): d is string => d !== null).sort();
   const title = first((s) => s.title);
@@ -79,7 +81,7 @@ function serverRecordOf(id: string, primary: UpstreamServer, sources: readonly U
     categories: categorize({ ...upstream, name: primary.name, title, description, tools: upstreamTools }),
     transports: unique<Transport>([...packages.map((p) => p.transport), ...remotes.map((r) => r.transport)]),
     endpointCount: remotes.length,
-    toolCount: upstreamTools.length,
+    toolCount: listing.length > 0 ? upstreamTools.length : null,
     authentication: authenticationOf(sources, packages, remotes),
     repositoryUrl: first((s) => s.repositoryUrl),
     publishedAt: dates[0] ?? null,

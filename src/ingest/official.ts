@@ -6,7 +6,7 @@ import type { EnvironmentVariable, Package, PackageArgument, Remote, RemoteHeade
 import type { PublishedVersion } from '../catalog/catalog-entry.js';
 import { isSecretName, scrubValue } from '../catalog/secrets.js';
 import { annotations, asArray, asObject, flag, httpUrl, isObject, objectSchema, remote, text, timestamp, type JsonObject } from './upstream-fields.js';
-import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
+import { IngestError, listedTools, type IngestRecord, type UpstreamTool } from './upstream.js';
 
 const OFFICIAL_META = 'io.modelcontextprotocol.registry/official';
 const PUBLISHER_META = 'io.modelcontextprotocol.registry/publisher-provided';
@@ -207,8 +207,9 @@ function readHeader(value: unknown): RemoteHeader[] {
   }];
 }
 
-function readTools(value: unknown): UpstreamTool[] {
-  return asArray(value).flatMap((item) => {
+/** The tools a publisher lists in its `_meta`; null when it lists none (the official schema has no tools). */
+function readTools(value: unknown): UpstreamTool[] | null {
+  return listedTools(value, (item) => {
     const raw = asObject(item);
     const name = text(raw.name);
     if (!name) return [];
@@ -217,7 +218,8 @@ function readTools(value: unknown): UpstreamTool[] {
       name,
       title,
       description: text(raw.description) ?? '',
-      inputSchema: objectSchema(raw.inputSchema),
+      // A publisher that names a tool without its schema states nothing of its arguments.
+      inputSchema: raw.inputSchema === undefined ? null : objectSchema(raw.inputSchema),
       annotations: annotations(raw.annotations),
     }];
   });

@@ -2,7 +2,7 @@
 import type { EnvironmentVariable, Package } from '../types.js';
 import { isSecretName } from '../catalog/secrets.js';
 import { asArray, asObject, httpUrl, isObject, remote, text } from './upstream-fields.js';
-import { IngestError, type IngestRecord, type UpstreamTool } from './upstream.js';
+import { IngestError, listedTools, type IngestRecord, type UpstreamTool } from './upstream.js';
 
 const RUNTIMES = {
   node: { registryType: 'npm', runtimeHint: 'npx' },
@@ -54,7 +54,7 @@ export function readToolsdk(doc: unknown[], file: string, offset = 0): IngestRec
           ? [{ ...runtime, identifier: packageName, version: null, transport: 'stdio', environmentVariables: variables, arguments: [] }]
           : [],
         remotes,
-        tools: asArray(raw.tools).flatMap(readTool),
+        tools: toolsOf(raw.tools),
         upstreamCategories: [text(meta.category)].filter((c): c is string => c !== null),
         oauth: asArray(raw.remotes).some((remote) => /oauth/i.test(String(asObject(asObject(remote).auth).type))),
         declaresSecrets: false,
@@ -68,6 +68,16 @@ function readVariable(name: string, spec: unknown): EnvironmentVariable {
   return { name, description: text(raw.description) ?? '', isRequired: raw.required === true, isSecret: isSecretName(name) };
 }
 
+/**
+ * The tools a record lists; null for an empty list too: toolsdk's validator writes one both when
+ * it could not list a server's tools and when it listed none (`validated: false` either way).
+ */
+function toolsOf(value: unknown): UpstreamTool[] | null {
+  const tools = listedTools(value, readTool);
+  return tools !== null && tools.length > 0 ? tools : null;
+}
+
+/** A tool as toolsdk lists it: a name and a description, never its arguments (so they are unknown). */
 function readTool(item: unknown): UpstreamTool[] {
   const raw = asObject(item);
   const name = text(raw.name);
@@ -76,7 +86,7 @@ function readTool(item: unknown): UpstreamTool[] {
     name,
     title: null,
     description: text(raw.description) ?? '',
-    inputSchema: { type: 'object', properties: {} },
+    inputSchema: null,
     annotations: { title: null, readOnlyHint: null, destructiveHint: null, idempotentHint: null, openWorldHint: null },
   }];
 }

@@ -10,7 +10,8 @@ export interface UpstreamTool {
   readonly name: string;
   readonly title: string | null;
   readonly description: string;
-  readonly inputSchema: JsonSchemaObject;
+  /** Null when the source names the tool but not its arguments (unknown, not none). */
+  readonly inputSchema: JsonSchemaObject | null;
   readonly annotations: ToolAnnotations;
 }
 
@@ -32,7 +33,11 @@ export interface UpstreamServer {
   readonly updatedAt: string | null;
   readonly packages: readonly Package[];
   readonly remotes: readonly Remote[];
-  readonly tools: readonly UpstreamTool[];
+  /**
+   * The tools the record lists; null when it lists none at all (unknown), which is not the
+   * empty list a record (or the monitor's `tools/list`) states.
+   */
+  readonly tools: readonly UpstreamTool[] | null;
   /** Category names or tags as the upstream spells them. */
   readonly upstreamCategories: readonly string[];
   /** Whether the upstream declares an OAuth flow. */
@@ -99,6 +104,16 @@ export function clip(value: string | null, max: number): string | null {
   return `${[...value].slice(0, max - 1).join('')}…`;
 }
 
+/**
+ * The tools an upstream list holds, read by `read`: null when there is no list, or a list none
+ * of whose items could be read (it states nothing then); an empty list only when it is one.
+ */
+export function listedTools(value: unknown, read: (item: unknown) => UpstreamTool[]): UpstreamTool[] | null {
+  if (!Array.isArray(value)) return null;
+  const tools = value.flatMap(read);
+  return tools.length === 0 && value.length > 0 ? null : tools;
+}
+
 /** Tools fitted to the catalog: over-long names left out, titles clipped. */
 export function fitTools(tools: readonly UpstreamTool[]): UpstreamTool[] {
   return tools
@@ -131,7 +146,14 @@ export function fitRecord(record: IngestRecord, file: string): IngestRecord {
       version: clip(server.version, LIMITS.version),
       license: clip(server.license, LIMITS.license),
       packages: server.packages.map((pkg) => ({ ...pkg, version: clip(pkg.version, LIMITS.version), runtimeHint: clip(pkg.runtimeHint, LIMITS.runtimeHint) })),
-      tools: fitTools(server.tools),
+      tools: fittedList(server.tools),
     },
   };
+}
+
+/** A record's tools fitted to the catalog; a list all of whose names are too long states nothing. */
+function fittedList(tools: readonly UpstreamTool[] | null): UpstreamTool[] | null {
+  if (tools === null) return null;
+  const fitted = fitTools(tools);
+  return fitted.length === 0 && tools.length > 0 ? null : fitted;
 }

@@ -58,12 +58,13 @@ export interface SqlDialect {
   readonly serverOrder: Readonly<Record<OrderedSort, string>>;
 }
 
-/** The server orders as SQLite gives them; PostgreSQL changes one (postgres-engine.ts). */
+/** The server orders as SQLite gives them; PostgreSQL changes two (postgres-engine.ts). */
 export const SERVER_ORDER: Readonly<Record<OrderedSort, string>> = {
   'a-z': 's.sort_name ASC, s.id ASC',
   // z-a reads the a-z index backwards, so its ties run by id descending.
   'z-a': 's.sort_name DESC, s.id DESC',
-  // SQLite sorts NULL first ascending and last descending: newest needs no help to put unknown dates last.
+  // SQLite sorts NULL first ascending and last descending: newest and tools need no help to put
+  // unknown dates and unknown tool counts last.
   newest: 's.published_at DESC, s.id ASC',
   oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
   tools: 's.tool_count DESC, s.id ASC',

@@ -73,7 +73,7 @@ export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
       JSON.stringify(pkg.arguments),
     ]),
     tools: entry.tools.map((tool, position) => [
-      tool.id, server.id, position, tool.name, tool.title, tool.description, JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
+      tool.id, server.id, position, tool.name, tool.title, tool.description, tool.inputSchema === null ? null : JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
       tool.authentication, tool.name.toLowerCase(), tool.source, tool.fingerprint, JSON.stringify(tool.findings),
     ]),
     toolFts: entry.tools.map((tool) => toolSearchRow(tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${shortName} ${server.title ?? ''}`, tool.inputSchema)),

@@ -6,7 +6,7 @@ import type { Authentication, Server, ServerSummary, Tool } from '../types.js';
 
 export interface ServerRow {
   seq: number; id: string; name: string; title: string | null; description: string; domain: string | null; version: string | null;
-  versions: string; categories: string; transports: string; endpoint_count: number; tool_count: number;
+  versions: string; categories: string; transports: string; endpoint_count: number; tool_count: number | null;
   authentication: Authentication; repository_url: string | null; website_url: string | null; license: string | null;
   published_at: string | null; updated_at: string | null;
 }
@@ -25,7 +25,7 @@ export interface PackageRow {
 
 export interface ToolRow {
   seq: number; id: string; name: string; title: string | null; description: string; server_id: string; server_name: string;
-  input_schema: string; annotations: string; authentication: Authentication; source: Tool['source']; fingerprint: string; findings: string;
+  input_schema: string | null; annotations: string; authentication: Authentication; source: Tool['source']; fingerprint: string; findings: string;
 }
 
 /** What a summary reads, from `servers s` (not the versions list, names index or hashes a search page never shows). */
@@ -47,7 +47,8 @@ export function toSummary(row: ServerRow): ServerSummary {
     categories: JSON.parse(row.categories),
     transports: JSON.parse(row.transports),
     endpointCount: Number(row.endpoint_count),
-    toolCount: Number(row.tool_count),
+    // Null stays null: no source or check listed the tools (Number(null) would say 0).
+    toolCount: row.tool_count === null ? null : Number(row.tool_count),
     authentication: row.authentication,
     repositoryUrl: row.repository_url,
     publishedAt: row.published_at,
@@ -63,7 +64,7 @@ export function toTool(row: ToolRow): Tool {
     description: row.description,
     serverId: row.server_id,
     serverName: row.server_name,
-    inputSchema: JSON.parse(row.input_schema),
+    inputSchema: row.input_schema === null ? null : JSON.parse(row.input_schema),
     annotations: JSON.parse(row.annotations),
     authentication: row.authentication,
     source: row.source,

@@ -30,7 +30,7 @@ interface ServerRow {
 }
 
 interface ToolRow {
-  seq: number; server_id: string; name: string; title: string | null; description: string; input_schema: string; annotations: string;
+  seq: number; server_id: string; name: string; title: string | null; description: string; input_schema: string | null; annotations: string;
   source: string | null; fingerprint: string; findings: string;
 }
 
@@ -68,7 +68,7 @@ export async function rescanTools(trx: Knex, now: string): Promise<RescanSummary
 
 /** Rescans one server's tools: how many changed, and whether its tool set's fingerprint or serious findings did. Adds their definitions to `history`. */
 async function rescanServer(trx: Knex, server: ServerRow, rows: readonly ToolRow[], history: Row[], now: string): Promise<{ tools: number; toolSet: boolean }> {
-  const definitions = rows.map((row) => definitionOf({ name: row.name, title: row.title, description: row.description, inputSchema: JSON.parse(row.input_schema), annotations: JSON.parse(row.annotations) }));
+  const definitions = rows.map((row) => definitionOf({ name: row.name, title: row.title, description: row.description, inputSchema: row.input_schema === null ? null : JSON.parse(row.input_schema), annotations: JSON.parse(row.annotations) }));
   const examined = examineTools(definitions);
   let changed = 0;
   for (const [i, row] of rows.entries()) {

@@ -52,6 +52,11 @@ export function transportLabel(transport: string): string {
 
 export { plural };
 
+/** A server's tool count as a page says it: a count no source or check stated is not zero. */
+export function toolCountLabel(count: number | null): string {
+  return count === null ? 'tools not listed' : plural(count, 'tool');
+}
+
 /** A server in a list: its name linking to its page, what it does, and its facts. */
 export function ServerCard({ server, categoryNames, compare, terms }: { readonly server: ServerSummary & { readonly matchedTerms?: readonly string[] }; readonly categoryNames: ReadonlyMap<string, string>; readonly compare?: boolean; readonly terms?: readonly string[] | null }) {
   const title = server.title ?? server.name;
@@ -71,7 +76,7 @@ export function ServerCard({ server, categoryNames, compare, terms }: { readonly
       <p class="card-description">{server.description || 'No description.'}</p>
       <PartialMatch terms={terms} matched={server.matchedTerms} />
       <ul class="facts" aria-label="Facts">
-        <li>{plural(server.toolCount, 'tool')}</li>
+        <li>{toolCountLabel(server.toolCount)}</li>
         <li>{server.transports.map(transportLabel).join(', ') || 'No transport listed'}</li>
         <li>{authLabel(server.authentication)}</li>
         {server.categories.slice(0, 3).map((slug) => (

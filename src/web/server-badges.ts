@@ -40,7 +40,9 @@ export function trustBadge(trust: TrustReport): BadgeText {
 
 /** How many tools the server lists and how many findings of medium or high severity the tool-definition scan made in them. */
 export function toolsBadge(server: Pick<Server, 'toolCount' | 'toolFindings'>): BadgeText {
-  if (server.toolCount === 0 || server.toolFindings === null) return { label: 'tools', message: 'not listed', color: 'grey' };
+  if (server.toolCount === null) return { label: 'tools', message: 'not listed', color: 'grey' };
+  // A source or a check stated an empty list: nothing was scanned, and none is a fact.
+  if (server.toolCount === 0 || server.toolFindings === null) return { label: 'tools', message: '0 tools', color: 'grey' };
   const tools = `${server.toolCount} ${server.toolCount === 1 ? 'tool' : 'tools'}`;
   const findings = server.toolFindings;
   return findings === 0

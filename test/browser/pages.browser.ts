@@ -269,6 +269,29 @@ describe('web pages in Chromium', function () {
     if (SCREENSHOTS) await badges.page.locator('p').screenshot({ path: join(SCREENSHOTS, 'badges.png') });
   });
 
+  it('says "tools not listed" for a server no source lists the tools of, never "0 tools", at 360 and 1280 px', async () => {
+    const v = await visit('/servers/com.fixture~private');
+    expect(await v.page.locator('.server-head .facts').textContent()).to.contain('tools not listed');
+    expect(await v.page.locator('#tools h2').textContent()).to.equal('Tools not listed');
+    expect(await v.page.locator('#tool-checks').textContent()).to.contain('No source lists this server’s tools');
+    expect(await v.page.locator('main').textContent()).not.to.match(/(^|[^0-9,])0 tools/);
+    for (const width of [360, 1280]) {
+      await v.page.setViewportSize({ width, height: 900 });
+      expect(await v.page.evaluate(() => document.documentElement.scrollWidth), `at ${width} px`).to.be.at.most(width);
+      if (SCREENSHOTS) {
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        // The head with its facts, then the tools section: what the page says of the tools.
+        await v.page.locator('.server-head').screenshot({ path: join(SCREENSHOTS, `unknown-tools-${width}.png`) });
+        await v.page.locator('#tools').screenshot({ path: join(SCREENSHOTS, `unknown-tools-section-${width}.png`) });
+      }
+    }
+    noErrors(v);
+    // A tool its source names without arguments: not "takes no arguments".
+    const named = await visit('/servers/inbox-helper');
+    expect(await named.page.locator('#tools').textContent()).to.contain('Arguments not listed by its source').and.not.contain('Takes no arguments');
+    noErrors(named);
+  });
+
   const PAGES = ['/', '/servers', '/servers?q=github', '/tools?q=issue', '/servers/com.notion~mcp', '/servers/com.fixture~echo', '/servers/inbox-helper', '/compare?ids=com.notion~mcp,app.linear~linear', '/compare', '/assess', '/docs', '/no-such-page'];
 
   it('has no serious or critical axe-core violation on any page', async () => {

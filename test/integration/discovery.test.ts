@@ -72,7 +72,8 @@ describe('discovery routes', () => {
       'z-a': (a, b) => (a.title ?? a.name).toLowerCase() >= (b.title ?? b.name).toLowerCase(),
       newest: (a, b) => b.publishedAt === null || (a.publishedAt !== null && a.publishedAt >= b.publishedAt),
       oldest: (a, b) => b.publishedAt === null || (a.publishedAt !== null && a.publishedAt <= b.publishedAt),
-      tools: (a, b) => a.toolCount >= b.toolCount,
+      // Servers whose tools are not listed (null) come last.
+      tools: (a, b) => b.toolCount === null || (a.toolCount !== null && a.toolCount >= b.toolCount),
       endpoints: (a, b) => a.endpointCount >= b.endpointCount,
     };
     for (const [sort, inOrder] of Object.entries(orderChecks)) {
@@ -180,7 +181,7 @@ describe('discovery routes', () => {
       expect(server?.tools.map((t) => t.name)).to.deep.equal(['get_forecast', 'list_alerts', 'get_radar', 'get_history']);
       const { data: tool } = await h.client.GET('/api/v1/tools/{id}', { params: { path: { id: server!.tools[0]!.id } } });
       expect(tool).to.include({ name: 'get_forecast', serverId: 'io.github.acme~weather', authentication: 'api_key' });
-      expect(tool?.inputSchema.required).to.deep.equal(['city']);
+      expect(tool?.inputSchema?.required).to.deep.equal(['city']);
       expect(tool?.annotations.readOnlyHint).to.equal(true);
     });
 

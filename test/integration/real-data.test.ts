@@ -131,6 +131,27 @@ describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not fo
     expect(cloudflare.length, 'Cloudflare\'s servers install as cloudflare…, each its own').to.be.greaterThan(0);
   });
 
+  it('shows no tool count of 0 that no record states, sorts unknown counts last, and no toolsdk tool takes "no arguments"', async () => {
+    // The real files state no empty tool list: toolsdk's [] is its validator's failure, and
+    // Docker gives every remote server []. So no server may show 0, and most show null.
+    const counts: Array<[string, number | null]> = [];
+    for (let offset = 0; offset < summary.servers; offset += 100) {
+      const { body } = await h.request(`/api/v1/servers/search?sort=tools&limit=100&offset=${offset}`);
+      counts.push(...body.items.map((s: { id: string; toolCount: number | null }) => [s.id, s.toolCount] as [string, number | null]));
+    }
+    expect(counts).to.have.length(summary.servers);
+    expect(counts.filter(([, n]) => n === 0), 'servers showing 0 tools').to.deep.equal([]);
+    expect(counts.filter(([, n]) => n === null).length).to.be.greaterThan(4000);
+    for (let i = 1; i < counts.length; i += 1) {
+      const [[a, m], [b, n]] = [counts[i - 1]!, counts[i]!];
+      expect((m ?? -1) > (n ?? -1) || (m === n && a < b), `${a} (${m}) before ${b} (${n})`).to.equal(true);
+    }
+    const { body } = await h.request('/api/v1/tools/search?q=create_issue&limit=50');
+    const fromToolsdk = body.items.filter((t: { source: string }) => t.source === 'toolsdk');
+    expect(fromToolsdk.length).to.be.greaterThan(0);
+    for (const tool of fromToolsdk) expect(tool.inputSchema, tool.id).to.equal(null);
+  });
+
   it('finds tools by what they do across the catalog', async () => {
     const { body } = await h.request('/api/v1/tools/search?q=create_issue&limit=5');
     expect(body.total).to.be.greaterThan(5);

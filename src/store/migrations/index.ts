@@ -26,6 +26,7 @@ import * as toolHistoryPeriods from './020-tool-history-periods.js';
 import * as assessmentPrevious from './021-assessment-previous.js';
 import * as assessmentHistory from './022-assessment-history.js';
 import * as watchlists from './023-watchlists.js';
+import * as unknownTools from './024-unknown-tools.js';
 import * as serverAliases from './026-server-aliases.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
@@ -52,6 +53,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '021-assessment-previous': assessmentPrevious,
   '022-assessment-history': assessmentHistory,
   '023-watchlists': watchlists,
+  '024-unknown-tools': unknownTools,
   '026-server-aliases': serverAliases,
 };
 

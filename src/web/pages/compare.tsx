@@ -18,7 +18,7 @@ export function ComparePage({ assets, data }: { readonly assets: AssetCatalog; r
     ['Name', (s) => s.name],
     ['Transports', (s) => s.transports.map(transportLabel).join(', ') || 'none'],
     ['Remote endpoints', (s) => String(s.endpointCount)],
-    ['Tools', (s) => String(s.toolCount)],
+    ['Tools', (s) => (s.toolCount === null ? 'not listed' : String(s.toolCount))],
     ['Sign-in', (s) => authLabel(s.authentication)],
     ['Licence', (s) => s.license ?? 'Not stated'],
     ['Status', (s) => STATE[s.status] ?? s.status],
@@ -26,6 +26,8 @@ export function ComparePage({ assets, data }: { readonly assets: AssetCatalog; r
     ['Trust checks', (s) => `${s.trust.summary.pass} pass, ${s.trust.summary.fail} fail, ${s.trust.summary.unknown} unknown`],
   ];
   const title = `Compare ${servers.map((s) => s.title ?? s.name).join(', ')}`;
+  // A server whose tools no source lists can share none: the page says so rather than "none".
+  const unlisted = servers.filter((s) => s.toolCount === null).map((s) => s.title ?? s.name);
   return (
     <Layout assets={assets} section="compare" title={title} description={`${servers.length} MCP servers side by side: transports, tools, sign-in, licence, status and trust checks.`}>
       <h1>Compare servers</h1>
@@ -52,7 +54,9 @@ export function ComparePage({ assets, data }: { readonly assets: AssetCatalog; r
       </div>
       <section aria-labelledby="shared-title" class="panel">
         <h2 id="shared-title">Tools they share</h2>
-        {comparison.tools.shared.length === 0 ? <p>None: no tool name is offered by all of them.</p> : (
+        {comparison.tools.shared.length === 0 ? (
+          <p>{unlisted.length > 0 ? `None known: the tools of ${unlisted.join(', ')} are not listed.` : 'None: no tool name is offered by all of them.'}</p>
+        ) : (
           <ul class="chips">{comparison.tools.shared.map((name) => <li><code>{name}</code></li>)}</ul>
         )}
         <h2>Tools only one of them has</h2>
@@ -61,7 +65,9 @@ export function ComparePage({ assets, data }: { readonly assets: AssetCatalog; r
           return (
             <div class="unique">
               <h3><a href={serverPath(entry.serverId)}>{server?.title ?? server?.name ?? entry.serverId}</a></h3>
-              {entry.tools.length === 0 ? <p class="muted">None.</p> : <ul class="chips">{entry.tools.map((name) => <li><code>{name}</code></li>)}</ul>}
+              {entry.tools.length > 0 ? <ul class="chips">{entry.tools.map((name) => <li><code>{name}</code></li>)}</ul> : (
+                <p class="muted">{server?.toolCount === null ? 'Not listed: no source lists its tools.' : 'None.'}</p>
+              )}
             </div>
           );
         })}

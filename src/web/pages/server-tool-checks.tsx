@@ -3,7 +3,7 @@
  * install section: a person deciding to install reads it there. Catalog text is shown as text
  * (JSX escapes it); excerpts already have their invisible characters written out.
  */
-import type { Server, ToolChange, ToolFinding, TrustReport } from '../../types.js';
+import type { Server, Tool, ToolChange, ToolFinding, TrustReport } from '../../types.js';
 import { TOOL_RULES } from '../../catalog/tool-rules.js';
 import { formatDateTime, plural } from '../components.js';
 
@@ -11,7 +11,8 @@ const SUMMARIES: ReadonlyMap<string, string> = new Map(TOOL_RULES.map((rule) => 
 
 const FIELDS: Readonly<Record<string, string>> = { title: 'title', description: 'description', inputSchema: 'arguments', annotations: 'annotations' };
 
-export function ToolChecksSection({ server, trust }: { readonly server: Server; readonly trust: TrustReport }) {
+/** `details`: the server's tools by id, which tell whether their sources list their arguments. */
+export function ToolChecksSection({ server, trust, details }: { readonly server: Server; readonly trust: TrustReport; readonly details: ReadonlyMap<string, Tool> }) {
   const definitions = trust.checks.find((c) => c.check === 'tool_definitions');
   const changed = trust.checks.find((c) => c.check === 'tools_changed');
   const findings = definitions?.findings ?? [];
@@ -20,13 +21,16 @@ export function ToolChecksSection({ server, trust }: { readonly server: Server; 
   return (
     <section id="tool-checks" aria-labelledby="tool-checks-title" class="panel">
       <h2 id="tool-checks-title">What its tools tell an AI model</h2>
-      {server.toolCount === 0 ? (
-        <p>No source lists this server’s tools, so their descriptions could not be read for hidden instructions. Check them in your client after installing.</p>
+      {server.toolCount === null || server.tools.length === 0 ? (
+        <p>
+          {server.toolCount === null ? 'No source lists this server’s tools' : 'Its sources list no tools'}, so no tool description could be read for hidden
+          instructions. Check them in your client after installing.
+        </p>
       ) : (
         <>
           {findings.length === 0 ? (
             <p>
-              Sextant read the names, descriptions and arguments of its {plural(server.toolCount, 'tool')} and found no hidden instructions, no references to
+              Sextant read the {readParts(server.tools, details)} of its {plural(server.tools.length, 'tool')} and found no hidden instructions, no references to
               secret files, no invisible characters and no encoded payloads.
             </p>
           ) : (
@@ -47,6 +51,14 @@ export function ToolChecksSection({ server, trust }: { readonly server: Server; 
       )}
     </section>
   );
+}
+
+/** What the scan read of the tools: their arguments only where a source lists them. */
+function readParts(tools: Server['tools'], details: ReadonlyMap<string, Tool>): string {
+  const unlisted = tools.filter((t) => details.get(t.id)?.inputSchema === null).length;
+  if (unlisted === 0) return 'names, descriptions and arguments';
+  if (unlisted === tools.length) return 'names and descriptions (their source does not list their arguments)';
+  return `names, descriptions and arguments (the arguments of ${unlisted} are not listed by their source)`;
 }
 
 function FindingsList({ findings }: { readonly findings: readonly ToolFinding[] }) {

@@ -17,7 +17,7 @@ interface Argument {
 }
 
 /** The top-level arguments of an input schema, as far as the schema says. */
-export function argumentsOf(schema: Tool['inputSchema']): Argument[] {
+export function argumentsOf(schema: NonNullable<Tool['inputSchema']>): Argument[] {
   const properties = typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   return Object.entries(properties).map(([name, value]) => {
@@ -35,23 +35,31 @@ const HINTS: ReadonlyArray<readonly [keyof Tool['annotations'], string, string]>
   ['openWorldHint', 'Reaches outside', ''],
 ];
 
-export function ToolsSection({ tools, details }: { readonly tools: readonly ToolSummary[]; readonly details: ReadonlyMap<string, Tool> }) {
+/** `toolCount`: the server's, null when no source or check lists its tools; `remote`: whether it has an endpoint the monitor checks. */
+export function ToolsSection({ tools, toolCount, remote, details }: { readonly tools: readonly ToolSummary[]; readonly toolCount: number | null; readonly remote: boolean; readonly details: ReadonlyMap<string, Tool> }) {
   let room = PAGE_SCHEMA_CHARS;
-  const schemaOf = (tool: Tool): { text: string; cut: boolean } | null => {
+  const schemaOf = (schema: NonNullable<Tool['inputSchema']>): { text: string; cut: boolean } | null => {
     if (room <= 0) return null;
-    const shown = boundedJson(tool.inputSchema, { depth: REMOTE_CAPS.depth, chars: Math.min(SCHEMA_CHARS, room) });
+    const shown = boundedJson(schema, { depth: REMOTE_CAPS.depth, chars: Math.min(SCHEMA_CHARS, room) });
     room -= shown.text.length;
     return shown;
   };
   return (
     <section id="tools" aria-labelledby="tools-title" class="panel">
-      <h2 id="tools-title">Tools <span class="count">{tools.length}</span></h2>
-      {tools.length === 0 ? <p>No tools are known for this server yet. The monitor lists them once it reaches a remote endpoint.</p> : null}
+      <h2 id="tools-title">Tools <span class="count">{toolCount === null ? 'not listed' : tools.length}</span></h2>
+      {toolCount === null ? (
+        <p>
+          No source lists this server’s tools, and no check has listed them: they are not known, which is not the same as none.{' '}
+          {remote ? 'The monitor lists them once it reaches the remote endpoint.' : 'Your client lists them once the server is installed.'}
+        </p>
+      ) : null}
+      {toolCount === 0 ? <p>Its sources list no tools.</p> : null}
       {tools.map((summary) => {
         const tool = details.get(summary.id);
-        const args = tool ? argumentsOf(tool.inputSchema) : [];
-        const cutNote = tool ? cutNoteOf(tool.inputSchema) : null;
-        const schema = tool ? schemaOf(tool) : null;
+        const inputSchema = tool?.inputSchema ?? null;
+        const args = inputSchema ? argumentsOf(inputSchema) : [];
+        const cutNote = cutNoteOf(inputSchema);
+        const schema = inputSchema ? schemaOf(inputSchema) : null;
         return (
           <article class="tool" id={`tool-${summary.name}`} aria-labelledby={`tool-title-${summary.name}`}>
             <h3 id={`tool-title-${summary.name}`}>
@@ -66,7 +74,9 @@ export function ToolsSection({ tools, details }: { readonly tools: readonly Tool
                     <li class={`tag ${tone}`}>{label}</li>
                   ))}
                 </ul>
-                {cutNote !== null ? (
+                {inputSchema === null ? (
+                  <p class="muted">Arguments not listed by its source: it names this tool but not what the tool takes.</p>
+                ) : cutNote !== null ? (
                   <p class="muted">Its arguments are not shown: {cutNote}</p>
                 ) : args.length === 0 ? (
                   <p class="muted">Takes no arguments.</p>
@@ -74,7 +84,7 @@ export function ToolsSection({ tools, details }: { readonly tools: readonly Tool
                   <ArgumentsTable name={summary.name} args={args} />
                 )}
                 {args.length > ARGUMENTS_SHOWN ? <p class="muted">And {args.length - ARGUMENTS_SHOWN} more arguments, in its input schema.</p> : null}
-                {schema === null ? (
+                {inputSchema === null ? null : schema === null ? (
                   <p class="muted">Input schema: not shown on this page (it shows {PAGE_SCHEMA_CHARS / 1024} KiB of schemas at most); <a href={`/api/v1/tools/${encodeURIComponent(summary.id)}`}>see it in the API</a>.</p>
                 ) : (
                   <details>

@@ -1,7 +1,7 @@
 /** GET /servers/{id} (getServerPage): everything the API knows of one server, on one page. */
 import type { CategoryList, InstallInstructions, Server, StatusReport, Tool, TrustReport } from '../../types.js';
 import type { AssetCatalog } from '../assets.js';
-import { ExternalLink, authLabel, formatDate, formatDateTime, plural, transportLabel } from '../components.js';
+import { ExternalLink, authLabel, formatDate, formatDateTime, toolCountLabel, transportLabel } from '../components.js';
 import { Layout } from '../layout.js';
 import { StatusSection, TrustSection } from './server-evidence.js';
 import { InstallSection } from './server-install.js';
@@ -40,7 +40,7 @@ export function ServerPageView({ assets, data }: { readonly assets: AssetCatalog
         <p class="card-name"><code>{server.name}</code>{server.version ? <span class="muted"> · version {server.version}</span> : null}</p>
         <p class="lead">{server.description || 'No description.'}</p>
         <ul class="facts" aria-label="Facts">
-          <li>{plural(server.toolCount, 'tool')}</li>
+          <li>{toolCountLabel(server.toolCount)}</li>
           <li>{server.transports.map(transportLabel).join(', ') || 'No transport listed'}</li>
           <li>{authLabel(server.authentication)}</li>
           {server.license ? <li>Licence: {server.license}</li> : null}
@@ -62,9 +62,9 @@ export function ServerPageView({ assets, data }: { readonly assets: AssetCatalog
         </nav>
       </header>
       <InstallSection install={data.install} />
-      <ToolChecksSection server={server} trust={data.trust} />
+      <ToolChecksSection server={server} trust={data.trust} details={data.tools} />
       <TryItSection serverId={server.id} remotes={server.remotes} />
-      <ToolsSection tools={server.tools} details={data.tools} />
+      <ToolsSection tools={server.tools} toolCount={server.toolCount} remote={server.remotes.length > 0} details={data.tools} />
       <ConnectSection server={server} />
       <TrustSection trust={data.trust} />
       <StatusSection status={data.status} />
