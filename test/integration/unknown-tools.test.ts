@@ -64,8 +64,8 @@ const INPUTS = [
   },
 ];
 
-const QUIET = 'acme~quiet-mcp';
-const NAMES = 'acme~names-mcp';
+const QUIET = 'acme-quiet-mcp';
+const NAMES = 'acme-names-mcp';
 const PING = `${NAMES}:ping`;
 const LIVE = 'io.github.acme~live';
 const LIVE_TOOL = { title: null, annotations: { title: null, readOnlyHint: true, destructiveHint: null, idempotentHint: null, openWorldHint: null } };
@@ -110,7 +110,7 @@ describe('unknown tool counts and schemas are null, not zero', function () {
   });
 
   it('says null where no record lists tools: official records, Docker\'s remote [], toolsdk without a list; 0 only where a record states it', async () => {
-    const counts = await Promise.all(['io.github.acme~silent', 'mcp~acme-remote', 'mcp~acme-empty'].map(async (id) => (await h.request(`/api/v1/servers/${id}`)).body.toolCount));
+    const counts = await Promise.all(['io.github.acme~silent', 'acme-remote', 'acme-empty'].map(async (id) => (await h.request(`/api/v1/servers/${id}`)).body.toolCount));
     expect(counts).to.deep.equal([null, null, 0]);
   });
 
@@ -128,7 +128,7 @@ describe('unknown tool counts and schemas are null, not zero', function () {
     expect(found.data?.items.find((t) => t.id === PING)?.inputSchema).to.equal(null);
     expect((await call('get_tool', { id: PING })).inputSchema).to.equal(null);
     expect((await call('search_tools', { q: 'ping' })).items.find((t: { id: string }) => t.id === PING).inputSchema).to.equal(null);
-    const schemas = await Promise.all(['mcp~acme-args:lookup', 'mcp~acme-args:now', 'io.github.acme~stamps:stamp', 'io.github.acme~stamps:seal'].map(async (id) => (await h.request(`/api/v1/tools/${id}`)).body.inputSchema));
+    const schemas = await Promise.all(['acme-args:lookup', 'acme-args:now', 'io.github.acme~stamps:stamp', 'io.github.acme~stamps:seal'].map(async (id) => (await h.request(`/api/v1/tools/${id}`)).body.inputSchema));
     expect(schemas).to.deep.equal([null, { type: 'object', properties: {} }, null, { type: 'object', properties: {} }]);
   });
 
@@ -152,7 +152,7 @@ describe('unknown tool counts and schemas are null, not zero', function () {
     for (const q of [undefined, 'acme']) {
       const { data } = await h.client.GET('/api/v1/servers/search', { params: { query: { sort: 'tools', limit: 100, ...(q ? { q } : {}) } } });
       const items = data?.items ?? [];
-      expect(items.map((s) => [s.id, s.toolCount]).slice(0, 5), `q=${q}`).to.deep.equal([[LIVE, 2], ['io.github.acme~stamps', 2], ['mcp~acme-args', 2], [NAMES, 1], ['mcp~acme-empty', 0]]);
+      expect(items.map((s) => [s.id, s.toolCount]).slice(0, 5), `q=${q}`).to.deep.equal([['acme-args', 2], [LIVE, 2], ['io.github.acme~stamps', 2], [NAMES, 1], ['acme-empty', 0]]);
       expect(items.slice(5).map((s) => s.toolCount), `q=${q}`).to.deep.equal([null, null, null]);
       const unknown = items.filter((s) => s.toolCount === null).map((s) => s.id);
       expect(unknown, `q=${q}`).to.deep.equal([...unknown].sort());
@@ -169,7 +169,7 @@ describe('unknown tool counts and schemas are null, not zero', function () {
     const compare = String((await h.request(`/compare?ids=${QUIET},${NAMES}`)).body);
     expect(compare).to.include('<td>not listed</td>').and.include('Not listed: no source lists its tools.');
     expect(String((await h.request(`/api/v1/servers/${QUIET}/badge.svg?kind=tools`)).body)).to.include('not listed');
-    expect(String((await h.request('/api/v1/servers/mcp~acme-empty/badge.svg?kind=tools')).body)).to.include('0 tools');
+    expect(String((await h.request('/api/v1/servers/acme-empty/badge.svg?kind=tools')).body)).to.include('0 tools');
   });
 
   it('says a tool\'s arguments are not listed by its source, not that it takes none', async () => {
@@ -185,7 +185,7 @@ describe('unknown tool counts and schemas are null, not zero', function () {
     const db = openDatabase(h.database.url);
     try {
       const now = await rowsOf(db);
-      await db.migrate.down({ migrationSource });
+      await db.migrate.down({ migrationSource, name: '024-unknown-tools' });
       const before = await rowsOf(db);
       expect(before.servers.find((s) => s.id === QUIET)?.tool_count).to.equal(0);
       expect(before.tools.find((t) => t.id === PING)?.input_schema).to.equal('{"type":"object","properties":{}}');
