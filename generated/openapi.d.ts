@@ -1277,6 +1277,31 @@ export interface components {
              */
             updatedAt: string | null;
         };
+        /**
+         * @description What the catalog's quality rules say of the record, at ingest. A flagged server is kept
+         *     and shown: it ranks below unflagged servers of equal relevance and after them in every
+         *     other sort. An empty list says that no rule applies, not that nothing is known.
+         */
+        ServerQuality: {
+            /** @description The flags raised, in the order of `ServerQualityFlag`. */
+            flags: components["schemas"]["ServerQualityFlag"][];
+        };
+        /**
+         * @description - `test`: the record says it is a test or staging deployment: a name ending in `-test`,
+         *       `-test01`, a `staging` or `test` namespace (`live.alpic.staging`), "a test server", "for
+         *       testing purposes".
+         *     - `template`: it says it is a template, sample, demo or example to build from, or that it
+         *       does not work yet: "Template!", `mcp-server-template`, "A sample MCP server", the
+         *       hello-world greeting server, "A non functional MCP server (yet)", "Work in progress".
+         *     - `placeholder`: its text says nothing: neither title nor description, a placeholder
+         *       ("TODO", "Description of my MCP server", lorem ipsum, the default title "My MCP
+         *       Server"), or its own name repeated.
+         *     - `duplicate`: a numbered, local or dev copy of another server of the same publisher
+         *       (`ai.smithery/arjunkmrm-local02` beside `ai.smithery/arjunkmrm-time`, `coti-mcp-1`
+         *       beside `coti-mcp`).
+         * @enum {string}
+         */
+        ServerQualityFlag: "test" | "template" | "placeholder" | "duplicate";
         /** @description A search result; a server summary, and the query words it holds. */
         ServerItem: components["schemas"]["ServerSummary"] & {
             matchedTerms?: components["schemas"]["MatchedTerms"];
@@ -1446,6 +1471,18 @@ export interface components {
             findings: components["schemas"]["ToolFinding"][];
             matchedTerms?: components["schemas"]["MatchedTerms"];
         };
+        /** @description What the catalog's quality rules say of the tool's name. A flagged tool is listed after unflagged ones in `a-z` and `z-a`; an empty list says no rule applies. */
+        ToolQuality: {
+            /** @description The flags raised, in the order of `ToolQualityFlag`. */
+            flags: components["schemas"]["ToolQualityFlag"][];
+        };
+        /**
+         * @description - `not_a_name`: the name is empty, has no letter or digit, or holds a run of three or more
+         *       punctuation marks or spaces (`_________available_mcp_services_________`).
+         *     - `name_too_long`: the name is longer than 64 characters, more than several clients accept.
+         * @enum {string}
+         */
+        ToolQualityFlag: "not_a_name" | "name_too_long";
         Category: {
             slug: components["schemas"]["CategorySlug"];
             name: string;
