@@ -1276,6 +1276,7 @@ export interface components {
              * @description When the server was last updated upstream.
              */
             updatedAt: string | null;
+            quality: components["schemas"]["ServerQuality"];
         };
         /**
          * @description What the catalog's quality rules say of the record, at ingest. A flagged server is kept
@@ -1469,6 +1470,7 @@ export interface components {
             fingerprint: components["schemas"]["Fingerprint"];
             /** @description What the tool-definition scan found in this tool's text (empty when it found nothing). */
             findings: components["schemas"]["ToolFinding"][];
+            quality: components["schemas"]["ToolQuality"];
             matchedTerms?: components["schemas"]["MatchedTerms"];
         };
         /** @description What the catalog's quality rules say of the tool's name. A flagged tool is listed after unflagged ones in `a-z` and `z-a`; an empty list says no rule applies. */
@@ -2538,11 +2540,12 @@ export interface components {
         TrustFilter: "clean";
         /**
          * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
-         *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-         *     tools first), `endpoints` (most remote endpoints first).
+         *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+         *     tools first), `endpoints` (most remote endpoints first). In every sort but `relevance`,
+         *     servers with a quality flag come after those without.
          */
         ServerSort: components["schemas"]["ServerSort"];
-        /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+        /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. `a-z` and `z-a` ignore a name's leading punctuation and list tools with a quality flag after the others. */
         ToolSort: components["schemas"]["ToolSort"];
         /** @description Only tools whose server requires this kind of authentication. */
         AuthenticationFilter: components["schemas"]["Authentication"];
@@ -2988,8 +2991,9 @@ export interface operations {
                 trust?: components["parameters"]["TrustFilter"];
                 /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
-                 *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first), `endpoints` (most remote endpoints first).
+                 *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+                 *     tools first), `endpoints` (most remote endpoints first). In every sort but `relevance`,
+                 *     servers with a quality flag come after those without.
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Page size. */
@@ -3047,8 +3051,9 @@ export interface operations {
                 trust?: components["parameters"]["TrustFilter"];
                 /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
-                 *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first), `endpoints` (most remote endpoints first).
+                 *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+                 *     tools first), `endpoints` (most remote endpoints first). In every sort but `relevance`,
+                 *     servers with a quality flag come after those without.
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Page size. */
@@ -3083,7 +3088,7 @@ export interface operations {
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
                 authentication?: components["parameters"]["AuthenticationFilter"];
-                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. `a-z` and `z-a` ignore a name's leading punctuation and list tools with a quality flag after the others. */
                 sort?: components["parameters"]["ToolSort"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
@@ -3131,7 +3136,7 @@ export interface operations {
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
                 authentication?: components["parameters"]["AuthenticationFilter"];
-                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. `a-z` and `z-a` ignore a name's leading punctuation and list tools with a quality flag after the others. */
                 sort?: components["parameters"]["ToolSort"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
@@ -4299,8 +4304,9 @@ export interface operations {
                 trust?: components["parameters"]["TrustFilter"];
                 /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
-                 *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first), `endpoints` (most remote endpoints first).
+                 *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+                 *     tools first), `endpoints` (most remote endpoints first). In every sort but `relevance`,
+                 *     servers with a quality flag come after those without.
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Number of results skipped. */
@@ -4359,7 +4365,7 @@ export interface operations {
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
                 authentication?: components["parameters"]["AuthenticationFilter"];
-                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. `a-z` and `z-a` ignore a name's leading punctuation and list tools with a quality flag after the others. */
                 sort?: components["parameters"]["ToolSort"];
                 /** @description Number of results skipped. */
                 offset?: components["parameters"]["Offset"];

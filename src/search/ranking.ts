@@ -178,6 +178,16 @@ export const TOOL_RANKING_RULES: readonly RankingRule[] = [
   { name: 'id', rule: 'then the lower id, byte by byte' },
 ];
 
+/**
+ * The other sorts (a-z, z-a, newest, oldest, tools, endpoints): plain orders, which only the SQL
+ * engines answer, each from an index in its exact order (migration 025).
+ */
+export const BROWSE_RULES: readonly RankingRule[] = [
+  { name: 'quality', rule: 'a server (or tool) without a quality flag first, in every sort: test and template records are kept off the first pages' },
+  { name: 'sort', rule: 'then the sort\'s own order; a-z and z-a compare the browse name, the display name lower-cased without leading punctuation (src/catalog/browse-name.ts)' },
+  { name: 'id', rule: 'then the id (z-a: descending)' },
+];
+
 /** The name tiers, best first; matches outside both are ordered by bm25 alone. */
 export const NAME_TIERS = { exact: 0, prefix: 1, none: 2 } as const;
 

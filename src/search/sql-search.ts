@@ -58,21 +58,25 @@ export interface SqlDialect {
   readonly serverOrder: Readonly<Record<OrderedSort, string>>;
 }
 
-/** The server orders as SQLite gives them; PostgreSQL changes one (postgres-engine.ts). */
+/**
+ * The server orders as SQLite gives them; PostgreSQL changes one (postgres-engine.ts). Each
+ * lists unflagged servers first (ranking.ts: BROWSE_RULES), each from its own index
+ * (migration 025); a-z and z-a read the browse name, which leaves leading punctuation out.
+ */
 export const SERVER_ORDER: Readonly<Record<OrderedSort, string>> = {
-  'a-z': 's.sort_name ASC, s.id ASC',
-  // z-a reads the a-z index backwards, so its ties run by id descending.
-  'z-a': 's.sort_name DESC, s.id DESC',
+  'a-z': 's.flagged ASC, s.browse_name ASC, s.id ASC',
+  // z-a keeps its ties by id descending, as when it read the a-z index backwards.
+  'z-a': 's.flagged ASC, s.browse_name DESC, s.id DESC',
   // SQLite sorts NULL first ascending and last descending: newest needs no help to put unknown dates last.
-  newest: 's.published_at DESC, s.id ASC',
-  oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
-  tools: 's.tool_count DESC, s.id ASC',
-  endpoints: 's.endpoint_count DESC, s.id ASC',
+  newest: 's.flagged ASC, s.published_at DESC, s.id ASC',
+  oldest: 's.flagged ASC, (s.published_at IS NULL), s.published_at ASC, s.id ASC',
+  tools: 's.flagged ASC, s.tool_count DESC, s.id ASC',
+  endpoints: 's.flagged ASC, s.endpoint_count DESC, s.id ASC',
 };
 
 const TOOL_ORDER: Readonly<Record<Exclude<ToolSort, 'relevance'>, string>> = {
-  'a-z': 't.sort_name ASC, t.id ASC',
-  'z-a': 't.sort_name DESC, t.id DESC',
+  'a-z': 't.flagged ASC, t.browse_name ASC, t.id ASC',
+  'z-a': 't.flagged ASC, t.browse_name DESC, t.id DESC',
 };
 
 /** The rows each index holds, as the queries alias them. */

@@ -1,7 +1,8 @@
-/** The quality rules of src/catalog/quality.ts, one rule at a time. */
+/** The quality rules of src/catalog/quality.ts, one rule at a time, and what ingest and sorting make of them. */
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { parse } from 'yaml';
+import { browseNameOf } from '../../src/catalog/browse-name.js';
 import {
   SERVER_QUALITY_FLAGS, SERVER_QUALITY_RULES, TOOL_QUALITY_FLAGS, TOOL_QUALITY_RULES, copiesAmong, nameWords, serverQualityFlags, toolQualityFlags,
   type ServerSubject,
@@ -173,4 +174,20 @@ describe('tool quality rules', () => {
   it('each tool rule flags something of the cases above', () => {
     for (const rule of TOOL_QUALITY_RULES) expect(cases.some(([name]) => rule.test(name)), rule.name).to.equal(true);
   });
+});
+
+describe('browse names', () => {
+  const cases: Array<[string, string]> = [
+    ['_________available_mcp_services_for_easy_copy_________', 'available_mcp_services_for_easy_copy_________'],
+    ['@cablate/mcp-google-calendar', 'cablate/mcp-google-calendar'],
+    ['"Quoted" Server', 'quoted" server'],
+    ['Élan', 'élan'],
+    ['42 things', '42 things'],
+    ['___', '___'],
+  ];
+  for (const [name, browse] of cases) {
+    it(`sorts "${name}" as "${browse}"`, () => {
+      expect(browseNameOf(name)).to.equal(browse);
+    });
+  }
 });

@@ -26,6 +26,7 @@ import * as toolHistoryPeriods from './020-tool-history-periods.js';
 import * as assessmentPrevious from './021-assessment-previous.js';
 import * as assessmentHistory from './022-assessment-history.js';
 import * as watchlists from './023-watchlists.js';
+import * as qualityFlags from './025-quality-flags.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -51,6 +52,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '021-assessment-previous': assessmentPrevious,
   '022-assessment-history': assessmentHistory,
   '023-watchlists': watchlists,
+  '025-quality-flags': qualityFlags,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
