@@ -1512,6 +1512,11 @@ export interface components {
              * @enum {string|null}
              */
             trust: "clean" | null;
+            /**
+             * @description The quality filter as applied; null without one.
+             * @enum {string|null}
+             */
+            quality: "unflagged" | "flagged" | null;
         };
         ToolPage: {
             items: components["schemas"]["Tool"][];
@@ -2539,10 +2544,17 @@ export interface components {
          */
         TrustFilter: "clean";
         /**
+         * @description `unflagged`: only servers with no quality flag (`quality.flags` empty); `flagged`: only
+         *     those with one or more (test, template, placeholder or duplicate records). Without it
+         *     every server is listed, the flagged ones ranked below unflagged ones of equal relevance
+         *     and after them in every other sort.
+         */
+        QualityFilter: "unflagged" | "flagged";
+        /**
          * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
          *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-         *     tools first), `endpoints` (most remote endpoints first). In every sort but `relevance`,
-         *     servers with a quality flag come after those without.
+         *     tools first), `endpoints` (most remote endpoints first). In every sort, servers with a
+         *     quality flag come after those without (in `relevance`, after those of equal relevance).
          */
         ServerSort: components["schemas"]["ServerSort"];
         /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. `a-z` and `z-a` ignore a name's leading punctuation and list tools with a quality flag after the others. */
@@ -2990,10 +3002,17 @@ export interface operations {
                  */
                 trust?: components["parameters"]["TrustFilter"];
                 /**
+                 * @description `unflagged`: only servers with no quality flag (`quality.flags` empty); `flagged`: only
+                 *     those with one or more (test, template, placeholder or duplicate records). Without it
+                 *     every server is listed, the flagged ones ranked below unflagged ones of equal relevance
+                 *     and after them in every other sort.
+                 */
+                quality?: components["parameters"]["QualityFilter"];
+                /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first), `endpoints` (most remote endpoints first). In every sort but `relevance`,
-                 *     servers with a quality flag come after those without.
+                 *     tools first), `endpoints` (most remote endpoints first). In every sort, servers with a
+                 *     quality flag come after those without (in `relevance`, after those of equal relevance).
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Page size. */
@@ -3050,10 +3069,17 @@ export interface operations {
                  */
                 trust?: components["parameters"]["TrustFilter"];
                 /**
+                 * @description `unflagged`: only servers with no quality flag (`quality.flags` empty); `flagged`: only
+                 *     those with one or more (test, template, placeholder or duplicate records). Without it
+                 *     every server is listed, the flagged ones ranked below unflagged ones of equal relevance
+                 *     and after them in every other sort.
+                 */
+                quality?: components["parameters"]["QualityFilter"];
+                /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first), `endpoints` (most remote endpoints first). In every sort but `relevance`,
-                 *     servers with a quality flag come after those without.
+                 *     tools first), `endpoints` (most remote endpoints first). In every sort, servers with a
+                 *     quality flag come after those without (in `relevance`, after those of equal relevance).
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Page size. */
@@ -4305,8 +4331,8 @@ export interface operations {
                 /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first), `endpoints` (most remote endpoints first). In every sort but `relevance`,
-                 *     servers with a quality flag come after those without.
+                 *     tools first), `endpoints` (most remote endpoints first). In every sort, servers with a
+                 *     quality flag come after those without (in `relevance`, after those of equal relevance).
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Number of results skipped. */

@@ -108,7 +108,7 @@ const TOOLS: readonly ToolMaker[] = [
     name: 'search_servers',
     operationId: 'searchServers',
     title: 'Search MCP servers',
-    description: 'Search the MCP server catalog by name, purpose, category or tool. q may be keywords or the task you have, described in plain words (up to 1,000 characters): results holding every meaningful word come first, then those holding some; each result\'s matchedTerms says which words it holds. Returns a page of server summaries with ids for get_server. Sort: relevance (default with q), a-z (default without), z-a, newest, oldest, tools, endpoints. trust=clean keeps only servers whose tool definitions were scanned with no hidden instructions or other serious finding and have not changed since first seen.',
+    description: 'Search the MCP server catalog by name, purpose, category or tool. q may be keywords or the task you have, described in plain words (up to 1,000 characters): results holding every meaningful word come first, then those holding some; each result\'s matchedTerms says which words it holds. Returns a page of server summaries with ids for get_server. Sort: relevance (default with q), a-z (default without), z-a, newest, oldest, tools, endpoints. trust=clean keeps only servers whose tool definitions were scanned with no hidden instructions or other serious finding and have not changed since first seen. Test, staging, template, placeholder and copied records carry quality.flags and come after the others; quality=unflagged leaves them out, quality=flagged lists only them.',
     notFoundHint: FIND_SERVER,
     run: ({ read }, args) => read.searchServers(args),
   }),

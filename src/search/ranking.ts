@@ -160,10 +160,19 @@ export const MATCH_STEPS: readonly RankingRule[] = [
  */
 export const TYPOS = { oneEdit: 5, twoEdits: 9, maxTerms: 16 } as const;
 
-/** How a relevance search orders servers, first rule first. */
+/**
+ * How a relevance search orders servers, first rule first. A server with a quality flag
+ * (src/catalog/quality.ts) is in no name tier, and after the tiers comes below every unflagged
+ * server that holds as many of the query's words (all, or some: MATCHING_STRATEGY), before bm25.
+ * Test and template copies are many and are named like what they copy (`email-mcp`, `template`):
+ * in a name tier they took the place the tier keeps for the server the user named; and their
+ * texts are short, which bm25 favours, so after bm25 the rule would order nothing. It never
+ * lifts a server that holds fewer of the query's words.
+ */
 export const SERVER_RANKING_RULES: readonly RankingRule[] = [
-  { name: 'exact name', rule: 'a server one of whose match names equals the query text (NAME_TIERS.exact)' },
-  { name: 'prefix name', rule: 'then a server one of whose match names starts with the query text (NAME_TIERS.prefix)' },
+  { name: 'exact name', rule: 'an unflagged server one of whose match names equals the query text (NAME_TIERS.exact)' },
+  { name: 'prefix name', rule: 'then an unflagged server one of whose match names starts with the query text (NAME_TIERS.prefix)' },
+  { name: 'quality', rule: 'then, among the servers holding every word and among those holding some, each part apart: a server without a quality flag first' },
   { name: 'sources', rule: 'within each name tier: the server more sources list first' },
   { name: 'name length', rule: 'within each name tier: then the shorter display name (sort_name, in characters)' },
   { name: 'bm25', rule: 'then the higher bm25 relevance, with FTS_WEIGHTS.servers_fts' },
