@@ -756,7 +756,8 @@ export interface paths {
          * Server search results page
          * @description The results of `GET /api/v1/servers/search` with the same parameters and sort choices,
          *     20 to a page, with links to the previous and next pages; each result links to its
-         *     server page. Tick results to compare them (`/compare`).
+         *     server page. Tick results to compare them (`/compare`). A parameter sent empty (the
+         *     form's "any" choice) is taken as not given, on every page.
          */
         get: operations["getServersPage"];
         put?: never;
@@ -800,7 +801,7 @@ export interface paths {
         };
         /**
          * Tool search results page
-         * @description The results of `GET /api/v1/tools/search` with the same parameters, 20 to a page; each tool links to its server's page.
+         * @description The results of `GET /api/v1/tools/search` with the same parameters, 20 to a page; each tool links to its server's page. A parameter sent empty (the form's "any" choice) is taken as not given.
          */
         get: operations["getToolsPage"];
         put?: never;
