@@ -4330,6 +4330,13 @@ export interface operations {
                  */
                 trust?: components["parameters"]["TrustFilter"];
                 /**
+                 * @description `unflagged`: only servers with no quality flag (`quality.flags` empty); `flagged`: only
+                 *     those with one or more (test, template, placeholder or duplicate records). Without it
+                 *     every server is listed, the flagged ones ranked below unflagged ones of equal relevance
+                 *     and after them in every other sort.
+                 */
+                quality?: components["parameters"]["QualityFilter"];
+                /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
                  *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
                  *     tools first), `endpoints` (most remote endpoints first). In every sort, servers with a
