@@ -13,6 +13,7 @@
  * description, a curated entry without a description: none of them is flagged.
  */
 import type { ServerQualityFlag, ToolQualityFlag } from '../types.js';
+import { isCopy } from './copy-names.js';
 
 /** One rule: its short name, the flag it raises, what it says in plain words, and its test. */
 export interface QualityRule<Flag extends string, Subject> {
@@ -176,38 +177,6 @@ function placeholderText(s: ServerSubject): boolean {
   if (PLACEHOLDER_TEXT.some((pattern) => pattern.test(description))) return true;
   const said = bare(description);
   return said !== '' && said === bare(s.name.slice(s.name.lastIndexOf('/') + 1));
-}
-
-/**
- * A copy marker at the end of a name: a number (`-1`, `2`), or local, dev, copy, test… with a
- * number or not (`-local02`). Versions (`-v2`) are not copies.
- */
-const COPY_MARKER = /^(.+?)(?:[-_.]?(\d{1,3})|[-_.](local|dev|copy|tmp|temp|test|staging|backup|old)\d*)$/;
-
-/**
- * Whether `name` is a copy of another server of its namespace: the name with its copy markers
- * taken off is another's (`cuongpo-coti-mcp-1` beside `cuongpo-coti-mcp`), or, taken down to a
- * single word by a local, dev or test marker, the handle the publisher's others start with
- * (`arjunkmrm-local02` beside `arjunkmrm-time`).
- */
-function isCopy(name: string, siblings: ReadonlySet<string> | undefined): boolean {
-  if (siblings === undefined || siblings.size === 0) return false;
-  const lower = name.toLowerCase();
-  const slash = lower.lastIndexOf('/');
-  // Bare names (toolsdk's) share no namespace: their publishers are unknown.
-  if (slash <= 0) return false;
-  const namespace = lower.slice(0, slash + 1);
-  let rest = lower.slice(slash + 1);
-  for (let marker = COPY_MARKER.exec(rest); marker !== null; marker = COPY_MARKER.exec(rest)) {
-    rest = marker[1] as string;
-    if (siblings.has(namespace + rest)) return true;
-    // A single word, after the host's prefix of a mirrored name (`@toolsdk-remote/ai-smithery-someone-…`).
-    if (marker[3] !== undefined && /^(?:ai-smithery-|io-github-)?[\p{L}\p{N}]{3,}$/u.test(rest)) {
-      const handle = `${namespace}${rest}-`;
-      for (const sibling of siblings) if (sibling !== lower && sibling.startsWith(handle)) return true;
-    }
-  }
-  return false;
 }
 
 /** The server rules, in order; a record raises each flag whose rule (any of its rules) applies. */
