@@ -756,7 +756,8 @@ export interface paths {
          * Server search results page
          * @description The results of `GET /api/v1/servers/search` with the same parameters and sort choices,
          *     20 to a page, with links to the previous and next pages; each result links to its
-         *     server page. Tick results to compare them (`/compare`).
+         *     server page. Tick results to compare them (`/compare`). A parameter sent empty (the
+         *     form's "any" choice) is taken as not given, on every page.
          */
         get: operations["getServersPage"];
         put?: never;
@@ -800,7 +801,7 @@ export interface paths {
         };
         /**
          * Tool search results page
-         * @description The results of `GET /api/v1/tools/search` with the same parameters, 20 to a page; each tool links to its server's page.
+         * @description The results of `GET /api/v1/tools/search` with the same parameters, 20 to a page; each tool links to its server's page. A parameter sent empty (the form's "any" choice) is taken as not given.
          */
         get: operations["getToolsPage"];
         put?: never;
@@ -1278,7 +1279,33 @@ export interface components {
              * @description When the server was last updated upstream.
              */
             updatedAt: string | null;
+            quality: components["schemas"]["ServerQuality"];
         };
+        /**
+         * @description What the catalog's quality rules say of the record, at ingest. A flagged server is kept
+         *     and shown: it ranks below unflagged servers of equal relevance and after them in every
+         *     other sort. An empty list says that no rule applies, not that nothing is known.
+         */
+        ServerQuality: {
+            /** @description The flags raised, in the order of `ServerQualityFlag`. */
+            flags: components["schemas"]["ServerQualityFlag"][];
+        };
+        /**
+         * @description - `test`: the record says it is a test or staging deployment: a name ending in `-test`,
+         *       `-test01`, a `staging` or `test` namespace (`live.alpic.staging`), "a test server", "for
+         *       testing purposes".
+         *     - `template`: it says it is a template, sample, demo or example to build from, or that it
+         *       does not work yet: "Template!", `mcp-server-template`, "A sample MCP server", the
+         *       hello-world greeting server, "A non functional MCP server (yet)", "Work in progress".
+         *     - `placeholder`: its text says nothing: neither title nor description, a placeholder
+         *       ("TODO", "Description of my MCP server", lorem ipsum, the default title "My MCP
+         *       Server"), or its own name repeated.
+         *     - `duplicate`: a numbered, local or dev copy of another server of the same publisher
+         *       (`ai.smithery/arjunkmrm-local02` beside `ai.smithery/arjunkmrm-time`, `coti-mcp-1`
+         *       beside `coti-mcp`).
+         * @enum {string}
+         */
+        ServerQualityFlag: "test" | "template" | "placeholder" | "duplicate";
         /** @description A search result; a server summary, and the query words it holds. */
         ServerItem: components["schemas"]["ServerSummary"] & {
             matchedTerms?: components["schemas"]["MatchedTerms"];
@@ -1451,8 +1478,21 @@ export interface components {
             fingerprint: components["schemas"]["Fingerprint"];
             /** @description What the tool-definition scan found in this tool's text (empty when it found nothing). */
             findings: components["schemas"]["ToolFinding"][];
+            quality: components["schemas"]["ToolQuality"];
             matchedTerms?: components["schemas"]["MatchedTerms"];
         };
+        /** @description What the catalog's quality rules say of the tool's name. A flagged tool is listed after unflagged ones in `a-z` and `z-a`; an empty list says no rule applies. */
+        ToolQuality: {
+            /** @description The flags raised, in the order of `ToolQualityFlag`. */
+            flags: components["schemas"]["ToolQualityFlag"][];
+        };
+        /**
+         * @description - `not_a_name`: the name is empty, has no letter or digit, or holds a run of three or more
+         *       punctuation marks or spaces (`_________available_mcp_services_________`).
+         *     - `name_too_long`: the name is longer than 64 characters, more than several clients accept.
+         * @enum {string}
+         */
+        ToolQualityFlag: "not_a_name" | "name_too_long";
         Category: {
             slug: components["schemas"]["CategorySlug"];
             name: string;
@@ -1480,6 +1520,11 @@ export interface components {
              * @enum {string|null}
              */
             trust: "clean" | null;
+            /**
+             * @description The quality filter as applied; null without one.
+             * @enum {string|null}
+             */
+            quality: "unflagged" | "flagged" | null;
         };
         ToolPage: {
             items: components["schemas"]["Tool"][];
@@ -2508,12 +2553,20 @@ export interface components {
          */
         TrustFilter: "clean";
         /**
+         * @description `unflagged`: only servers with no quality flag (`quality.flags` empty); `flagged`: only
+         *     those with one or more (test, template, placeholder or duplicate records). Without it
+         *     every server is listed, the flagged ones ranked below unflagged ones of equal relevance
+         *     and after them in every other sort.
+         */
+        QualityFilter: "unflagged" | "flagged";
+        /**
          * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
-         *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-         *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first).
+         *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+         *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first). In every sort, servers with a
+         *     quality flag come after those without (in `relevance`, after those of equal relevance).
          */
         ServerSort: components["schemas"]["ServerSort"];
-        /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+        /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. `a-z` and `z-a` ignore a name's leading punctuation and list tools with a quality flag after the others. */
         ToolSort: components["schemas"]["ToolSort"];
         /** @description Only tools whose server requires this kind of authentication. */
         AuthenticationFilter: components["schemas"]["Authentication"];
@@ -2962,9 +3015,17 @@ export interface operations {
                  */
                 trust?: components["parameters"]["TrustFilter"];
                 /**
+                 * @description `unflagged`: only servers with no quality flag (`quality.flags` empty); `flagged`: only
+                 *     those with one or more (test, template, placeholder or duplicate records). Without it
+                 *     every server is listed, the flagged ones ranked below unflagged ones of equal relevance
+                 *     and after them in every other sort.
+                 */
+                quality?: components["parameters"]["QualityFilter"];
+                /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
-                 *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first).
+                 *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+                 *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first). In every sort, servers with a
+                 *     quality flag come after those without (in `relevance`, after those of equal relevance).
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Page size. */
@@ -3021,9 +3082,17 @@ export interface operations {
                  */
                 trust?: components["parameters"]["TrustFilter"];
                 /**
+                 * @description `unflagged`: only servers with no quality flag (`quality.flags` empty); `flagged`: only
+                 *     those with one or more (test, template, placeholder or duplicate records). Without it
+                 *     every server is listed, the flagged ones ranked below unflagged ones of equal relevance
+                 *     and after them in every other sort.
+                 */
+                quality?: components["parameters"]["QualityFilter"];
+                /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
-                 *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first).
+                 *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+                 *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first). In every sort, servers with a
+                 *     quality flag come after those without (in `relevance`, after those of equal relevance).
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Page size. */
@@ -3058,7 +3127,7 @@ export interface operations {
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
                 authentication?: components["parameters"]["AuthenticationFilter"];
-                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. `a-z` and `z-a` ignore a name's leading punctuation and list tools with a quality flag after the others. */
                 sort?: components["parameters"]["ToolSort"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
@@ -3106,7 +3175,7 @@ export interface operations {
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
                 authentication?: components["parameters"]["AuthenticationFilter"];
-                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. `a-z` and `z-a` ignore a name's leading punctuation and list tools with a quality flag after the others. */
                 sort?: components["parameters"]["ToolSort"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
@@ -4321,9 +4390,17 @@ export interface operations {
                  */
                 trust?: components["parameters"]["TrustFilter"];
                 /**
+                 * @description `unflagged`: only servers with no quality flag (`quality.flags` empty); `flagged`: only
+                 *     those with one or more (test, template, placeholder or duplicate records). Without it
+                 *     every server is listed, the flagged ones ranked below unflagged ones of equal relevance
+                 *     and after them in every other sort.
+                 */
+                quality?: components["parameters"]["QualityFilter"];
+                /**
                  * @description Order of the results: `relevance` (default with `q`), `a-z` / `z-a` by display name
-                 *     (title, else name; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
-                 *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first).
+                 *     (title, else name, leading punctuation ignored; default `a-z` without `q`), `newest` / `oldest` by first upstream publication, `tools` (most
+                 *     tools first; servers whose tools are not listed last), `endpoints` (most remote endpoints first). In every sort, servers with a
+                 *     quality flag come after those without (in `relevance`, after those of equal relevance).
                  */
                 sort?: components["parameters"]["ServerSort"];
                 /** @description Number of results skipped. */
@@ -4386,7 +4463,7 @@ export interface operations {
                 q?: components["parameters"]["Query"];
                 /** @description Only tools whose server requires this kind of authentication. */
                 authentication?: components["parameters"]["AuthenticationFilter"];
-                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. */
+                /** @description Order of the results; `relevance` is the default with `q`, `a-z` without. `a-z` and `z-a` ignore a name's leading punctuation and list tools with a quality flag after the others. */
                 sort?: components["parameters"]["ToolSort"];
                 /** @description Number of results skipped. */
                 offset?: components["parameters"]["Offset"];

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../errors.js';
 import type { CatalogServer } from '../catalog/catalog-entry.js';
-import type { CatalogSearch, SearchCoverage } from '../search/engine.js';
+import type { CatalogSearch, QualityFilter, SearchCoverage } from '../search/engine.js';
 import { parseQuery } from '../search/query.js';
 import type { CatalogReader, MonitorStore } from '../store/index.js';
 import type { Authentication, CategoryList, Comparison, StatusReport, InstallClient, InstallInstructions, ServerPage, ServerSort, Tool, ToolChange, ToolHistory, ToolPage, ToolSort, TrustReport } from '../types.js';
@@ -27,6 +27,8 @@ export interface ServerSearchInput extends SearchInput<ServerSort> {
   readonly category?: string | undefined;
   /** `clean`: only servers whose scanned tools hold no serious finding and have not changed (engine.ts CLEAN_SERVER). */
   readonly trust?: 'clean' | undefined;
+  /** Only servers without a quality flag, or only those with one; without it, all (the flagged after: ranking.ts). */
+  readonly quality?: QualityFilter | undefined;
 }
 
 export interface ToolSearchInput extends SearchInput<ToolSort> {
@@ -178,9 +180,10 @@ async function searchServers(search: CatalogSearch, input: ServerSearchInput, ge
     ]);
   }
   const trust = input.trust ?? null;
-  const envelope = { limit, offset, sort, query: query?.text ?? null, category, trust };
+  const quality = input.quality ?? null;
+  const envelope = { limit, offset, sort, query: query?.text ?? null, category, trust, quality };
   if (query && query.terms === null) return { items: [], total: 0, ...envelope, terms: [] };
-  const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, trust, sort, limit, offset }, generation);
+  const page = await search.servers({ terms: query?.terms ?? null, text: query?.text ?? null, category, trust, quality, sort, limit, offset }, generation);
   return { items: page.items, total: page.total, ...envelope, terms: query ? [...(page.terms ?? [])] : null };
 }
 

@@ -88,7 +88,8 @@ export async function createContractRouter(document: OpenApiDocument, options: {
     // An operation that reads its body in its own protocol and its headers itself (MCP), without
     // path or query parameters: nothing to parse.
     if (unvalidated.has(operationId) && (operation.parameters ?? []).every((p) => 'in' in p && p.in === 'header')) return { operation, operationId, path: {}, query: {} };
-    const req: Request = { method: request.method, path: request.path, query: request.query, headers: { ...request.headers() }, body: asBody(request.body) };
+    const given = operation.tags?.includes('web') ? withoutEmptyValues(request.query) : request.query;
+    const req: Request = { method: request.method, path: request.path, query: given, headers: { ...request.headers() }, body: asBody(request.body) };
     if (unvalidated.has(operationId)) {
       const parsed = api.router.parseRequest(req, operation);
       return { operation, operationId, path: parsed.params, query: parsed.query };
@@ -123,6 +124,15 @@ export async function createContractRouter(document: OpenApiDocument, options: {
     },
     operation: (operationId) => byId.get(operationId),
   };
+}
+
+/**
+ * A query string less its parameters with an empty value: a page's form sends its "any" choice
+ * (`category=`) that way, which means the parameter is not given (the contract says so of pages).
+ */
+function withoutEmptyValues(query: string): string {
+  if (!/(?:^|&)[^&=]+=?(?:&|$)/.test(query)) return query;
+  return query.split('&').filter((part) => part !== '' && !/^[^=]*=?$/.test(part)).join('&');
 }
 
 /** The operation of `method` (lower case) on `path`, each template compiled once; `asked` is the request's own method, as errors name it. */

@@ -21,7 +21,11 @@ export async function attachEndpointTools(store: Store, serverId: string, url: s
     const others = ((await writer.storedSources([serverId])).get(serverId) ?? []).filter((s) => !(s.source === 'monitor' && s.key === url));
     const entry = materialize(serverId, [server, ...others.map((s) => s.normalized).filter(isUpstreamServer)], name);
     const changed = (await writer.contentHashes([serverId])).get(serverId) !== entry.contentHash;
-    if (changed) await writer.writeServers([{ rows: serverRowsOf(entry, now), isNew: false }]);
+    if (changed) {
+      await writer.writeServers([{ rows: serverRowsOf(entry, now), isNew: false }]);
+      // The entry's flags are its record's own; whether it is a copy the catalog says again.
+      await writer.refreshDuplicates();
+    }
     await writer.saveSources([{ source: 'monitor', key: url, serverId, recordHash, recordJson: JSON.stringify({ url, tools }), normalizedJson: JSON.stringify(server) }], now);
     return changed;
   });

@@ -85,6 +85,8 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
       const written = await writeAll(writer, chained(spool.read(sources), moved), { identity, now, total: total + moved.length, progress, batchSize, signal: options.signal });
       await writer.addAliases(aliases);
       options.signal?.throwIfAborted();
+      // A copy is told by the publisher's other servers, which other batches or runs may have written.
+      await writer.refreshDuplicates();
       // Ingest adds and replaces servers, never removes them: those not added were there before.
       const hadServers = written.servers > written.added;
       if (hadServers && written.added + written.updated > 0 && written.servers <= INDEXED_FOR_READERS_MAX) {

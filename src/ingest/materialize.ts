@@ -8,6 +8,7 @@ import type { Authentication, Package, Remote, SourceName, Tool, Transport } fro
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { toolIdOf, uniqueId } from '../catalog/ids.js';
 import { categorize, TAXONOMY } from '../catalog/taxonomy.js';
+import { serverQualityFlags, toolQualityFlags } from '../catalog/quality.js';
 import { examineTools } from '../catalog/tool-examination.js';
 import { definitionOf } from '../catalog/tool-fingerprint.js';
 import { catalogMetaOf } from '../registry-api/catalog-meta.js';
@@ -91,6 +92,8 @@ function serverRecordOf(id: string, primary: UpstreamServer, sources: readonly U
     versions: sources.find((s) => s.versions.length > 0)?.versions.slice() ?? [],
     packages,
     remotes,
+    // What the record says of itself; `duplicate` needs the catalog's other names (src/store/quality-flags.ts).
+    quality: { flags: serverQualityFlags({ name: primary.name, title, description }) },
   };
   return { server, upstreamTools };
 }
@@ -114,7 +117,7 @@ function toolsOf(serverId: string, serverName: string, upstream: ReadonlyArray<U
     const id = uniqueId(toolIdOf(serverId, definition.name), (candidate) => ids.has(candidate));
     ids.add(id);
     const { fingerprint = '', findings = [] } = examined.tools[i] ?? {};
-    return { id, ...definition, serverId, serverName, authentication, source: upstream[i]?.source ?? null, fingerprint, findings };
+    return { id, ...definition, serverId, serverName, authentication, source: upstream[i]?.source ?? null, fingerprint, findings, quality: { flags: toolQualityFlags(definition.name) } };
   });
   return { tools, toolsFingerprint: examined.toolsFingerprint, toolFindings: examined.toolFindings };
 }

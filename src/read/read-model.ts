@@ -126,7 +126,7 @@ export function createReadModel(deps: ReadModelDeps): ReadModel {
   return {
     // Keyed with the page's defaults applied: REST's `?q=x`, the web page of `x` and MCP's call ask the same read.
     searchServers: (input, signal) =>
-      catalogRead(keyOf('searchServers', input.q, input.category, input.trust, input.sort, input.limit ?? DEFAULT_LIMIT, input.offset ?? 0), (at) => discovery.searchServers(input, at), signal),
+      catalogRead(keyOf('searchServers', input.q, input.category, input.trust, input.quality, input.sort, input.limit ?? DEFAULT_LIMIT, input.offset ?? 0), (at) => discovery.searchServers(input, at), signal),
     searchTools: (input, signal) =>
       catalogRead(keyOf('searchTools', input.q, input.authentication, input.sort, input.limit ?? DEFAULT_LIMIT, input.offset ?? 0), (at) => discovery.searchTools(input, at), signal),
     getServer,

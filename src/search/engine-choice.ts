@@ -45,6 +45,6 @@ export function rankedServers(search: CatalogSearch, limit: number): (text: stri
   return async (text, generation) => {
     const query = parseQuery(text);
     if (query === null || query.terms === null) return [];
-    return search.serverSeqs({ terms: query.terms, text: query.text, category: null, trust: null, sort: 'relevance', limit, offset: 0 }, generation);
+    return search.serverSeqs({ terms: query.terms, text: query.text, category: null, trust: null, quality: null, sort: 'relevance', limit, offset: 0 }, generation);
   };
 }

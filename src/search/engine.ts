@@ -15,6 +15,8 @@ export interface ServerQuery {
   readonly category: string | null;
   /** `clean`: only servers whose tools were scanned with no serious finding and have not changed since first seen. */
   readonly trust: 'clean' | null;
+  /** Only servers without a quality flag (`unflagged`) or with one (`flagged`); null: all, the flagged ones after (ranking.ts). */
+  readonly quality: QualityFilter | null;
   readonly sort: ServerSort;
   readonly limit: number;
   readonly offset: number;
@@ -26,6 +28,12 @@ export interface ServerQuery {
  * first seen. Every engine reads it (the in-memory one when it builds its index).
  */
 export const CLEAN_SERVER = 's.tool_findings = 0 AND s.tools_changed_at IS NULL';
+
+/** The quality filter of a server search (the contract's `quality` parameter). */
+export type QualityFilter = 'unflagged' | 'flagged';
+
+/** What a quality filter admits, as SQL over `servers s` (the in-memory engine reads `flagged` when it builds its index). */
+export const QUALITY_FILTER: Readonly<Record<QualityFilter, string>> = { unflagged: 's.flagged = 0', flagged: 's.flagged = 1' };
 
 export interface ToolQuery {
   readonly terms: readonly string[] | null;

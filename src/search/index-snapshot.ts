@@ -20,7 +20,7 @@ import { TextIndex } from './text-index.js';
 import type { CharacterClass, Unicode61 } from './unicode61.js';
 
 /** Bumped when the layout below changes in a way the fingerprint would not see. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 type Kind = SnapshotSection['kind'];
 type Typed = Uint8Array | Int32Array | Uint32Array | Float64Array;
@@ -110,6 +110,7 @@ export function snapshotAsBuilt(buildServers: () => Promise<ServerDocs>, buildTo
     yield typed('servers.categories', servers.categories);
     yield json('servers.categoryBits', [...servers.categoryBits]);
     yield typed('servers.clean', servers.clean);
+    yield typed('servers.flagged', servers.flagged);
     yield* names('servers.names', servers.names);
   }
   function* toolSections(tools: ToolDocs): Generator<SnapshotSection> {
@@ -146,9 +147,10 @@ export async function indexesFromSnapshot(stored: StoredSnapshot, tokenizer: Uni
     categories: await reader.typed('servers.categories', Uint32Array),
     categoryBits: new Map(await reader.json<Array<[string, number]>>('servers.categoryBits')),
     clean: await reader.typed('servers.clean', Uint8Array),
+    flagged: await reader.typed('servers.flagged', Uint8Array),
     names: await reader.names('servers.names', serverText.size),
   };
-  check([servers.idRank, servers.sourceCount, servers.nameLength, servers.categories, servers.clean].every((a) => a.length === serverText.size), 'servers');
+  check([servers.idRank, servers.sourceCount, servers.nameLength, servers.categories, servers.clean, servers.flagged].every((a) => a.length === serverText.size), 'servers');
   const toolText = await reader.text('tools.text', manifest.tokens.tools);
   const tools: ToolDocs = {
     text: toolText,

@@ -27,9 +27,9 @@ export interface BuildSource {
 
 export async function buildServers(source: BuildSource): Promise<ServerDocs> {
   const docs = new ServerDocsBuilder(await textIndexOf(source, 'servers_fts'));
-  type Row = { seq: number; source_count: number; sort_name: string; match_names: string; clean: number };
-  await eachChunk<Row>(source, `SELECT seq, source_count, sort_name, match_names, CASE WHEN ${CLEAN_SERVER} THEN 1 ELSE 0 END AS clean FROM servers s WHERE seq > ? ORDER BY seq`, (r) => r.seq, 0, (rows) => {
-    for (const row of rows) docs.server(row.seq, row.source_count, row.sort_name, row.match_names.split('\n').filter((name) => name !== ''), Number(row.clean) === 1);
+  type Row = { seq: number; source_count: number; sort_name: string; match_names: string; clean: number; flagged: number };
+  await eachChunk<Row>(source, `SELECT seq, source_count, sort_name, match_names, CASE WHEN ${CLEAN_SERVER} THEN 1 ELSE 0 END AS clean, flagged FROM servers s WHERE seq > ? ORDER BY seq`, (r) => r.seq, 0, (rows) => {
+    for (const row of rows) docs.server(row.seq, row.source_count, row.sort_name, row.match_names.split('\n').filter((name) => name !== ''), Number(row.clean) === 1, Number(row.flagged) === 1);
   });
   for (const row of await source.sql.all<{ seq: number; slug: string }>('SELECT s.seq, c.slug FROM server_categories c JOIN servers s ON s.id = c.server_id')) {
     docs.category(row.seq, row.slug);

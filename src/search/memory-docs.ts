@@ -51,10 +51,12 @@ export class ServerDocsBuilder extends DocsBuilder {
   private readonly categories: Uint32Array;
   private readonly categoryBits = new Map<string, number>();
   private readonly clean: Uint8Array;
+  private readonly flagged: Uint8Array;
 
   constructor(text: TextIndex) {
     super(text, 'servers');
     this.clean = new Uint8Array(text.size);
+    this.flagged = new Uint8Array(text.size);
     const size = text.size;
     this.sourceCount = new Int32Array(size);
     this.nameLength = new Int32Array(size);
@@ -62,10 +64,11 @@ export class ServerDocsBuilder extends DocsBuilder {
     this.categories = new Uint32Array(size);
   }
 
-  /** A server's row: how many sources list it, its display name, its match names, whether `trust=clean` admits it. */
-  server(seq: number, sourceCount: number, sortName: string, matchNames: string[], clean: boolean): void {
+  /** A server's row: how many sources list it, its display name, its match names, whether `trust=clean` admits it, whether it has a quality flag. */
+  server(seq: number, sourceCount: number, sortName: string, matchNames: string[], clean: boolean, flagged = false): void {
     const doc = this.docOf(seq);
     this.clean[doc] = clean ? 1 : 0;
+    this.flagged[doc] = flagged ? 1 : 0;
     this.sourceCount[doc] = sourceCount;
     this.nameLength[doc] = [...sortName].length;
     this.matchNames[doc] = matchNames;
@@ -87,8 +90,8 @@ export class ServerDocsBuilder extends DocsBuilder {
   finish(): ServerDocs {
     this.checkComplete();
     const names = nameTableOf(this.text.size, (doc) => this.matchNames[doc] ?? []);
-    const { text, idRank, sourceCount, nameLength, categories, categoryBits, clean } = this;
-    return { text, idRank, sourceCount, nameLength, categories, categoryBits, clean, names };
+    const { text, idRank, sourceCount, nameLength, categories, categoryBits, clean, flagged } = this;
+    return { text, idRank, sourceCount, nameLength, categories, categoryBits, clean, flagged, names };
   }
 }
 

@@ -78,14 +78,14 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
  * them (asking starts a build for a generation not built yet).
  */
 function serverMatches(current: CurrentIndexes, generation: string, query: ServerQuery): Promise<FoundPage | null> | null {
-  const { terms, text, category, limit, offset } = query;
+  const { terms, text, category, quality, limit, offset } = query;
   const clean = query.trust === 'clean';
   if (query.sort !== 'relevance' || terms === null || text === null) return null;
   const indexes = current.at(generation);
   if (!indexes) return null;
   return inSteps(terms, namePrefixOf(text), {
-    byName: async (prefix) => found(terms, null, indexes.searchServers({ words: null, text: prefix, category, clean, limit, offset })),
-    byWords: async (words) => found(terms, words, indexes.searchServers({ words, text, category, clean, limit, offset })),
+    byName: async (prefix) => found(terms, null, indexes.searchServers({ words: null, text: prefix, category, clean, quality, limit, offset })),
+    byWords: async (words) => found(terms, words, indexes.searchServers({ words, text, category, clean, quality, limit, offset })),
     holds: async (prefixes) => indexes.serversHold(prefixes),
     vocabulary: async () => indexes.serverTerms,
   });

@@ -5,6 +5,7 @@
  * search touches only the postings of its words. Built by memory-docs.ts.
  */
 import type { Authentication } from '../types.js';
+import type { QualityFilter } from './engine.js';
 import { byScore, pageOf, type IndexedPage, type Tiers } from './page-selection.js';
 import { NAME_TIERS } from './ranking.js';
 import type { TextIndex, TextMatches } from './text-index.js';
@@ -17,6 +18,8 @@ export interface IndexedServerSearch {
   readonly category: string | null;
   /** Only servers with `clean` set (the `trust=clean` filter). */
   readonly clean: boolean;
+  /** Only servers without (`unflagged`) or with (`flagged`) a quality flag; null: all. */
+  readonly quality: QualityFilter | null;
   readonly limit: number;
   readonly offset: number;
 }
@@ -62,6 +65,8 @@ export interface ServerDocs {
   readonly categoryBits: ReadonlyMap<string, number>;
   /** 1 where the server's tools were scanned with no serious finding and have not changed since first seen. */
   readonly clean: Uint8Array;
+  /** 1 where the server has a quality flag (src/catalog/quality.ts). */
+  readonly flagged: Uint8Array;
   /** Each server's match names. */
   readonly names: NameTable;
 }
@@ -90,21 +95,24 @@ export function indexesOf(generation: string, servers: ServerDocs, tools: ToolDo
         if (bit === undefined) return { seqs: [], total: 0 };
         inCategory = (doc) => ((servers.categories[doc] as number) & bit) !== 0;
       }
-      const accepts = search.clean ? (doc: number) => servers.clean[doc] === 1 && inCategory(doc) : inCategory;
+      const inQuality = search.quality === null ? inCategory : (doc: number) => servers.flagged[doc] === (search.quality === 'flagged' ? 1 : 0) && inCategory(doc);
+      const accepts = search.clean ? (doc: number) => servers.clean[doc] === 1 && inQuality(doc) : inQuality;
       const matches = search.words === null ? namedMatches(servers.names, search.text, accepts) : servers.text.match(search.words, accepts);
       if (!matches) return null;
-      const tiers = nameTiers(servers.names, search.text, matches);
+      // A flagged server is in no name tier (SERVER_RANKING_RULES).
+      const tiers = nameTiers(servers.names, search.text, matches, servers.flagged);
       // SERVER_RANKING_RULES: exact name, then name prefix (each by more sources, then the
-      // shorter display name), then bm25, then id.
+      // shorter display name), then the rest by byScore (every word held first, unflagged first,
+      // bm25), then id.
       const named = (a: number, b: number): number => {
         const docA = matches.docs[a] as number;
         const docB = matches.docs[b] as number;
         return tiers.tier(a) - tiers.tier(b)
           || (servers.sourceCount[docB] as number) - (servers.sourceCount[docA] as number)
           || (servers.nameLength[docA] as number) - (servers.nameLength[docB] as number)
-          || byScore(matches, servers.idRank, a, b);
+          || byScore(matches, servers.idRank, a, b, servers.flagged);
       };
-      const page = pageOf(servers.text.rowids, matches, tiers, named, servers.idRank, search.offset, search.limit);
+      const page = pageOf(servers.text.rowids, matches, tiers, named, servers.idRank, search.offset, search.limit, servers.flagged);
       return search.words === null ? { seqs: page.seqs, total: page.total } : page;
     },
     searchTools(search) {
@@ -167,17 +175,19 @@ const PREFIX_MARK = 1 + NAME_TIERS.prefix;
 
 /**
  * The full matches with a name equal to `text` (NAME_TIERS.exact) or starting with it
- * (NAME_TIERS.prefix), by position in `matches`: found from the few names that start with the
- * text, not by reading every match.
+ * (NAME_TIERS.prefix), by position in `matches`, but those `outside` marks: found from the few
+ * names that start with the text, not by reading every match.
  */
-function nameTiers(table: NameTable, text: string, matches: TextMatches): Tiers {
+function nameTiers(table: NameTable, text: string, matches: TextMatches, outside: Uint8Array | null = null): Tiers {
   const scratch = table.tiers;
   scratch.fill(0, 0, matches.docs.length);
   const positions: number[] = [];
   for (let n = lowerBound(table.names, text); n < table.names.length && (table.names[n] as string).startsWith(text); n += 1) {
     const marked = table.names[n] === text ? EXACT_MARK : PREFIX_MARK;
     for (let d = table.start[n] as number; d < (table.start[n + 1] as number); d += 1) {
-      const k = matches.position(table.docs[d] as number);
+      const doc = table.docs[d] as number;
+      if (outside !== null && outside[doc] === 1) continue;
+      const k = matches.position(doc);
       // Only a document holding every word is in a name tier (ranking.ts: MATCH_RULE).
       if (k < 0 || matches.masks[k] !== matches.full) continue;
       const was = scratch[k] as number;

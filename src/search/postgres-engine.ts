@@ -26,7 +26,7 @@ export const POSTGRES: SqlDialect = {
   vocabulary: (index) => `SELECT word AS term FROM ts_stat('SELECT document FROM ${index}')`,
   contains: (column) => `strpos(${column}, ?) > 0`,
   // PostgreSQL sorts NULL first descending: it is told to put unknown dates and tool counts last.
-  serverOrder: { ...SERVER_ORDER, newest: 's.published_at DESC NULLS LAST, s.id ASC', tools: 's.tool_count DESC NULLS LAST, s.id ASC' },
+  serverOrder: { ...SERVER_ORDER, newest: 's.flagged ASC, s.published_at DESC NULLS LAST, s.id ASC', tools: 's.flagged ASC, s.tool_count DESC NULLS LAST, s.id ASC' },
 };
 
 export function createPostgresEngine({ sql }: SearchSource): SqlEngine {

@@ -160,10 +160,19 @@ export const MATCH_STEPS: readonly RankingRule[] = [
  */
 export const TYPOS = { oneEdit: 5, twoEdits: 9, maxTerms: 16 } as const;
 
-/** How a relevance search orders servers, first rule first. */
+/**
+ * How a relevance search orders servers, first rule first. A server with a quality flag
+ * (src/catalog/quality.ts) is in no name tier, and after the tiers comes below every unflagged
+ * server that holds as many of the query's words (all, or some: MATCHING_STRATEGY), before bm25.
+ * Test and template copies are many and are named like what they copy (`email-mcp`, `template`):
+ * in a name tier they took the place the tier keeps for the server the user named; and their
+ * texts are short, which bm25 favours, so after bm25 the rule would order nothing. It never
+ * lifts a server that holds fewer of the query's words.
+ */
 export const SERVER_RANKING_RULES: readonly RankingRule[] = [
-  { name: 'exact name', rule: 'a server one of whose match names equals the query text (NAME_TIERS.exact)' },
-  { name: 'prefix name', rule: 'then a server one of whose match names starts with the query text (NAME_TIERS.prefix)' },
+  { name: 'exact name', rule: 'an unflagged server one of whose match names equals the query text (NAME_TIERS.exact)' },
+  { name: 'prefix name', rule: 'then an unflagged server one of whose match names starts with the query text (NAME_TIERS.prefix)' },
+  { name: 'quality', rule: 'then, among the servers holding every word and among those holding some, each part apart: a server without a quality flag first' },
   { name: 'sources', rule: 'within each name tier: the server more sources list first' },
   { name: 'name length', rule: 'within each name tier: then the shorter display name (sort_name, in characters)' },
   { name: 'bm25', rule: 'then the higher bm25 relevance, with FTS_WEIGHTS.servers_fts' },
@@ -176,6 +185,16 @@ export const TOOL_RANKING_RULES: readonly RankingRule[] = [
   { name: 'prefix name', rule: 'then a tool whose name starts with the query text' },
   { name: 'bm25', rule: 'then the higher bm25 relevance, with FTS_WEIGHTS.tools_fts' },
   { name: 'id', rule: 'then the lower id, byte by byte' },
+];
+
+/**
+ * The other sorts (a-z, z-a, newest, oldest, tools, endpoints): plain orders, which only the SQL
+ * engines answer, each from an index in its exact order (migration 025).
+ */
+export const BROWSE_RULES: readonly RankingRule[] = [
+  { name: 'quality', rule: 'a server (or tool) without a quality flag first, in every sort: test and template records are kept off the first pages' },
+  { name: 'sort', rule: 'then the sort\'s own order; a-z and z-a compare the browse name, the display name lower-cased without leading punctuation (src/catalog/browse-name.ts)' },
+  { name: 'id', rule: 'then the id (z-a: descending)' },
 ];
 
 /** The name tiers, best first; matches outside both are ordered by bm25 alone. */

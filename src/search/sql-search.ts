@@ -8,7 +8,7 @@ import type { FtsTable } from '../store/fts.js';
 import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type ToolRow } from '../store/read-rows.js';
 import { inSteps } from './match-steps.js';
 import { namePrefixOf } from './query.js';
-import { CLEAN_SERVER, type Page, type SearchEngine, type ServerQuery, type ToolQuery } from './engine.js';
+import { CLEAN_SERVER, QUALITY_FILTER, type Page, type SearchEngine, type ServerQuery, type ToolQuery } from './engine.js';
 import { NAME_TIERS } from './ranking.js';
 import type { SqlBinding, SqlRunner } from './search-source.js';
 import type { WordMatch } from './typos.js';
@@ -58,22 +58,26 @@ export interface SqlDialect {
   readonly serverOrder: Readonly<Record<OrderedSort, string>>;
 }
 
-/** The server orders as SQLite gives them; PostgreSQL changes two (postgres-engine.ts). */
+/**
+ * The server orders as SQLite gives them; PostgreSQL changes two (postgres-engine.ts). Each
+ * lists unflagged servers first (ranking.ts: BROWSE_RULES), each from its own index
+ * (migration 025); a-z and z-a read the browse name, which leaves leading punctuation out.
+ */
 export const SERVER_ORDER: Readonly<Record<OrderedSort, string>> = {
-  'a-z': 's.sort_name ASC, s.id ASC',
-  // z-a reads the a-z index backwards, so its ties run by id descending.
-  'z-a': 's.sort_name DESC, s.id DESC',
+  'a-z': 's.flagged ASC, s.browse_name ASC, s.id ASC',
+  // z-a keeps its ties by id descending, as when it read the a-z index backwards.
+  'z-a': 's.flagged ASC, s.browse_name DESC, s.id DESC',
   // SQLite sorts NULL first ascending and last descending: newest and tools need no help to put
   // unknown dates and unknown tool counts last.
-  newest: 's.published_at DESC, s.id ASC',
-  oldest: '(s.published_at IS NULL), s.published_at ASC, s.id ASC',
-  tools: 's.tool_count DESC, s.id ASC',
-  endpoints: 's.endpoint_count DESC, s.id ASC',
+  newest: 's.flagged ASC, s.published_at DESC, s.id ASC',
+  oldest: 's.flagged ASC, (s.published_at IS NULL), s.published_at ASC, s.id ASC',
+  tools: 's.flagged ASC, s.tool_count DESC, s.id ASC',
+  endpoints: 's.flagged ASC, s.endpoint_count DESC, s.id ASC',
 };
 
 const TOOL_ORDER: Readonly<Record<Exclude<ToolSort, 'relevance'>, string>> = {
-  'a-z': 't.sort_name ASC, t.id ASC',
-  'z-a': 't.sort_name DESC, t.id DESC',
+  'a-z': 't.flagged ASC, t.browse_name ASC, t.id ASC',
+  'z-a': 't.flagged ASC, t.browse_name DESC, t.id DESC',
 };
 
 /** The rows each index holds, as the queries alias them. */
@@ -120,11 +124,13 @@ function countMatched(dialect: SqlDialect, index: FtsTable, words: readonly Word
 
 /**
  * The order of a search with words: by `sort` (null: relevance, from the name tier on), rows
- * holding every word before the others.
+ * holding every word before the others; in relevance, then `quality` (servers: unflagged first),
+ * then the tier rules. (A row in a name tier holds every word, and outside one the tier rules
+ * are even: taking `partial` before them changes nothing.)
  */
-function wordOrder(dialect: SqlDialect, words: readonly WordMatch[], tierRules: string, sort: string | null): string {
+function wordOrder(dialect: SqlDialect, words: readonly WordMatch[], tierRules: string, sort: string | null, quality = ''): string {
   const partial = `CASE WHEN m.matched_mask = ${2 ** words.length - 1} THEN 0 ELSE 1 END`;
-  return sort !== null ? `ORDER BY ${partial}, ${sort}` : `ORDER BY m.tier, ${tierRules}${partial}, m.relevance ${dialect.rankOrder}, `;
+  return sort !== null ? `ORDER BY ${partial}, ${sort}` : `ORDER BY m.tier, ${partial}, ${quality}${tierRules}m.relevance ${dialect.rankOrder}, `;
 }
 
 /**
@@ -134,8 +140,9 @@ function wordOrder(dialect: SqlDialect, words: readonly WordMatch[], tierRules: 
  */
 export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: string, paged: boolean, words: readonly WordMatch[] | null = null): Query {
   const bindings: SqlBinding[] = [];
-  const clean = search.trust === 'clean' ? ` AND ${CLEAN_SERVER}` : '';
-  // The filters, joined to the text index: trust, then category.
+  const admits = [...(search.trust === 'clean' ? [CLEAN_SERVER] : []), ...(search.quality !== null ? [QUALITY_FILTER[search.quality]] : [])];
+  const clean = admits.map((condition) => ` AND ${condition}`).join('');
+  // The filters, joined to the text index: trust and quality, then category.
   const filter: Query | null = search.category === null
     ? (clean === '' ? null : { sql: `${dialect.join} servers s ON s.seq = servers_fts.rowid${clean}`, bindings: [] })
     : { sql: `${dialect.join} servers s ON s.seq = servers_fts.rowid${clean} ${dialect.join} server_categories c ON c.server_id = s.id AND c.slug = ?`, bindings: [search.category] };
@@ -145,12 +152,14 @@ export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: st
   const { exact, prefix, none } = NAME_TIERS;
   if (search.terms !== null && words !== null) {
     if (!paged) return countMatched(dialect, 'servers_fts', words, filter);
-    const tier: Query = { sql: `CASE WHEN ${dialect.contains('s.match_names')} THEN ${exact} WHEN ${dialect.contains('s.match_names')} THEN ${prefix} ELSE ${none} END`, bindings: [exactName, prefixName] };
+    // A flagged server is in no name tier (SERVER_RANKING_RULES).
+    const tier: Query = { sql: `CASE WHEN s.flagged <> 0 THEN ${none} WHEN ${dialect.contains('s.match_names')} THEN ${exact} WHEN ${dialect.contains('s.match_names')} THEN ${prefix} ELSE ${none} END`, bindings: [exactName, prefixName] };
     const rows = matchedRows(dialect, 'servers_fts', words, filter, tier);
     // SERVER_RANKING_RULES: exact name matches, then prefix name matches (each led by servers
-    // more sources list, then by the shorter display name), then rows holding every word, the database's rank, id.
+    // more sources list, then by the shorter display name), then rows holding every word, then
+    // the others; each of these two unflagged first, then by the database's rank; then id.
     const tierRules = `CASE WHEN m.tier < ${none} THEN -s.source_count ELSE 0 END, CASE WHEN m.tier < ${none} THEN length(s.sort_name) ELSE 0 END, `;
-    const order = wordOrder(dialect, words, tierRules, search.sort === 'relevance' ? null : dialect.serverOrder[search.sort]);
+    const order = wordOrder(dialect, words, tierRules, search.sort === 'relevance' ? null : dialect.serverOrder[search.sort], 's.flagged, ');
     const sql = `${rows.with.sql} SELECT ${select}, m.matched_mask FROM ${rows.rows.sql} ${dialect.join} servers s ON s.seq = m.seq ${order}${search.sort === 'relevance' ? 's.id' : ''} LIMIT ? OFFSET ?`;
     return { sql, bindings: [...rows.with.bindings, ...rows.rows.bindings, search.limit, search.offset] };
   }
@@ -159,14 +168,15 @@ export function serverQuery(dialect: SqlDialect, search: ServerQuery, select: st
     sql += ' JOIN server_categories c ON c.server_id = s.id AND c.slug = ?';
     bindings.push(search.category);
   }
-  const conditions = [...(search.terms !== null ? [dialect.contains('s.match_names')] : []), ...(clean === '' ? [] : [CLEAN_SERVER])];
+  const conditions = [...(search.terms !== null ? [dialect.contains('s.match_names')] : []), ...admits];
   if (conditions.length > 0) sql += ` WHERE ${conditions.join(' AND ')}`;
   if (search.terms !== null) bindings.push(prefixName);
   if (!paged) return { sql, bindings };
   if (search.sort === 'relevance' && search.terms !== null) {
-    // The name-prefix step: exact name, then prefix, each by more sources, then the shorter name, then id.
-    const tier = `CASE WHEN ${dialect.contains('s.match_names')} THEN ${exact} WHEN ${dialect.contains('s.match_names')} THEN ${prefix} ELSE ${none} END`;
-    sql += ` ORDER BY ${tier}, -s.source_count, length(s.sort_name), s.id`;
+    // The name-prefix step: exact name, then prefix, each by more sources, then the shorter
+    // name; then the flagged servers, which are in no name tier; then id.
+    const tier = `CASE WHEN s.flagged <> 0 THEN ${none} WHEN ${dialect.contains('s.match_names')} THEN ${exact} WHEN ${dialect.contains('s.match_names')} THEN ${prefix} ELSE ${none} END`;
+    sql += ` ORDER BY ${tier}, CASE WHEN s.flagged <> 0 THEN 0 ELSE -s.source_count END, CASE WHEN s.flagged <> 0 THEN 0 ELSE length(s.sort_name) END, s.id`;
     bindings.push(exactName, prefixName);
   } else {
     sql += ` ORDER BY ${dialect.serverOrder[search.sort === 'relevance' ? 'a-z' : search.sort]}`;

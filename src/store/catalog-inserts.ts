@@ -19,7 +19,8 @@ export const CATALOG_INSERTS = {
   },
   tools: {
     table: 'tools',
-    columns: ['seq', 'id', 'server_id', 'position', 'name', 'title', 'description', 'input_schema', 'annotations', 'authentication', 'sort_name', 'source', 'fingerprint', 'findings'],
+    columns: ['seq', 'id', 'server_id', 'position', 'name', 'title', 'description', 'input_schema', 'annotations', 'authentication', 'sort_name', 'source', 'fingerprint', 'findings',
+      'quality_flags', 'flagged', 'browse_name'],
   },
   toolsFts: { table: 'tools_fts', columns: ['rowid', ...FTS_COLUMNS.tools_fts] },
   sources: { table: 'sources', columns: SOURCE_COLUMNS, onConflict: mergeOn(['source', 'source_key'], SOURCE_COLUMNS) },

@@ -94,7 +94,7 @@ const BY_KEY = {
   packages: 'SELECT * FROM packages WHERE server_id = ? ORDER BY position',
   tools: 'SELECT server_id, id, name, title, description FROM tools WHERE server_id = ? ORDER BY position',
   sources: 'SELECT server_id, source, source_key, ingested_at FROM sources WHERE server_id = ? ORDER BY source, source_key',
-  wholeTools: 'SELECT id, name, title, description, server_id, input_schema, annotations, authentication, source, fingerprint, findings FROM tools WHERE server_id = ? ORDER BY position',
+  wholeTools: 'SELECT id, name, title, description, server_id, input_schema, annotations, authentication, source, fingerprint, findings, quality_flags FROM tools WHERE server_id = ? ORDER BY position',
   records: 'SELECT server_id, source, source_key, ingested_at, record FROM sources WHERE server_id = ? ORDER BY source, source_key',
 } as const;
 

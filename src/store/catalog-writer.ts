@@ -14,6 +14,7 @@ import { SCHEMA } from './migrations/index.js';
 import { createSearchSnapshots } from './search-snapshots.js';
 import { createSearchSource, type CatalogSearchSource } from './search-reads.js';
 import { assertBatchSize, ServerWriter, WRITE_BATCH, type ServerWrite, type WriteCounts } from './server-writes.js';
+import { refreshDuplicates } from './quality-flags.js';
 import { rescanTools, type RescanSummary } from './tool-rescan.js';
 import { createIdentityRows, type IdentityRows } from './identity-rows.js';
 import { createWriteLookups, type SourceRow, type WriteLookups } from './write-lookups.js';
@@ -42,6 +43,11 @@ export interface CatalogWriter extends WriteLookups, IdentityRows {
   searchSource(): Promise<{ readonly generation: string; readonly source: CatalogSearchSource }>;
   /** Makes what the catalog derives from its tool definitions again by today's rules (tool-rescan.ts), as of `now`. */
   rescanTools(now: string): Promise<RescanSummary>;
+  /**
+   * Sets or clears each server's `duplicate` quality flag by the catalog as written so far
+   * (quality-flags.ts): a write calls it after its last server. Returns how many changed.
+   */
+  refreshDuplicates(): Promise<number>;
 }
 
 /** The advisory lock key that serializes catalog writers on PostgreSQL (any fixed number). */
@@ -123,6 +129,12 @@ function createWriter(trx: Knex.Transaction, counts: WriteCounts): CatalogWriter
       const summary = await rescanTools(trx, now);
       counts.rows += summary.toolsChanged + summary.serversChanged;
       return summary;
+    },
+
+    async refreshDuplicates() {
+      const changed = await refreshDuplicates(trx);
+      counts.rows += changed;
+      return changed;
     },
 
     async searchSource() {

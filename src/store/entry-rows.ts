@@ -3,6 +3,7 @@
  * into rows as soon as it is materialized, so what waits for the database is flat arrays of text
  * and numbers the garbage collector need not trace. Row numbers (`seq`) are given by the writer.
  */
+import { browseNameOf } from '../catalog/browse-name.js';
 import type { CatalogEntry } from '../catalog/catalog-entry.js';
 import { withoutNamespace } from '../catalog/namespace.js';
 import { serverSearchRow, toolSearchRow } from '../catalog/search-text.js';
@@ -14,7 +15,7 @@ import { versionRowsOf } from './registry-versions.js';
 export const SERVER_COLUMNS = [
   'name', 'title', 'description', 'domain', 'version', 'versions', 'categories', 'transports', 'endpoint_count', 'tool_count', 'authentication',
   'repository_url', 'website_url', 'license', 'published_at', 'updated_at', 'sort_name', 'match_names', 'source_count', 'content_hash', 'modified_at',
-  'tools_fingerprint', 'tool_findings',
+  'tools_fingerprint', 'tool_findings', 'quality_flags', 'flagged', 'browse_name',
 ] as const;
 
 /** One tool definition as `tool_history` keeps it (tool-history.ts). */
@@ -63,7 +64,8 @@ export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
       server.name, server.title, server.description, server.domain, server.version, JSON.stringify(server.versions), JSON.stringify(server.categories),
       JSON.stringify(server.transports), server.endpointCount, server.toolCount, server.authentication, server.repositoryUrl, server.websiteUrl,
       server.license, server.publishedAt, server.updatedAt, (server.title ?? server.name).toLowerCase(), `\n${entry.matchNames.join('\n')}\n`,
-      entry.sourceCount, entry.contentHash, now, server.toolsFingerprint, server.toolFindings,
+      entry.sourceCount, entry.contentHash, now, server.toolsFingerprint, server.toolFindings, JSON.stringify(server.quality.flags),
+      server.quality.flags.length > 0 ? 1 : 0, browseNameOf(server.title ?? server.name),
     ],
     serverFts: serverSearchRow(shortName, server.title ?? '', server.description, entry.searchCategories, entry.searchTools),
     categories: server.categories.map((slug) => [slug, server.id]),
@@ -74,7 +76,8 @@ export function serverRowsOf(entry: CatalogEntry, now: string): ServerRows {
     ]),
     tools: entry.tools.map((tool, position) => [
       tool.id, server.id, position, tool.name, tool.title, tool.description, tool.inputSchema === null ? null : JSON.stringify(tool.inputSchema), JSON.stringify(tool.annotations),
-      tool.authentication, tool.name.toLowerCase(), tool.source, tool.fingerprint, JSON.stringify(tool.findings),
+      tool.authentication, tool.name.toLowerCase(), tool.source, tool.fingerprint, JSON.stringify(tool.findings), JSON.stringify(tool.quality.flags),
+      tool.quality.flags.length > 0 ? 1 : 0, browseNameOf(tool.name),
     ]),
     toolFts: entry.tools.map((tool) => toolSearchRow(tool.name.replace(/[_-]+/g, ' '), tool.title ?? '', tool.description, `${shortName} ${server.title ?? ''}`, tool.inputSchema)),
     registryVersions: versionRowsOf(entry, now),

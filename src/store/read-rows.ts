@@ -8,7 +8,7 @@ export interface ServerRow {
   seq: number; id: string; name: string; title: string | null; description: string; domain: string | null; version: string | null;
   versions: string; categories: string; transports: string; endpoint_count: number; tool_count: number | null;
   authentication: Authentication; repository_url: string | null; website_url: string | null; license: string | null;
-  published_at: string | null; updated_at: string | null;
+  published_at: string | null; updated_at: string | null; quality_flags: string;
 }
 
 /** A server's whole row (`s.*`): its summary's columns and the rest a record shows. */
@@ -26,15 +26,16 @@ export interface PackageRow {
 export interface ToolRow {
   seq: number; id: string; name: string; title: string | null; description: string; server_id: string; server_name: string;
   input_schema: string | null; annotations: string; authentication: Authentication; source: Tool['source']; fingerprint: string; findings: string;
+  quality_flags: string;
 }
 
 /** What a summary reads, from `servers s` (not the versions list, names index or hashes a search page never shows). */
-export const SUMMARY_COLUMNS = ['seq', 'id', 'name', 'title', 'description', 'domain', 'version', 'categories', 'transports', 'endpoint_count', 'tool_count', 'authentication', 'repository_url', 'published_at', 'updated_at']
+export const SUMMARY_COLUMNS = ['seq', 'id', 'name', 'title', 'description', 'domain', 'version', 'categories', 'transports', 'endpoint_count', 'tool_count', 'authentication', 'repository_url', 'published_at', 'updated_at', 'quality_flags']
   .map((column) => `s.${column}`)
   .join(', ');
 
 /** What a tool reads, from `tools t JOIN servers s`. */
-export const TOOL_COLUMNS = ['t.id', 't.name', 't.title', 't.description', 't.server_id', 's.name as server_name', 't.input_schema', 't.annotations', 't.authentication', 't.source', 't.fingerprint', 't.findings'];
+export const TOOL_COLUMNS = ['t.id', 't.name', 't.title', 't.description', 't.server_id', 's.name as server_name', 't.input_schema', 't.annotations', 't.authentication', 't.source', 't.fingerprint', 't.findings', 't.quality_flags'];
 
 export function toSummary(row: ServerRow): ServerSummary {
   return {
@@ -53,6 +54,7 @@ export function toSummary(row: ServerRow): ServerSummary {
     repositoryUrl: row.repository_url,
     publishedAt: row.published_at,
     updatedAt: row.updated_at,
+    quality: { flags: JSON.parse(row.quality_flags) },
   };
 }
 
@@ -70,5 +72,6 @@ export function toTool(row: ToolRow): Tool {
     source: row.source,
     fingerprint: row.fingerprint,
     findings: JSON.parse(row.findings),
+    quality: { flags: JSON.parse(row.quality_flags) },
   };
 }

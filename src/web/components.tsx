@@ -1,6 +1,6 @@
 /** Small pieces the pages share. Every value is passed to preact as text or an attribute, never as markup. */
 import type { ComponentChildren } from 'preact';
-import type { ServerSummary } from '../types.js';
+import type { ServerQualityFlag, ServerSummary } from '../types.js';
 import { safeHref } from './security.js';
 import { plural } from '../plural.js';
 
@@ -57,6 +57,25 @@ export function toolCountLabel(count: number | null): string {
   return count === null ? 'tools not listed' : plural(count, 'tool');
 }
 
+/** What each quality flag says to a person (src/catalog/quality.ts). */
+const QUALITY_LABELS: Readonly<Record<ServerQualityFlag, string>> = {
+  test: 'Test or staging record',
+  template: 'Template or demo',
+  placeholder: 'Placeholder text',
+  duplicate: 'Copy of another server',
+};
+
+/** A server's quality flags as facts, for a list of facts. */
+export function QualityFacts({ flags }: { readonly flags: readonly ServerQualityFlag[] }) {
+  return (
+    <>
+      {flags.map((flag) => (
+        <li class="warn">{QUALITY_LABELS[flag]}</li>
+      ))}
+    </>
+  );
+}
+
 /** A server in a list: its name linking to its page, what it does, and its facts. */
 export function ServerCard({ server, categoryNames, compare, terms }: { readonly server: ServerSummary & { readonly matchedTerms?: readonly string[] }; readonly categoryNames: ReadonlyMap<string, string>; readonly compare?: boolean; readonly terms?: readonly string[] | null }) {
   const title = server.title ?? server.name;
@@ -79,6 +98,7 @@ export function ServerCard({ server, categoryNames, compare, terms }: { readonly
         <li>{toolCountLabel(server.toolCount)}</li>
         <li>{server.transports.map(transportLabel).join(', ') || 'No transport listed'}</li>
         <li>{authLabel(server.authentication)}</li>
+        <QualityFacts flags={server.quality.flags} />
         {server.categories.slice(0, 3).map((slug) => (
           <li class="tag">{categoryNames.get(slug) ?? slug}</li>
         ))}

@@ -35,6 +35,7 @@ export interface ServersPageInput {
   readonly q?: string | undefined;
   readonly category?: string | undefined;
   readonly trust?: 'clean' | undefined;
+  readonly quality?: 'unflagged' | 'flagged' | undefined;
   readonly sort?: ServerSort | undefined;
   readonly offset?: number | undefined;
   readonly compare?: readonly string[] | undefined;
@@ -128,21 +129,23 @@ function catalogPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'ho
   return {
     async home(signal) {
       return ok(await read.page('home', async () => {
-        const [servers, tools, categories] = await Promise.all([
-          read.searchServers({ sort: 'newest', limit: 6, offset: 0 }),
+        // The newest without test, template or placeholder records; the totals count every server.
+        const [recent, servers, tools, categories] = await Promise.all([
+          read.searchServers({ sort: 'newest', quality: 'unflagged', limit: 6, offset: 0 }),
+          read.searchServers({ limit: 1, offset: 0 }),
           read.searchTools({ limit: 1, offset: 0 }),
           read.listCategories(),
         ]);
-        return renderPage(<HomePage assets={assets} data={{ servers: servers.value, toolTotal: tools.value.total, categories: categories.value }} />);
+        return renderPage(<HomePage assets={assets} data={{ recent: recent.value.items, serverTotal: servers.value.total, toolTotal: tools.value.total, categories: categories.value }} />);
       }, false, signal));
     },
 
     async servers(input, signal) {
       const compare = [...new Set(input.compare ?? [])];
-      const key = `servers\n${JSON.stringify([input.q, input.category, input.trust, input.sort, input.offset ?? 0, compare])}`;
+      const key = `servers\n${JSON.stringify([input.q, input.category, input.trust, input.quality, input.sort, input.offset ?? 0, compare])}`;
       return ok(await read.page(key, async (gone) => {
         const [page, categories, chosen] = await Promise.all([
-          read.searchServers({ q: input.q, category: input.category, trust: input.trust, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone),
+          read.searchServers({ q: input.q, category: input.category, trust: input.trust, quality: input.quality, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone),
           read.listCategories(),
           Promise.all(compare.map((id) => serverAnswer(read, id))),
         ]);

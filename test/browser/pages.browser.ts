@@ -53,6 +53,17 @@ describe('web pages in Chromium', function () {
     noErrors(v);
   });
 
+  it('filters test and template records with the search form, any category and any tool check', async () => {
+    const v = await visit('/servers?q=notion');
+    await v.page.getByLabel('Test and template records').selectOption({ label: 'Hidden' });
+    await v.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await v.page.waitForURL(/quality=unflagged/);
+    expect(await v.page.locator('h1').textContent()).to.match(/notion/i);
+    expect(await v.page.getByLabel('Test and template records').inputValue()).to.equal('unflagged');
+    expect(await v.page.locator('.server-card').count()).to.be.greaterThan(0);
+    noErrors(v);
+  });
+
   it('compares two ticked results side by side', async () => {
     const v = await visit('/servers?sort=a-z');
     await v.page.locator('input[type="checkbox"][name="ids"]').nth(0).check();

@@ -5,7 +5,7 @@ import { contractViolations } from '../support/contract.js';
 const headers = (extra: Record<string, string> = {}): Headers =>
   new Headers({ 'content-type': 'application/json', 'x-request-id': 'r1', ...extra });
 
-const page = { items: [], total: 0, limit: 20, offset: 0, sort: 'a-z', query: null, terms: null, category: null, trust: null };
+const page = { items: [], total: 0, limit: 20, offset: 0, sort: 'a-z', query: null, terms: null, category: null, trust: null, quality: null };
 
 describe('contract check', () => {
   it('accepts a response that honours the contract', async () => {
@@ -23,7 +23,7 @@ describe('contract check', () => {
     ['an unrouted non-problem', { method: 'GET', path: '/nowhere', status: 404, headers: headers(), body: { message: 'no' } }],
     ['a server item with a server-record field', {
       method: 'GET', path: '/api/v1/servers/search', status: 200, headers: headers(),
-      body: { ...page, total: 1, items: [{ id: 'a', name: 'a/b', title: null, description: '', domain: null, version: null, categories: [], transports: [], endpointCount: 0, toolCount: 0, authentication: 'none', repositoryUrl: null, publishedAt: null, updatedAt: null, remotes: [] }] },
+      body: { ...page, total: 1, items: [{ id: 'a', name: 'a/b', title: null, description: '', domain: null, version: null, categories: [], transports: [], endpointCount: 0, toolCount: 0, authentication: 'none', repositoryUrl: null, publishedAt: null, updatedAt: null, quality: { flags: [] }, remotes: [] }] },
     }],
   ];
   for (const [what, response] of broken) {

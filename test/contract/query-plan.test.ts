@@ -21,7 +21,7 @@ describe('server search query plan', () => {
     for (const category of [null, 'databases']) {
       it(`reads the FTS index, not the servers table, for q with sort=${sort}${category ? ' and a category' : ''}`, async () => {
         const query = parseQuery('github issues')!;
-        const plan = await explainServerSearch(h.service.store.searchSource, { terms: query.terms, text: query.text, category, trust: null, sort, limit: 20, offset: 0 });
+        const plan = await explainServerSearch(h.service.store.searchSource, { terms: query.terms, text: query.text, category, trust: null, quality: null, sort, limit: 20, offset: 0 });
         if (TEST_DIALECT === 'postgres') {
           // PostgreSQL's planner weighs a category against the text by their statistics: with a
           // category it may start from the category's index; without one the GIN index drives.

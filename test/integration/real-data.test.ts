@@ -157,6 +157,45 @@ describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not fo
     expect(body.total).to.be.greaterThan(5);
     expect(body.items[0].name).to.equal('create_issue');
   });
+  describe('keeps test, template and placeholder records below the rest (src/catalog/quality.ts)', () => {
+    type Flagged = { name: string; quality: { flags: string[] } };
+    const testOrTemplate = (items: readonly Flagged[]): string[] => items.filter((s) => s.quality.flags.some((f) => f === 'test' || f === 'template')).map((s) => s.name);
+
+    for (const q of ['email', 'github', 'database']) {
+      it(`holds none among the first 20 servers for "${q}"`, async () => {
+        const { body } = await h.request(`/api/v1/servers/search?q=${q}&limit=20`);
+        expect(body.items).to.have.length(20);
+        expect(testOrTemplate(body.items)).to.deep.equal([]);
+      });
+    }
+
+    it('flags the staging, template and copied records the catalog holds, and not the servers beside them', async () => {
+      const flagsOf = async (name: string): Promise<string[]> => (await h.request(`/api/v1/servers/${encodeURIComponent(name)}`)).body.quality.flags;
+      expect(await flagsOf('live.alpic.staging.mcp-server-6283dc54/mcp-server')).to.include.members(['test', 'template']);
+      expect(await flagsOf('ai.smithery/arjunkmrm-local02')).to.deep.equal(['duplicate']);
+      expect(await flagsOf('ai.smithery/arjunkmrm-test01')).to.include('test');
+      expect(await flagsOf('ai.smithery/arjunkmrm-time')).to.deep.equal([]);
+      expect(await flagsOf('io.github.github/github-mcp-server')).to.deep.equal([]);
+    });
+
+    it('leaves them off the home page and the first page of every browsing sort', async () => {
+      const html: string = (await h.request('/')).body;
+      const recent = html.slice(html.indexOf('id="recent-title"'));
+      const ids = [...recent.matchAll(/href="\/servers\/([^"?]+)"/g)].map((m) => decodeURIComponent(m[1] ?? ''));
+      expect(ids).to.have.length(6);
+      for (const id of ids) expect((await h.request(`/api/v1/servers/${encodeURIComponent(id)}`)).body.quality.flags, id).to.deep.equal([]);
+      for (const sort of ['a-z', 'z-a', 'newest', 'oldest', 'tools', 'endpoints']) {
+        const { body } = await h.request(`/api/v1/servers/search?sort=${sort}&limit=20`);
+        expect(body.items.filter((s: Flagged) => s.quality.flags.length > 0).map((s: Flagged) => s.name), sort).to.deep.equal([]);
+      }
+    });
+
+    it('opens the tools a-z with a name, not punctuation', async () => {
+      const { body } = await h.request('/api/v1/tools/search?sort=a-z&limit=20');
+      expect(body.items[0].name).to.match(/^[a-z0-9]/i);
+      expect(body.items.map((t: { name: string }) => t.name)).to.not.include('_________available_mcp_services_for_easy_copy_________');
+    });
+  });
 });
 
 /**

@@ -13,6 +13,9 @@ const PAGES = [
   '/servers?q=github&sort=relevance',
   '/servers?category=databases&offset=0',
   '/servers?compare=com.notion~mcp',
+  // A form's "any" choices arrive empty: not given.
+  '/servers?q=github&category=&trust=&sort=relevance',
+  '/tools?q=issue&authentication=&sort=a-z',
   '/tools?q=issue&authentication=oauth&sort=a-z',
   '/servers/com.notion~mcp',
   '/servers/io.github.hostile~xss-probe',

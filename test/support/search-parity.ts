@@ -76,7 +76,7 @@ export function namespacesOf(documents: Iterable<string>): string[] {
 /** A relevance search for `q` (as the registry service parses it), first page unless told. */
 export function serverQuery(q: string, extra: Partial<ServerQuery> = {}): ServerQuery {
   const parsed = parseQuery(q);
-  return { terms: parsed?.terms ?? null, text: parsed?.text ?? null, category: null, trust: null, sort: 'relevance', limit: 20, offset: 0, ...extra };
+  return { terms: parsed?.terms ?? null, text: parsed?.text ?? null, category: null, trust: null, quality: null, sort: 'relevance', limit: 20, offset: 0, ...extra };
 }
 
 export function toolQuery(q: string, extra: Partial<ToolQuery> = {}): ToolQuery {

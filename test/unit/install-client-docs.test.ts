@@ -15,7 +15,7 @@ function buildServer(overrides: Partial<CatalogServer> = {}): CatalogServer {
   return {
     id: 'com.acme~weather', name: 'com.acme/weather', title: null, description: 'Weather.', domain: null, version: '1.0.0',
     categories: [], transports: [], endpointCount: 0, toolCount: 0, authentication: 'none', repositoryUrl: null,
-    publishedAt: null, updatedAt: null, websiteUrl: null, license: null, versions: [], packages: [], remotes: [], tools: [], sources: [], toolsFingerprint: null, toolsChangedAt: null, toolFindings: null,
+    publishedAt: null, updatedAt: null, websiteUrl: null, license: null, versions: [], packages: [], remotes: [], tools: [], sources: [], toolsFingerprint: null, toolsChangedAt: null, toolFindings: null, quality: { flags: [] },
     ...overrides,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The in-memory engine's page selection and filters on hand-built catalogs: the ranking rules of
  * src/search/ranking.ts (name tiers first, each led by more sources then the shorter name; then
- * bm25; then id), offsets and limits, deep pages, and the category, trust and authentication filters.
+ * unflagged before flagged; then bm25; then id), offsets and limits, deep pages, and the
+ * category, trust, quality and authentication filters.
  */
 import { expect } from 'chai';
 import { ServerDocsBuilder, ToolDocsBuilder } from '../../src/search/memory-docs.js';
@@ -20,6 +21,8 @@ interface ServerSpec {
   readonly categories?: string[];
   /** Admitted by trust=clean. */
   readonly clean?: boolean;
+  /** Has a quality flag. */
+  readonly flagged?: boolean;
 }
 
 interface ToolSpec {
@@ -36,7 +39,7 @@ function indexesFor(servers: readonly ServerSpec[], tools: readonly ToolSpec[] =
   servers.forEach((s, i) => serverText.add(i + 1, [s.name, null, s.description ?? null, null, null]));
   const serverDocs = new ServerDocsBuilder(serverText.finish());
   servers.forEach((s, i) => {
-    serverDocs.server(i + 1, s.sourceCount ?? 1, s.name.toLowerCase(), s.matchNames ?? [s.name.toLowerCase()], s.clean ?? false);
+    serverDocs.server(i + 1, s.sourceCount ?? 1, s.name.toLowerCase(), s.matchNames ?? [s.name.toLowerCase()], s.clean ?? false, s.flagged ?? false);
     for (const slug of s.categories ?? []) serverDocs.category(i + 1, slug);
   });
   for (const i of byId(servers)) serverDocs.nextById(i + 1);
@@ -62,13 +65,14 @@ interface Search {
   readonly q: string;
   readonly category?: string | null;
   readonly clean?: boolean;
+  readonly quality?: 'unflagged' | 'flagged' | null;
   readonly limit?: number;
   readonly offset?: number;
 }
 
 /** The ids of a server page and its total. */
-function searchServers(servers: readonly ServerSpec[], { q, category = null, clean = false, limit = 20, offset = 0 }: Search) {
-  const page = indexesFor(servers).searchServers({ words: q.split(' ').map((word) => ({ word, stem: null, typos: [] })), text: q, category, clean, limit, offset });
+function searchServers(servers: readonly ServerSpec[], { q, category = null, clean = false, quality = null, limit = 20, offset = 0 }: Search) {
+  const page = indexesFor(servers).searchServers({ words: q.split(' ').map((word) => ({ word, stem: null, typos: [] })), text: q, category, clean, quality, limit, offset });
   return page && { ids: page.seqs.map((seq) => servers[seq - 1]?.id), total: page.total };
 }
 
@@ -180,6 +184,68 @@ describe('the page selection of the in-memory engine', () => {
       search: { q: 'weather', category: 'travel', clean: true },
       ids: ['a'],
       total: 1,
+    },
+    {
+      behaviour: 'puts a flagged server after an unflagged one of the same name, whatever its sources',
+      servers: [
+        { id: 'a', name: 'weather', sourceCount: 3, flagged: true },
+        { id: 'b', name: 'weather', description: 'forecasts', sourceCount: 1 },
+      ],
+      search: { q: 'weather' },
+      ids: ['b', 'a'],
+    },
+    {
+      behaviour: 'puts a flagged server after an unflagged one outside the name tiers, before bm25',
+      servers: [
+        { id: 'a', name: 'maps', description: 'weather', flagged: true },
+        { id: 'b', name: 'maps', description: 'weather forecasts and a longer text about them' },
+      ],
+      search: { q: 'weather' },
+      ids: ['b', 'a'],
+    },
+    {
+      behaviour: 'never lifts an unflagged server holding some words over a flagged one holding all',
+      servers: [
+        { id: 'a', name: 'maps', description: 'weather forecasts', flagged: true },
+        { id: 'b', name: 'maps', description: 'weather' },
+      ],
+      search: { q: 'weather forecasts' },
+      ids: ['a', 'b'],
+    },
+    {
+      behaviour: 'keeps a flagged server out of the name tiers: after unflagged ones holding the word anywhere',
+      servers: [
+        { id: 'a', name: 'weather', flagged: true },
+        { id: 'b', name: 'weather-pro', matchNames: ['weather-pro'] },
+        { id: 'c', name: 'maps', description: 'rain and weather' },
+      ],
+      search: { q: 'weather' },
+      ids: ['b', 'c', 'a'],
+    },
+    {
+      behaviour: 'finds a deep page with flagged servers after the rest',
+      servers: alike(1_200).map((s, i) => ({ ...s, flagged: i % 2 === 0 })),
+      search: { q: 'weather', offset: 598, limit: 4 },
+      ids: ['s1196', 's1198', 's0001', 's0003'],
+      total: 1_200,
+    },
+    {
+      behaviour: 'keeps only the unflagged servers, or only the flagged ones',
+      servers: [
+        { id: 'a', name: 'weather', flagged: true },
+        { id: 'b', name: 'weather station' },
+      ],
+      search: { q: 'weather', quality: 'unflagged' },
+      ids: ['b'],
+    },
+    {
+      behaviour: 'keeps only the flagged servers when asked',
+      servers: [
+        { id: 'a', name: 'weather', flagged: true },
+        { id: 'b', name: 'weather station' },
+      ],
+      search: { q: 'weather', quality: 'flagged' },
+      ids: ['a'],
     },
     {
       behaviour: 'finds nothing in a category no server has',

@@ -27,6 +27,7 @@ import * as assessmentPrevious from './021-assessment-previous.js';
 import * as assessmentHistory from './022-assessment-history.js';
 import * as watchlists from './023-watchlists.js';
 import * as unknownTools from './024-unknown-tools.js';
+import * as qualityFlags from './025-quality-flags.js';
 import * as serverAliases from './026-server-aliases.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
@@ -54,6 +55,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '022-assessment-history': assessmentHistory,
   '023-watchlists': watchlists,
   '024-unknown-tools': unknownTools,
+  '025-quality-flags': qualityFlags,
   '026-server-aliases': serverAliases,
 };
 

@@ -1,11 +1,13 @@
 /** GET / (getHomePage): the search box, catalog totals, categories with counts, the newest servers. */
-import type { CategoryList, ServerPage } from '../../types.js';
+import type { CategoryList, ServerSummary } from '../../types.js';
 import type { AssetCatalog } from '../assets.js';
 import { ServerCard, plural } from '../components.js';
 import { Layout } from '../layout.js';
 
 export interface HomeData {
-  readonly servers: ServerPage;
+  /** The newest servers without a quality flag. */
+  readonly recent: readonly ServerSummary[];
+  readonly serverTotal: number;
   readonly toolTotal: number;
   readonly categories: CategoryList;
 }
@@ -14,11 +16,11 @@ export function HomePage({ assets, data }: { readonly assets: AssetCatalog; read
   const names = new Map(data.categories.items.map((c) => [c.slug, c.name]));
   const categories = data.categories.items.filter((c) => c.count > 0);
   return (
-    <Layout assets={assets} section="home" title="Sextant: find and try MCP servers" description={`Search ${plural(data.servers.total, 'MCP server')} and ${plural(data.toolTotal, 'tool')}: install instructions for every client, trust evidence, live status, and a place to try them.`}>
+    <Layout assets={assets} section="home" title="Sextant: find and try MCP servers" description={`Search ${plural(data.serverTotal, 'MCP server')} and ${plural(data.toolTotal, 'tool')}: install instructions for every client, trust evidence, live status, and a place to try them.`}>
       <section class="hero" aria-labelledby="hero-title">
         <h1 id="hero-title">Find the MCP server for the job</h1>
         <p class="lead">
-          {plural(data.servers.total, 'server')} and {plural(data.toolTotal, 'tool')} from the official MCP registry, Docker's catalog and toolsdk,
+          {plural(data.serverTotal, 'server')} and {plural(data.toolTotal, 'tool')} from the official MCP registry, Docker's catalog and toolsdk,
           with install instructions for every client, trust evidence and live endpoint status.
         </p>
         <form class="search" action="/servers" method="get" role="search">
@@ -53,7 +55,7 @@ export function HomePage({ assets, data }: { readonly assets: AssetCatalog; read
       <section aria-labelledby="recent-title">
         <h2 id="recent-title">Recently published</h2>
         <ul class="cards">
-          {data.servers.items.map((server) => (
+          {data.recent.map((server) => (
             <ServerCard server={server} categoryNames={names} />
           ))}
         </ul>

@@ -1,7 +1,7 @@
 /** GET /servers/{id} (getServerPage): everything the API knows of one server, on one page. */
 import type { CategoryList, InstallInstructions, Server, StatusReport, Tool, TrustReport } from '../../types.js';
 import type { AssetCatalog } from '../assets.js';
-import { ExternalLink, authLabel, formatDate, formatDateTime, toolCountLabel, transportLabel } from '../components.js';
+import { ExternalLink, QualityFacts, authLabel, formatDate, formatDateTime, toolCountLabel, transportLabel } from '../components.js';
 import { Layout } from '../layout.js';
 import { StatusSection, TrustSection } from './server-evidence.js';
 import { InstallSection } from './server-install.js';
@@ -44,6 +44,7 @@ export function ServerPageView({ assets, data }: { readonly assets: AssetCatalog
           <li>{server.transports.map(transportLabel).join(', ') || 'No transport listed'}</li>
           <li>{authLabel(server.authentication)}</li>
           {server.license ? <li>Licence: {server.license}</li> : null}
+          <QualityFacts flags={server.quality.flags} />
         </ul>
         <FactsList server={server} categoryNames={names} />
         <p class="actions">

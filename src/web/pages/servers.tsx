@@ -28,7 +28,7 @@ export function ServersPage({ assets, data }: { readonly assets: AssetCatalog; r
   const heading = page.query ? `Servers matching “${page.query}”` : categoryName ? `${categoryName} servers` : 'All servers';
   const compare = chosen.map((c) => c.id);
   const hrefFor = (offset: number) =>
-    `/servers${queryString([['q', page.query], ['category', page.category], ['trust', page.trust], ['sort', page.sort], ['offset', offset || null], ...compare.map((id) => ['compare', id] as const)])}`;
+    `/servers${queryString([['q', page.query], ['category', page.category], ['trust', page.trust], ['quality', page.quality], ['sort', page.sort], ['offset', offset || null], ...compare.map((id) => ['compare', id] as const)])}`;
   return (
     <Layout assets={assets} section="servers" title={heading} description={`${plural(page.total, 'MCP server')}${page.query ? ` matching “${page.query}”` : ''} in the Sextant registry.`}>
       <h1>{heading}</h1>
@@ -92,6 +92,14 @@ function ServerFilters({ page, categories, compare }: { readonly page: ServerPag
       <select id="servers-trust" name="trust">
         <option value="">Any</option>
         <option value="clean" selected={page.trust === 'clean'}>No findings, unchanged</option>
+      </select>
+    </div>
+    <div class="field">
+      <label for="servers-quality">Test and template records</label>
+      <select id="servers-quality" name="quality">
+        <option value="">Listed last</option>
+        <option value="unflagged" selected={page.quality === 'unflagged'}>Hidden</option>
+        <option value="flagged" selected={page.quality === 'flagged'}>Only these</option>
       </select>
     </div>
     <div class="field">
