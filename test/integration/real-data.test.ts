@@ -134,17 +134,19 @@ describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not fo
   it('shows no tool count of 0 that no record states, sorts unknown counts last, and no toolsdk tool takes "no arguments"', async () => {
     // The real files state no empty tool list: toolsdk's [] is its validator's failure, and
     // Docker gives every remote server []. So no server may show 0, and most show null.
-    const counts: Array<[string, number | null]> = [];
+    // Servers with a quality flag come after the others (sql-search.ts SERVER_ORDER): the order holds within each.
+    const counts: Array<[string, number | null, boolean]> = [];
     for (let offset = 0; offset < summary.servers; offset += 100) {
       const { body } = await h.request(`/api/v1/servers/search?sort=tools&limit=100&offset=${offset}`);
-      counts.push(...body.items.map((s: { id: string; toolCount: number | null }) => [s.id, s.toolCount] as [string, number | null]));
+      counts.push(...body.items.map((s: { id: string; toolCount: number | null; quality: { flags: string[] } }) => [s.id, s.toolCount, s.quality.flags.length > 0] as [string, number | null, boolean]));
     }
     expect(counts).to.have.length(summary.servers);
     expect(counts.filter(([, n]) => n === 0), 'servers showing 0 tools').to.deep.equal([]);
     expect(counts.filter(([, n]) => n === null).length).to.be.greaterThan(4000);
     for (let i = 1; i < counts.length; i += 1) {
-      const [[a, m], [b, n]] = [counts[i - 1]!, counts[i]!];
-      expect((m ?? -1) > (n ?? -1) || (m === n && a < b), `${a} (${m}) before ${b} (${n})`).to.equal(true);
+      const [[a, m, aFlagged], [b, n, bFlagged]] = [counts[i - 1]!, counts[i]!];
+      const inOrder = aFlagged !== bFlagged ? !aFlagged : (m ?? -1) > (n ?? -1) || (m === n && a < b);
+      expect(inOrder, `${a} (${m}) before ${b} (${n})`).to.equal(true);
     }
     const { body } = await h.request('/api/v1/tools/search?q=create_issue&limit=50');
     const fromToolsdk = body.items.filter((t: { source: string }) => t.source === 'toolsdk');

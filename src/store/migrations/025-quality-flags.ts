@@ -60,11 +60,9 @@ export async function down(knex: Knex): Promise<void> {
   const newest = dialectOf(knex) === 'postgres' ? 'published_at DESC NULLS LAST' : 'published_at DESC';
   const tools = dialectOf(knex) === 'postgres' ? 'tool_count DESC NULLS LAST' : 'tool_count DESC';
   for (const [name, definition] of Object.entries(REPLACED)) await knex.raw(`CREATE INDEX ${name} ON ${definition.replace('published_at DESC', newest).replace('tool_count DESC', tools)}`);
+  // Plain DROP COLUMN: Knex would rebuild a SQLite table to drop one, and dropping the old servers
+  // table deletes, through the foreign keys, every row that refers to it.
   for (const table of ['servers', 'tools']) {
-    await knex.schema.alterTable(table, (t) => {
-      t.dropColumn('browse_name');
-      t.dropColumn('flagged');
-      t.dropColumn('quality_flags');
-    });
+    for (const column of ['browse_name', 'flagged', 'quality_flags']) await knex.raw(`ALTER TABLE ${table} DROP COLUMN ${column}`);
   }
 }
