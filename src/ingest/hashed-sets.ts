@@ -30,7 +30,7 @@ export class Hash52Set {
   }
 
   /** The slot that holds `key`, or the empty one where it would go. Keys are stored plus one: 0 is an empty slot. */
-  protected slot(key: number): number {
+  private slot(key: number): number {
     const stored = key + 1;
     const mask = this.keys.length - 1;
     for (let slot = (key % 4_294_967_296) & mask; ; slot = (slot + 1) & mask) {
@@ -39,73 +39,25 @@ export class Hash52Set {
     }
   }
 
-  protected isFilled(slot: number): boolean {
-    return this.keys[slot] !== 0;
-  }
-
-  protected fill(slot: number, key: number): void {
+  private fill(slot: number, key: number): void {
     this.keys[slot] = key + 1;
     this.count += 1;
   }
 
-  /** Doubles the table before a key would fill it past three quarters, telling `moved` where each key went. */
-  protected reserve(): void {
+  /** Doubles the table before a key would fill it past three quarters. */
+  private reserve(): void {
     if (4 * (this.count + 1) <= 3 * this.keys.length) return;
     const old = this.keys;
     this.keys = new Float64Array(old.length * 2);
-    this.resized(this.keys.length);
     for (let from = 0; from < old.length; from += 1) {
       const stored = old[from] ?? 0;
       if (stored === 0) continue;
       const to = this.slot(stored - 1);
       this.keys[to] = stored;
-      this.moved(from, to);
     }
   }
-
-  /** The table now has `length` slots (a subclass keeping a value per slot makes room for them). */
-  protected resized(_length: number): void {}
-
-  /** The key of slot `from` of the table before it grew is now in slot `to`. */
-  protected moved(_from: number, _to: number): void {}
 }
 
-/**
- * Which record of a source first carried each merge key, for the ambiguity check of a run
- * (ingest-service.ts `readAll`): a Hash52Set of the keys with each one's owner beside it (12 bytes
- * a slot). Keys and owners are hashes (hash52); an owner is kept to 32 bits, so two records are
- * taken for one once in four billion.
- */
-export class KeyOwners extends Hash52Set {
-  private owners = new Uint32Array(1 << 16);
-  private before = this.owners;
-
-  /** Records `owner` as the first owner of `key` unless one is; says whether another owns it. */
-  ownedByAnother(key: number, owner: number): boolean {
-    this.reserve();
-    const slot = this.slot(key);
-    const short = owner % 4_294_967_296;
-    if (this.isFilled(slot)) return this.owners[slot] !== short;
-    this.fill(slot, key);
-    this.owners[slot] = short;
-    return false;
-  }
-
-  protected override reserve(): void {
-    super.reserve();
-    // The owners before the table last grew are needed only while it grows.
-    this.before = this.owners;
-  }
-
-  protected override resized(length: number): void {
-    this.before = this.owners;
-    this.owners = new Uint32Array(length);
-  }
-
-  protected override moved(from: number, to: number): void {
-    this.owners[to] = this.before[from] ?? 0;
-  }
-}
 
 /** A 52-bit hash of a string (two 32-bit multiplicative lanes), for run-long sets of ids and keys. */
 export function hash52(value: string): number {

@@ -18,7 +18,7 @@ import { byPrecedence, materialize } from './materialize.js';
 import { afterPending, type PlacementLookups, type PendingBatch, type SavedSource } from './pending-batch.js';
 import { place, type Placed, type Placement } from './placement.js';
 import { serverOf, type ReadRecord } from './read.js';
-import { readInputs, recordHashes } from './read-inputs.js';
+import { readInputs } from './read-inputs.js';
 import { Spool } from './spool.js';
 import { isUpstreamServer, type UpstreamServer } from './upstream.js';
 
@@ -66,8 +66,9 @@ const INDEXED_FOR_READERS_MAX = 150_000;
 
 /**
  * Streams every input into a spool (a bad record aborts before anything is written), then
- * places, merges and writes the records batch by batch in one transaction. Across the run,
- * memory holds a batch and a few numbers per merge key and server, never the records' text.
+ * works out which records are one server (identity.ts) and writes them batch by batch in one
+ * transaction. Across the run, memory holds a batch and what identity needs of each record (its
+ * keys and name), never the records' whole text.
  */
 export async function ingest(store: Store, inputs: readonly IngestInput[], options: IngestOptions = {}): Promise<IngestSummary> {
   const started = performance.now();
@@ -105,7 +106,7 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
 /** Reads every input into the spool. */
 async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (done: number, total: number) => void, signal: AbortSignal | undefined): Promise<void> {
   let read = 0;
-  await readInputs(inputs, spool, (_hashes, records) => {
+  await readInputs(inputs, spool, (records) => {
     read += records;
     progress(read, 2 * read);
   }, { signal });

@@ -2,26 +2,18 @@
  * The read phase of ingest: every input streamed, normalized and scrubbed into the run's spool.
  * Nothing else can run meanwhile (a bad record must stop the run before anything is written), so
  * a run of several large documents reads them on worker threads beside the main one: each thread
- * reads its share in input order, spools each input apart, and hands the main thread what the
- * ambiguity check needs of each record (a few hashes). The spool is read back in input order and
+ * reads its share in input order, spools each input apart, and tells the main thread how many
+ * records it has read as it goes (for progress). The spool is read back in input order and
  * the first failure in input order is thrown, so the run is the same whichever thread read what.
  */
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { IngestInput } from './detect.js';
-import { hash52 } from './hashed-sets.js';
 import { InputSpool, type Spool, type SpoolPart } from './spool.js';
 import { streamRecords } from './stream-read.js';
 import { IngestError } from './upstream.js';
 import type { ReadRecord } from './read.js';
-
-/**
- * What the ambiguity check needs of a run of records, as numbers that cross threads cheaply: for
- * each record its owner, its number of merge keys, then for each key the hash of source and key
- * and the hash of the key (all hash52).
- */
-export type KeyHashes = Float64Array;
 
 /** An input to read, with its place in the run. */
 export interface PlacedInput {
@@ -44,22 +36,20 @@ export interface ShareRead {
   readonly error?: unknown;
 }
 
-/** Records whose hashes are handed on together. */
-const HASHES_PER_MESSAGE = 1000;
+/** Records counted together before the count is handed on. */
+const RECORDS_PER_MESSAGE = 1000;
 
 /**
  * Reads a share of the inputs in order into `dir`, stopping at the first that fails (or when
- * `signal` aborts); hands on the records' hashes a run at a time. Runs on the main thread and in
+ * `signal` aborts); hands on how many records it read, a run at a time. Runs on the main thread and in
  * read-worker.ts (a worker is stopped instead).
  */
-export async function readShare(share: readonly PlacedInput[], dir: string, onHashes: (hashes: KeyHashes, records: number) => void, signal?: AbortSignal): Promise<ShareRead> {
+export async function readShare(share: readonly PlacedInput[], dir: string, onRecords: (records: number) => void, signal?: AbortSignal): Promise<ShareRead> {
   const parts: SpoolPart[] = [];
-  let hashes: number[] = [];
   let records = 0;
   const handOn = (): void => {
     if (records === 0) return;
-    onHashes(Float64Array.from(hashes), records);
-    hashes = [];
+    onRecords(records);
     records = 0;
   };
   for (const { index, input } of share) {
@@ -68,9 +58,8 @@ export async function readShare(share: readonly PlacedInput[], dir: string, onHa
       for await (const record of streamRecords(input)) {
         signal?.throwIfAborted();
         spool.append(record);
-        pushHashes(hashes, record);
         records += 1;
-        if (records === HASHES_PER_MESSAGE) handOn();
+        if (records === RECORDS_PER_MESSAGE) handOn();
       }
     } catch (error) {
       spool.close();
@@ -84,22 +73,7 @@ export async function readShare(share: readonly PlacedInput[], dir: string, onHa
   return { parts, failure: null };
 }
 
-function pushHashes(out: number[], record: ReadRecord): void {
-  out.push(hash52(record.key), record.matchKeys.length);
-  for (const key of record.matchKeys) out.push(hash52(`${record.source}\u0000${key}`), hash52(key));
-}
 
-/** Each record's hashes of a run, as `readShare` hands them on. */
-export function* recordHashes(hashes: KeyHashes): Generator<{ owner: number; keys: Array<readonly [number, number]> }> {
-  for (let at = 0; at < hashes.length; ) {
-    const owner = hashes[at] as number;
-    const count = hashes[at + 1] as number;
-    const keys: Array<readonly [number, number]> = [];
-    for (let k = 0; k < count; k += 1) keys.push([hashes[at + 2 + 2 * k] as number, hashes[at + 3 + 2 * k] as number]);
-    yield { owner, keys };
-    at += 2 + 2 * count;
-  }
-}
 
 export interface ReadOptions {
   /** Total text below which every input is read on the main thread (starting a worker costs more). */
@@ -116,9 +90,9 @@ const MAX_THREADS = 4;
 
 /**
  * Reads every input into `spool`, shared among threads by size; `onHashes` gets every record's
- * hashes (in no particular order across threads). Throws the first failure in input order.
+ * record counts (in no particular order across threads). Throws the first failure in input order.
  */
-export async function readInputs(inputs: readonly IngestInput[], spool: Spool, onHashes: (hashes: KeyHashes, records: number) => void, options: ReadOptions = {}): Promise<void> {
+export async function readInputs(inputs: readonly IngestInput[], spool: Spool, onRecords: (records: number) => void, options: ReadOptions = {}): Promise<void> {
   const signal = options.signal;
   signal?.throwIfAborted();
   const sizes = inputs.map(sizeOf);
@@ -126,8 +100,8 @@ export async function readInputs(inputs: readonly IngestInput[], spool: Spool, o
   const threads = inputs.length < 2 || bytes < (options.parallelFromBytes ?? PARALLEL_FROM_BYTES) ? 1 : Math.min(options.threads ?? availableParallelism(), MAX_THREADS, inputs.length);
   const shares = shareBySize(sizes, threads).map((share) => share.map((index) => ({ index, input: inputs[index] as IngestInput })));
   // The workers start first, then the main thread reads its own share.
-  const others = shares.slice(1).map((share) => readOnWorker(share, spool.dir, onHashes, signal));
-  const own = await readShare(shares[0] ?? [], spool.dir, onHashes, signal).catch((error: unknown) => ({ parts: [], failure: { index: -1, ingest: null, message: String(error) }, error }));
+  const others = shares.slice(1).map((share) => readOnWorker(share, spool.dir, onRecords, signal));
+  const own = await readShare(shares[0] ?? [], spool.dir, onRecords, signal).catch((error: unknown) => ({ parts: [], failure: { index: -1, ingest: null, message: String(error) }, error }));
   // Every thread is done with the spool's folder before the run goes on (or removes it).
   const settled = await Promise.allSettled(others);
   const reads: ShareRead[] = [own];
@@ -177,10 +151,10 @@ export interface WorkerTask {
   readonly dir: string;
 }
 
-/** What a read worker posts: hashes as it goes, then what it read. */
-export type WorkerMessage = { readonly hashes: KeyHashes; readonly records: number } | { readonly done: ShareRead };
+/** What a read worker posts: how many records it has read as it goes, then what it read. */
+export type WorkerMessage = { readonly records: number } | { readonly done: ShareRead };
 
-function readOnWorker(share: readonly PlacedInput[], dir: string, onHashes: (hashes: KeyHashes, records: number) => void, signal: AbortSignal | undefined): Promise<ShareRead> {
+function readOnWorker(share: readonly PlacedInput[], dir: string, onRecords: (records: number) => void, signal: AbortSignal | undefined): Promise<ShareRead> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(READ_WORKER, { workerData: { share, dir } satisfies WorkerTask });
     // Settled only once the thread has exited, so nothing writes into the spool after it.
@@ -188,7 +162,7 @@ function readOnWorker(share: readonly PlacedInput[], dir: string, onHashes: (has
     signal?.addEventListener('abort', stop, { once: true });
     worker.on('message', (message: WorkerMessage) => {
       if ('done' in message) resolve(message.done);
-      else onHashes(message.hashes, message.records);
+      else onRecords(message.records);
     });
     worker.once('error', reject);
     // Its last message is handled before its exit is: a worker that answered has settled this already.

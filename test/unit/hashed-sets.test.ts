@@ -1,6 +1,6 @@
 /** The run-long sets and tables of hashes (src/ingest/hashed-sets.ts). */
 import { expect } from 'chai';
-import { hash52, Hash52Set, KeyOwners } from '../../src/ingest/hashed-sets.js';
+import { hash52, Hash52Set } from '../../src/ingest/hashed-sets.js';
 
 describe('Hash52Set', () => {
   it('holds each hash once, 0 and the largest hash52 among them', () => {
@@ -23,23 +23,3 @@ describe('Hash52Set', () => {
   });
 });
 
-describe('KeyOwners', () => {
-  it('says a key is owned by another record only when a different record carried it first', () => {
-    const owners = new KeyOwners();
-    expect(owners.ownedByAnother(hash52('repo:github.com/a/b'), hash52('a'))).to.equal(false);
-    expect(owners.ownedByAnother(hash52('repo:github.com/a/b'), hash52('a'))).to.equal(false);
-    expect(owners.ownedByAnother(hash52('repo:github.com/a/b'), hash52('b'))).to.equal(true);
-    expect(owners.ownedByAnother(0, 7)).to.equal(false);
-    expect(owners.ownedByAnother(0, 8)).to.equal(true);
-  });
-
-  it('keeps every key as it grows past its first size', () => {
-    const owners = new KeyOwners();
-    const keys = Array.from({ length: 200_000 }, (_, i) => hash52(`pkg:npm:server-${i}`));
-    for (const [i, key] of keys.entries()) expect(owners.ownedByAnother(key, i)).to.equal(false);
-    for (const [i, key] of keys.entries()) {
-      if (owners.ownedByAnother(key, i)) expect.fail(`key ${i} lost its owner`);
-      if (!owners.ownedByAnother(key, i + 1)) expect.fail(`key ${i} forgot it had an owner`);
-    }
-  });
-});

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { IngestInput, TextInput } from '../../src/ingest/detect.js';
 import { readDocument } from '../../src/ingest/detect.js';
 import { asRead, type ReadRecord } from '../../src/ingest/read.js';
-import { readInputs, recordHashes } from '../../src/ingest/read-inputs.js';
+import { readInputs } from '../../src/ingest/read-inputs.js';
 import { Spool } from '../../src/ingest/spool.js';
 import { streamRecords } from '../../src/ingest/stream-read.js';
 import { IngestError } from '../../src/ingest/upstream.js';
@@ -75,15 +75,15 @@ describe('ingest reading documents as streams', function () {
   });
 });
 
-/** Everything a read into a spool gave: the records as read back, and each record's hashes (sorted: threads hand them on in no order). */
-async function readIntoSpool(inputs: readonly IngestInput[], threads: number): Promise<{ records: ReadRecord[]; hashes: string[] }> {
+/** Everything a read into a spool gave: the records as read back, and how many records the threads said they read. */
+async function readIntoSpool(inputs: readonly IngestInput[], threads: number): Promise<{ records: ReadRecord[]; counted: number }> {
   const spool = new Spool();
-  const hashes: string[] = [];
+  let counted = 0;
   try {
-    await readInputs(inputs, spool, (run) => {
-      for (const { owner, keys } of recordHashes(run)) hashes.push(JSON.stringify([owner, keys]));
+    await readInputs(inputs, spool, (records) => {
+      counted += records;
     }, { threads, parallelFromBytes: 0 });
-    return { records: [...spool.read(['demo', 'official', 'docker', 'toolsdk'])], hashes: hashes.sort() };
+    return { records: [...spool.read(['demo', 'official', 'docker', 'toolsdk'])], counted };
   } finally {
     spool.remove();
   }
@@ -93,11 +93,11 @@ describe('ingest reading on several threads', function () {
   this.timeout(120_000);
   const files = (names: readonly string[]): IngestInput[] => names.map((name) => ({ file: name, path: fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)) }));
 
-  it('spools the same records in the same order, with the same hashes, on one, two and three threads', async () => {
+  it('spools the same records in the same order, and counts them, on one, two and three threads', async () => {
     const inputs = [...files(SMALL), ...(realAvailable ? REAL.map((file) => ({ file, path: `${DATA}${file}` })) : [])];
     const one = await readIntoSpool(inputs, 1);
     expect(one.records.length).to.be.greaterThan(realAvailable ? 5840 : 10);
-    expect(one.hashes).to.have.length(one.records.length);
+    expect(one.counted).to.equal(one.records.length);
     // Read back source by source, each in input order, as one thread reading the inputs in order gives.
     const sources = ['demo', 'official', 'docker', 'toolsdk'];
     const inOrder = (await Promise.all(inputs.map(streamed))).flat().sort((a, b) => sources.indexOf(a.source) - sources.indexOf(b.source));
