@@ -781,7 +781,8 @@ export interface paths {
          *     transports, packages and remotes, tools with their input schemas and annotations,
          *     install instructions for every client, trust evidence, endpoint status with its
          *     history, sources, and "Try it" (through `/api/v1/proxy/connect` and `/invoke`) for each
-         *     catalogued Streamable HTTP endpoint. An unknown id is a 404 page.
+         *     catalogued Streamable HTTP endpoint. An unknown id is a 404 page; an id the server had
+         *     before records of it were merged moves permanently to its page under the current id.
          */
         get: operations["getServerPage"];
         put?: never;
@@ -4440,6 +4441,16 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HtmlPage"];
+            /** @description The id is one the server had before a merge; its page is at `Location`. */
+            301: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The server's page under its current id, `/servers/{id}`. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["HtmlError"];
             403: components["responses"]["HostNotAllowed"];
             404: components["responses"]["HtmlError"];

@@ -70,6 +70,8 @@ export interface WebPages {
   servers(input: ServersPageInput, signal?: AbortSignal): Promise<PageReply>;
   tools(input: ToolsPageInput, signal?: AbortSignal): Promise<PageReply>;
   server(id: string, signal?: AbortSignal): Promise<PageReply>;
+  /** The page of a server under its current id, when `id` is one it had before a merge (else null). */
+  movedServer(id: string): Promise<string | null>;
   compare(ids: readonly string[], signal?: AbortSignal): Promise<PageReply>;
   /** A server's badge for a README (server-badges.ts), kept as the answers it shows. */
   badge(id: string, kind: BadgeKind, signal?: AbortSignal): Promise<PageReply>;
@@ -164,7 +166,7 @@ function catalogPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'ho
 }
 
 /** The pages that show trust and status: kept as those answers are, for a moment. */
-function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'server' | 'compare' | 'badge'> {
+function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'server' | 'movedServer' | 'compare' | 'badge'> {
   return {
     async badge(id, kind, signal) {
       return ok(await read.page(`badge\n${kind}\n${id}`, async () => {
@@ -173,6 +175,11 @@ function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'se
           : toolsBadge((await read.getServer(id)).value);
         return { type: 'image/svg+xml', bytes: Buffer.from(badgeSvg(text)) };
       }, kind !== 'tools', signal));
+    },
+
+    async movedServer(id) {
+      const server = await read.getServer(id).then((answer) => answer.value, () => null);
+      return server !== null && server.id !== id && server.name !== id ? `/servers/${encodeURIComponent(server.id)}` : null;
     },
 
     async server(id, signal) {

@@ -168,6 +168,13 @@ describe('ingest', () => {
     expect(old.status).to.equal(200);
     expect(old.body).to.include({ id: 'io.github.acme~weather' });
     expect(old.body.sources.map((s: { source: string }) => s.source)).to.have.members(['official', 'docker', 'toolsdk']);
+    // The page moves for good to its current id; the page of that id and of the name stay where they are.
+    const page = await h.request('/servers/acme-weather-mcp', { redirect: 'manual' });
+    expect(page.status).to.equal(301);
+    expect(page.headers.get('location')).to.equal('/servers/io.github.acme~weather');
+    expect((await h.request('/servers/io.github.acme~weather', { redirect: 'manual' })).status).to.equal(200);
+    expect((await h.request('/servers/io.github.acme%2Fweather', { redirect: 'manual' })).status).to.equal(200);
+    expect((await h.request('/servers/no-such-server', { redirect: 'manual' })).status).to.equal(404);
     const tool = await h.request('/api/v1/tools/acme-weather-mcp:get_forecast');
     expect(tool.status).to.equal(200);
     expect(tool.body).to.include({ id: 'io.github.acme~weather:get_forecast', serverId: 'io.github.acme~weather' });

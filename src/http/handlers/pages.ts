@@ -19,7 +19,10 @@ export function pageHandlers(pages: WebPages, portfolio: PortfolioPages): Pick<H
   return {
     getHomePage: async ({ signal }) => ok(await pages.home(signal)),
     getServersPage: async ({ query, signal }) => ok(await pages.servers(query, signal)),
-    getServerPage: async ({ path, signal }) => ok(await pages.server(path.id, signal)),
+    getServerPage: async ({ path, signal }) => {
+      const moved = await pages.movedServer(path.id);
+      return moved === null ? ok(await pages.server(path.id, signal)) : { status: 301, headers: { Location: moved } };
+    },
     getToolsPage: async ({ query, signal }) => ok(await pages.tools(query, signal)),
     getComparePage: async ({ query, signal }) => ok(await pages.compare(query.ids ?? [], signal)),
     getAssessPage: async () => ok(pages.assessForm()),
