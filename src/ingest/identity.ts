@@ -6,7 +6,7 @@
 import type { SourceName } from '../types.js';
 import { serverIdOf } from '../catalog/ids.js';
 import type { RankingRule } from '../search/ranking.js';
-import { byPrecedence } from './materialize.js';
+import { byPrecedence, compareText as compare } from './materialize.js';
 
 /** More records than this sharing one key (a template repository, a generic endpoint) tell no server apart. */
 export const MAX_KEY_RECORDS = 40;
@@ -81,10 +81,6 @@ function numbered(base: string, taken: (candidate: string) => boolean): string {
 
 function canonicalOrder(a: IdentityFacts, b: IdentityFacts): number {
   return byPrecedence(a, b) || compare(a.name, b.name) || compare(a.key, b.key);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 const isIdentityKey = (key: string): boolean => key.startsWith('pkg:') || key.startsWith('remote:');

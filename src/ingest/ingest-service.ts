@@ -81,8 +81,8 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     const sources = spool.sources.sort((a, b) => byPrecedence({ source: a }, { source: b }));
     const batchSize = options.batchSize ?? RECORDS_PER_BATCH;
     const result = await store.withCatalogWriter(async (writer) => {
-      const identity = await identityOf(writer, spool.read(sources));
-      const { moved, aliases } = await settle(writer, identity, spool.read(sources));
+      const { identity, stored } = await identityOf(writer, spool.read(sources));
+      const { moved, aliases } = await settle(writer, identity, stored, spool.read(sources));
       const written = await writeAll(writer, chained(spool.read(sources), moved), { identity, now, total: total + moved.length, progress, batchSize, signal: options.signal });
       await writer.addAliases(aliases);
       options.signal?.throwIfAborted();
@@ -112,17 +112,29 @@ async function readAll(inputs: readonly IngestInput[], spool: Spool, progress: (
   }, { signal });
 }
 
-/** Which records are one server: every record the catalog keeps, the run's in place of the stored ones they replace. */
-async function identityOf(writer: CatalogWriter, incoming: Iterable<ReadRecord>): Promise<Identity> {
+/** A stored record and the server it belongs to now. */
+interface StoredPlace {
+  readonly source: SourceName;
+  readonly key: string;
+  readonly serverId: string;
+}
+
+/**
+ * Which records are one server: every record the catalog keeps, the run's in place of the stored
+ * ones they replace. Also where each stored record is now, read in the same pass.
+ */
+async function identityOf(writer: CatalogWriter, incoming: Iterable<ReadRecord>): Promise<{ identity: Identity; stored: StoredPlace[] }> {
   const facts = new Map<string, IdentityFacts>();
+  const stored: StoredPlace[] = [];
   await writer.eachStoredRecord((rows) => {
     for (const row of rows) {
       const server = JSON.parse(row.normalized) as UpstreamServer;
       facts.set(identityKey(row.source, row.key), { source: row.source, key: row.key, name: server.name, matchKeys: matchKeysOf(server) });
+      stored.push({ source: row.source, key: row.key, serverId: row.serverId });
     }
   });
   for (const { source, key, name, matchKeys } of incoming) facts.set(identityKey(source, key), { source, key, name, matchKeys });
-  return identify(facts.values());
+  return { identity: identify(facts.values()), stored };
 }
 
 /**
@@ -130,24 +142,22 @@ async function identityOf(writer: CatalogWriter, incoming: Iterable<ReadRecord>)
  * (`moved`), servers no record belongs to any more are removed, and each one's id is kept as an
  * alias of the server its first record now belongs to.
  */
-async function settle(writer: CatalogWriter, identity: Identity, incoming: Iterable<ReadRecord>): Promise<{ moved: ReadRecord[]; aliases: Array<readonly [string, string]> }> {
+async function settle(writer: CatalogWriter, identity: Identity, stored: readonly StoredPlace[], incoming: Iterable<ReadRecord>): Promise<{ moved: ReadRecord[]; aliases: Array<readonly [string, string]> }> {
   const replaced = new Set<string>();
   for (const { source, key } of incoming) replaced.add(identityKey(source, key));
   const leaving: Array<{ source: SourceName; key: string }> = [];
   const firstOf = new Map<string, { source: SourceName; key: string }>();
-  await writer.eachStoredRecord((rows) => {
-    for (const row of rows) {
-      const first = firstOf.get(row.serverId);
-      if (first === undefined || byPrecedence(row, first) < 0) firstOf.set(row.serverId, { source: row.source, key: row.key });
-      const target = identity.serverOf.get(identityKey(row.source, row.key));
-      if (target !== row.serverId && !replaced.has(identityKey(row.source, row.key))) leaving.push({ source: row.source, key: row.key });
-    }
-  });
+  for (const row of stored) {
+    const first = firstOf.get(row.serverId);
+    if (first === undefined || byPrecedence(row, first) < 0) firstOf.set(row.serverId, { source: row.source, key: row.key });
+    const target = identity.serverOf.get(identityKey(row.source, row.key));
+    if (target !== row.serverId && !replaced.has(identityKey(row.source, row.key))) leaving.push({ source: row.source, key: row.key });
+  }
   const gone = [...firstOf.keys()].filter((id) => !identity.names.has(id));
-  const moved = (await writer.wholeRecords(leaving)).map((row) => ({
-    source: row.source, key: row.key, name: (JSON.parse(row.normalized) as UpstreamServer).name,
-    matchKeys: matchKeysOf(JSON.parse(row.normalized) as UpstreamServer), serverJson: row.normalized, rawJson: row.record, recordHash: row.recordHash,
-  }));
+  const moved = (await writer.wholeRecords(leaving)).map((row) => {
+    const server = JSON.parse(row.normalized) as UpstreamServer;
+    return { source: row.source, key: row.key, name: server.name, matchKeys: matchKeysOf(server), serverJson: row.normalized, rawJson: row.record, recordHash: row.recordHash };
+  });
   await writer.removeServers(gone);
   const aliases = gone.flatMap((id) => {
     const first = firstOf.get(id);

@@ -173,7 +173,8 @@ function unique<T>(items: readonly T[]): T[] {
   return [...new Set(items)];
 }
 
-function compareText(a: string, b: string): number {
+/** Strings in code-unit order, the same in every locale. */
+export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
