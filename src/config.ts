@@ -60,6 +60,8 @@ export interface Config {
   readonly rdapBootstrapUrl: string;
   /** The bearer token every watchlist route needs; null turns watchlists off. */
   readonly watchlistToken: string | null;
+  /** `token`: every read needs an access token with the `read` scope (a session cookie on pages); `open` (the default): none does. */
+  readonly readAccess: 'open' | 'token';
   readonly logLevel: LogLevel;
 }
 
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     assessmentLimit: read.integer('ASSESSMENT_LIMIT', 10, 0, 1_000_000),
     assessmentDailyCap: read.integer('ASSESSMENT_DAILY_CAP', 1000, 0, 10_000_000),
     watchlistToken: readWatchlistToken(read.text('WATCHLIST_TOKEN', ''), read.problems),
+    readAccess: read.oneOf('READ_ACCESS', 'open', ['open', 'token'] as const),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
   };
   if (!HOST_NAME.test(config.metricsHost)) read.problems.push(`METRICS_HOST must be a host name or address, got "${config.metricsHost}"`);
