@@ -633,6 +633,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0.1/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a server version (MCP Registry API)
+         * @description Publishes one version of a server, as the official registry's `POST /v0.1/publish`: the
+         *     body is a `server.json`, checked against the published schema (each failure named in
+         *     `errors[]`, `body.<field>`; a version range such as `^1.2.3` or `1.x` is refused too).
+         *     Needs `Authorization: Bearer <token>` whose `publish:` scopes cover the name (401
+         *     `unauthorized`, 403 `forbidden_scope`). A version is immutable once published: the same
+         *     name and version again is a 409 `version_exists` and changes nothing. The new version is
+         *     the latest by the official registry's rule (a semantic version above the current
+         *     latest's, or a later publication where neither is semantic). The server joins the
+         *     catalog as source `publisher`, first in precedence, on every surface. Same-origin only:
+         *     no CORS header, and no preflight grants it to another origin.
+         */
+        post: operations["registryPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers/{serverName}/versions/{version}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the status of one version (MCP Registry API)
+         * @description Sets one published version's `status` (`active`, `deprecated` or `deleted`) and
+         *     `statusMessage`, as the official registry's operation of this path. A deleted version is
+         *     never the latest; the latest moves to the best version left. When every version of a
+         *     name is deleted the server leaves every surface but `/v0.1` with `include_deleted=true`.
+         *     A request that changes nothing is a 400 `no_change`. Same token rules as publishing.
+         */
+        patch: operations["registryUpdateVersionStatus"];
+        trace?: never;
+    };
+    "/v0.1/servers/{serverName}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the status of every version of a server (MCP Registry API)
+         * @description Sets every published version of a name to one `status` and `statusMessage` in one
+         *     transaction, as the official registry's operation of this path; answers how many
+         *     versions changed and every version as it now stands. A request that changes no version
+         *     is a 400 `no_change`. Same token rules as publishing.
+         */
+        patch: operations["registryUpdateServerStatus"];
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1164,6 +1240,131 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @description A server.json as `POST /v0.1/publish` takes it: the published API's `ServerDetail`
+         *     (docs/reference/api/openapi.yaml in modelcontextprotocol/registry, 2025-12-01), every
+         *     validation keyword as published. Its `Publish…` parts are that document's schemas.
+         */
+        PublishServerDetail: {
+            name: string;
+            description: string;
+            title?: string;
+            repository?: components["schemas"]["PublishRepository"];
+            version: string;
+            /** Format: uri */
+            websiteUrl?: string;
+            icons?: components["schemas"]["PublishIcon"][];
+            /** Format: uri */
+            $schema?: string;
+            packages?: components["schemas"]["PublishPackage"][];
+            remotes?: components["schemas"]["PublishRemoteTransport"][];
+            _meta?: {
+                "io.modelcontextprotocol.registry/publisher-provided"?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        PublishRepository: {
+            /** Format: uri */
+            url: string;
+            source: string;
+            id?: string;
+            subfolder?: string;
+        };
+        PublishPackage: {
+            registryType: string;
+            /** Format: uri */
+            registryBaseUrl?: string;
+            identifier: string;
+            version?: string;
+            fileSha256?: string;
+            runtimeHint?: string;
+            transport: components["schemas"]["PublishLocalTransport"];
+            runtimeArguments?: components["schemas"]["PublishArgument"][];
+            packageArguments?: components["schemas"]["PublishArgument"][];
+            environmentVariables?: components["schemas"]["PublishKeyValueInput"][];
+        };
+        PublishInput: {
+            description?: string;
+            /** @default false */
+            isRequired: boolean;
+            /**
+             * @default string
+             * @enum {string}
+             */
+            format: "string" | "number" | "boolean" | "filepath";
+            value?: string;
+            /** @default false */
+            isSecret: boolean;
+            default?: string;
+            placeholder?: string;
+            choices?: string[];
+        };
+        PublishInputWithVariables: components["schemas"]["PublishInput"] & {
+            variables?: {
+                [key: string]: components["schemas"]["PublishInput"];
+            };
+        };
+        PublishPositionalArgument: components["schemas"]["PublishInputWithVariables"] & ({
+            /** @enum {string} */
+            type: "positional";
+            valueHint?: string;
+            /** @default false */
+            isRepeated: boolean;
+        } | unknown | unknown);
+        PublishNamedArgument: components["schemas"]["PublishInputWithVariables"] & {
+            /** @enum {string} */
+            type: "named";
+            name: string;
+            /** @default false */
+            isRepeated: boolean;
+        };
+        PublishKeyValueInput: components["schemas"]["PublishInputWithVariables"] & {
+            name: string;
+        };
+        PublishArgument: components["schemas"]["PublishPositionalArgument"] | components["schemas"]["PublishNamedArgument"];
+        PublishStdioTransport: {
+            /** @enum {string} */
+            type: "stdio";
+        };
+        PublishStreamableHttpTransport: {
+            /** @enum {string} */
+            type: "streamable-http";
+            url: string;
+            headers?: components["schemas"]["PublishKeyValueInput"][];
+        };
+        PublishSseTransport: {
+            /** @enum {string} */
+            type: "sse";
+            url: string;
+            headers?: components["schemas"]["PublishKeyValueInput"][];
+        };
+        PublishLocalTransport: components["schemas"]["PublishStdioTransport"] | components["schemas"]["PublishStreamableHttpTransport"] | components["schemas"]["PublishSseTransport"];
+        PublishRemoteTransport: (components["schemas"]["PublishStreamableHttpTransport"] | components["schemas"]["PublishSseTransport"]) & {
+            variables?: {
+                [key: string]: components["schemas"]["PublishInput"];
+            };
+        };
+        PublishIcon: {
+            /** Format: uri */
+            src: string;
+            /** @enum {string} */
+            mimeType?: "image/png" | "image/jpeg" | "image/jpg" | "image/svg+xml" | "image/webp";
+            sizes?: string[];
+            /** @enum {string} */
+            theme?: "light" | "dark";
+        };
+        /** @description The published API's `StatusUpdateRequest`. */
+        RegistryStatusUpdate: {
+            /** @enum {string} */
+            status: "active" | "deprecated" | "deleted";
+            statusMessage?: string;
+        };
+        /** @description The published API's `AllVersionsStatusResponse`. */
+        RegistryAllVersionsStatus: {
+            updatedCount: number;
+            servers: components["schemas"]["RegistryServerResponse"][];
+        };
         /** @description The published API's ServerList; `metadata` is always present. */
         RegistryServerList: {
             servers: components["schemas"]["RegistryServerResponse"][];
@@ -1248,7 +1449,7 @@ export interface components {
          * @description Stable machine-readable error code.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_domain" | "invalid_previous" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "arguments_too_deep" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable" | "unauthorized" | "forbidden_scope" | "too_many_failures" | "watchlists_off";
+        ErrorCode: "validation_failed" | "invalid_domain" | "invalid_previous" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "invalid_server_json" | "version_exists" | "no_change" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "arguments_too_deep" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable" | "unauthorized" | "forbidden_scope" | "too_many_failures" | "watchlists_off";
         /** @description An RFC 9457 problem detail. */
         Problem: {
             /** @description URI reference naming the problem type. */
@@ -1289,10 +1490,10 @@ export interface components {
         Transport: "stdio" | "streamable-http" | "sse";
         CategorySlug: string;
         /**
-         * @description The upstream a record was ingested from; `monitor` for tools an endpoint listed itself.
+         * @description The upstream a record was ingested from; `publisher` for a server published to this registry (`POST /v0.1/publish`), `monitor` for tools an endpoint listed itself.
          * @enum {string}
          */
-        SourceName: "official" | "docker" | "toolsdk" | "demo" | "monitor";
+        SourceName: "publisher" | "official" | "docker" | "toolsdk" | "demo" | "monitor";
         /** @description A server as it appears in search results and comparisons. */
         ServerSummary: {
             /**
@@ -2553,12 +2754,32 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The bearer token is missing or is not `WATCHLIST_TOKEN` (`unauthorized`). */
+        /** @description The bearer token is missing, or is not `WATCHLIST_TOKEN` (watchlists) or a valid access token (publishing) (`unauthorized`). */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 /** @description `Bearer`. */
                 "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request conflicts with what is stored, e.g. a version published already (`version_exists`). */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The token's scopes do not cover the server's name (`forbidden_scope`), or the request's `Host` is not one this deployment answers to (`host_not_allowed`). */
+        PublishForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -4228,6 +4449,122 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             403: components["responses"]["HostNotAllowed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    registryPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishServerDetail"];
+            };
+        };
+        responses: {
+            /** @description The version as published, with its registry metadata. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishForbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    registryUpdateVersionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The server's name, URL-encoded (`io.github.acme%2Fweather`). */
+                serverName: components["parameters"]["RegistryServerName"];
+                /** @description The version, URL-encoded (a `+` of build metadata as `%2B`). */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistryStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description The version with its new status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishForbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    registryUpdateServerStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The server's name, URL-encoded (`io.github.acme%2Fweather`). */
+                serverName: components["parameters"]["RegistryServerName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistryStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description How many versions changed, and every version of the name. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryAllVersionsStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PublishForbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };

@@ -9,8 +9,8 @@
 import { LRUCache } from 'lru-cache';
 import { OpenAPIBackend, type Document, type Operation, type Request, type ValidationResult } from 'openapi-backend';
 import { createAjv, type OpenApiDocument } from '../contract.js';
-import { AppError } from '../errors.js';
-import type { ProblemFieldError } from '../types.js';
+import { AppError, ERROR_TABLE } from '../errors.js';
+import type { ErrorCode, ProblemFieldError } from '../types.js';
 
 /** A request as the router reads it: the raw query string; its headers (lower-case names) read only when it must be validated. */
 export interface RouterRequest {
@@ -97,7 +97,10 @@ export async function createContractRouter(document: OpenApiDocument, options: {
     const validation: ValidationResult<Request> = api.validator.validateRequest(req, operation);
     if (validation.errors) {
       const errors = fieldErrors(validation);
-      throw new AppError('validation_failed', `The request has ${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}.`, errors);
+      const parts = `${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}`;
+      const bodyCode = bodyErrorCode(operation);
+      if (bodyCode !== null && errors.every((e) => e.location.startsWith('body'))) throw new AppError(bodyCode, `The request body has ${parts}.`, errors);
+      throw new AppError('validation_failed', `The request has ${parts}.`, errors);
     }
     // The validator hands back what it parsed and coerced; an operation it had nothing to check is parsed here.
     const coerced = validation.coerced ?? req;
@@ -204,6 +207,21 @@ function asBody(body: unknown): Request['body'] {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The code of a body that breaks its schema, where the operation's request body names one
+ * (`x-invalid-body-code`: a published document, e.g. a server.json, is refused as that document).
+ */
+function bodyErrorCode(operation: Operation): ErrorCode | null {
+  const body: unknown = operation.requestBody;
+  if (typeof body !== 'object' || body === null || !('x-invalid-body-code' in body)) return null;
+  const code = body['x-invalid-body-code'];
+  return typeof code === 'string' && isErrorCode(code) ? code : null;
+}
+
+function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_TABLE, value);
 }
 
 /** Ajv errors as `{ location: "query.limit", message }`. */

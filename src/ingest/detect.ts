@@ -10,8 +10,8 @@ import { fitRecord, IngestError, type IngestRecord } from './upstream.js';
 export type IngestInput = {
   /** Where the text came from, for messages. */
   readonly file: string;
-  /** Overrides the source of official-format documents (the bundled demo catalog is `demo`). */
-  readonly source?: Extract<SourceName, 'official' | 'demo'>;
+  /** Overrides the source of official-format documents (the bundled demo catalog is `demo`, a server published here `publisher`). */
+  readonly source?: Extract<SourceName, 'official' | 'demo' | 'publisher'>;
 } & ({ readonly text: string; readonly path?: undefined } | { readonly path: string; readonly text?: undefined });
 
 /** A document whose text is in memory. */

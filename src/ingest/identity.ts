@@ -15,10 +15,10 @@ export const IDENTITY_RULES: readonly RankingRule[] = [
   { name: 'package or remote', rule: 'records that list the same package (registry and identifier, without version) or the same remote URL are one server' },
   { name: 'name', rule: 'records of different sources that propose the same name are one server' },
   { name: 'repository', rule: 'records of different sources with the same repository and subfolder are one server, unless both list packages of one registry and share none there (distinct servers of one repository; Docker’s own builds aside)' },
-  { name: 'one source, one record', rule: 'two records of one source are one server only by a shared package or remote; two official records never are (each official name is its own registry entry)' },
+  { name: 'one source, one record', rule: 'two records of one source are one server only by a shared package or remote; two official records never are, nor two publisher records (each name a registry publishes is its own entry)' },
   { name: 'closest match', rule: 'a record that shares a package, remote or name with records of another source is matched by those alone, else by repository; when its matches there are not one server among themselves, it is merged with none of them' },
   { name: 'crowded key', rule: `a key that more than ${MAX_KEY_RECORDS} records share identifies no server` },
-  { name: 'canonical name', rule: 'a server is named by its first record by source precedence (demo, official, docker, toolsdk), then by name: the official name wins; servers of one name (records of one source) take -2, -3… in the order of their canonical records' },
+  { name: 'canonical name', rule: 'a server is named by its first record by source precedence (publisher, demo, official, docker, toolsdk), then by name: a published or official name wins; servers of one name (records of one source) take -2, -3… in the order of their canonical records' },
   { name: 'id', rule: 'a server id is the readable slug of its canonical name (catalog/ids.ts serverIdOf); servers whose slugs collide take -2, -3… in the order of their canonical records' },
 ];
 
@@ -83,6 +83,9 @@ function canonicalOrder(a: IdentityFacts, b: IdentityFacts): number {
   return byPrecedence(a, b) || compare(a.name, b.name) || compare(a.key, b.key);
 }
 
+/** Sources whose every name is a registry entry of its own. */
+const REGISTRY_SOURCES: ReadonlySet<SourceName> = new Set(['official', 'publisher']);
+
 const isIdentityKey = (key: string): boolean => key.startsWith('pkg:') || key.startsWith('remote:');
 
 /** Pairs of record indexes that are one server, by the rules. */
@@ -113,7 +116,7 @@ function linksOf(records: readonly IdentityFacts[]): Array<readonly [number, num
         const ra = records[a] as IdentityFacts;
         const rb = records[b] as IdentityFacts;
         if (ra.source === rb.source) {
-          if (isIdentityKey(key) && ra.source !== 'official') sameSource.union(a, b);
+          if (isIdentityKey(key) && !REGISTRY_SOURCES.has(ra.source)) sameSource.union(a, b);
           continue;
         }
         if (!strong && toldApart(packagesOf[a] ?? [], packagesOf[b] ?? [])) continue;

@@ -46,6 +46,17 @@ export interface IngestOptions {
    * the run throws the signal's reason having changed nothing (the spool removed).
    */
   readonly signal?: AbortSignal;
+  /**
+   * Stored records the run takes out of the catalog (a published name whose every version is
+   * deleted): a server that held one is made again from the records it keeps, or removed when
+   * none is left. Ingest of upstream files never names any: it adds and replaces records only.
+   */
+  readonly removed?: ReadonlyArray<{ readonly source: SourceName; readonly key: string }>;
+  /** Work in the run's transaction, `before` it reads the stored records and `after` its last write; a throw rolls the run back. */
+  readonly alongside?: {
+    readonly before?: (writer: CatalogWriter) => Promise<void>;
+    readonly after?: (writer: CatalogWriter) => Promise<void>;
+  };
 }
 
 /**
@@ -80,9 +91,11 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     const total = spool.records;
     const sources = spool.sources.sort((a, b) => byPrecedence({ source: a }, { source: b }));
     const batchSize = options.batchSize ?? RECORDS_PER_BATCH;
+    const removed = new Set((options.removed ?? []).map((r) => identityKey(r.source, r.key)));
     const result = await store.withCatalogWriter(async (writer) => {
-      const { identity, stored } = await identityOf(writer, spool.read(sources));
-      const { moved, aliases } = await settle(writer, identity, stored, spool.read(sources));
+      await options.alongside?.before?.(writer);
+      const { identity, stored } = await identityOf(writer, spool.read(sources), removed);
+      const { moved, aliases } = await settle(writer, identity, stored, spool.read(sources), removed);
       const written = await writeAll(writer, chained(spool.read(sources), moved), { identity, now, total: total + moved.length, progress, batchSize, signal: options.signal });
       await writer.addAliases(aliases);
       options.signal?.throwIfAborted();
@@ -94,6 +107,7 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
         const { generation, source } = await writer.searchSource();
         await saveIndexSnapshot(source, generation);
       }
+      await options.alongside?.after?.(writer);
       return written;
     });
     progress(2 * total, 2 * total);
@@ -121,16 +135,17 @@ interface StoredPlace {
 
 /**
  * Which records are one server: every record the catalog keeps, the run's in place of the stored
- * ones they replace. Also where each stored record is now, read in the same pass.
+ * ones they replace, less those it removes. Also where each stored record is now, read in the same pass.
  */
-async function identityOf(writer: CatalogWriter, incoming: Iterable<ReadRecord>): Promise<{ identity: Identity; stored: StoredPlace[] }> {
+async function identityOf(writer: CatalogWriter, incoming: Iterable<ReadRecord>, removed: ReadonlySet<string>): Promise<{ identity: Identity; stored: StoredPlace[] }> {
   const facts = new Map<string, IdentityFacts>();
   const stored: StoredPlace[] = [];
   await writer.eachStoredRecord((rows) => {
     for (const row of rows) {
+      stored.push({ source: row.source, key: row.key, serverId: row.serverId });
+      if (removed.has(identityKey(row.source, row.key))) continue;
       const server = JSON.parse(row.normalized) as UpstreamServer;
       facts.set(identityKey(row.source, row.key), { source: row.source, key: row.key, name: server.name, matchKeys: matchKeysOf(server) });
-      stored.push({ source: row.source, key: row.key, serverId: row.serverId });
     }
   });
   for (const { source, key, name, matchKeys } of incoming) facts.set(identityKey(source, key), { source, key, name, matchKeys });
@@ -140,24 +155,36 @@ async function identityOf(writer: CatalogWriter, incoming: Iterable<ReadRecord>)
 /**
  * Makes room for the identity: stored records whose server changes are read to be written again
  * (`moved`), servers no record belongs to any more are removed, and each one's id is kept as an
- * alias of the server its first record now belongs to.
+ * alias of the server its first record now belongs to. Records the run removes go, and every
+ * record their servers keep is written again, so each such server is made again without them.
  */
-async function settle(writer: CatalogWriter, identity: Identity, stored: readonly StoredPlace[], incoming: Iterable<ReadRecord>): Promise<{ moved: ReadRecord[]; aliases: Array<readonly [string, string]> }> {
+async function settle(writer: CatalogWriter, identity: Identity, stored: readonly StoredPlace[], incoming: Iterable<ReadRecord>, removed: ReadonlySet<string>): Promise<{ moved: ReadRecord[]; aliases: Array<readonly [string, string]> }> {
   const replaced = new Set<string>();
   for (const { source, key } of incoming) replaced.add(identityKey(source, key));
+  const isRemoved = (row: StoredPlace): boolean => removed.has(identityKey(row.source, row.key));
+  const losing = new Set(stored.filter(isRemoved).map((row) => row.serverId));
   const leaving: Array<{ source: SourceName; key: string }> = [];
+  const rewritten: Array<{ source: SourceName; key: string }> = [];
+  const held = new Set<string>();
   const firstOf = new Map<string, { source: SourceName; key: string }>();
   for (const row of stored) {
+    held.add(row.serverId);
+    if (isRemoved(row)) continue;
     const first = firstOf.get(row.serverId);
     if (first === undefined || byPrecedence(row, first) < 0) firstOf.set(row.serverId, { source: row.source, key: row.key });
+    if (replaced.has(identityKey(row.source, row.key))) continue;
     const target = identity.serverOf.get(identityKey(row.source, row.key));
-    if (target !== row.serverId && !replaced.has(identityKey(row.source, row.key))) leaving.push({ source: row.source, key: row.key });
+    if (target !== row.serverId) leaving.push({ source: row.source, key: row.key });
+    // Stored as it is, it would count as unchanged and its server would not be made again.
+    else if (losing.has(row.serverId)) rewritten.push({ source: row.source, key: row.key });
   }
-  const gone = [...firstOf.keys()].filter((id) => !identity.names.has(id));
-  const moved = (await writer.wholeRecords(leaving)).map((row) => {
+  const gone = [...held].filter((id) => !identity.names.has(id));
+  const moved = (await writer.wholeRecords([...leaving, ...rewritten])).map((row) => {
     const server = JSON.parse(row.normalized) as UpstreamServer;
     return { source: row.source, key: row.key, name: server.name, matchKeys: matchKeysOf(server), serverJson: row.normalized, rawJson: row.record, recordHash: row.recordHash };
   });
+  const dropped = stored.filter(isRemoved);
+  if (dropped.length + rewritten.length > 0) await writer.removeRecords([...dropped, ...rewritten]);
   await writer.removeServers(gone);
   const aliases = gone.flatMap((id) => {
     const first = firstOf.get(id);

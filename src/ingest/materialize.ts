@@ -1,6 +1,6 @@
 /**
  * Merges every source record of one server into the catalog entry the store writes.
- * Sources are given in precedence order (demo, official, docker, toolsdk): the first one that
+ * Sources are given in precedence order (publisher, demo, official, docker, toolsdk): the first one that
  * has a field wins it; lists (packages, remotes, tools, categories) are unions.
  */
 import { createHash } from 'node:crypto';
@@ -14,7 +14,8 @@ import { definitionOf } from '../catalog/tool-fingerprint.js';
 import { catalogMetaOf } from '../registry-api/catalog-meta.js';
 import type { UpstreamServer, UpstreamTool } from './upstream.js';
 
-const SOURCE_ORDER: readonly SourceName[] = ['demo', 'official', 'docker', 'toolsdk', 'monitor'];
+/** The organisation's own word (its publisher) first: where it states a field, that field is its. */
+const SOURCE_ORDER: readonly SourceName[] = ['publisher', 'demo', 'official', 'docker', 'toolsdk', 'monitor'];
 
 /** Sorts source records (a normalized server, or ingest's record of one) by precedence. */
 export function byPrecedence(a: { readonly source: SourceName }, b: { readonly source: SourceName }): number {

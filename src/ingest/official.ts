@@ -26,7 +26,7 @@ export function isOfficialDocument(doc: unknown): boolean {
   return isObject(doc) && typeof doc.name === 'string' && typeof doc.version === 'string' && ('packages' in doc || 'remotes' in doc || '$schema' in doc);
 }
 
-/** Reads an official document; `source` is `official`, or `demo` for the bundled catalog. */
+/** Reads an official document; `source` is `official`, `demo` for the bundled catalog, or `publisher` for the servers published here. */
 export function readOfficial(doc: unknown, file: string, source: SourceName): IngestRecord[] {
   const entries: Entry[] = isObject(doc) && Array.isArray(doc.servers)
     ? doc.servers.map((item, index) => listEntry(item, index, file))

@@ -17,6 +17,7 @@ import { assertBatchSize, ServerWriter, WRITE_BATCH, type ServerWrite, type Writ
 import { refreshDuplicates } from './quality-flags.js';
 import { rescanTools, type RescanSummary } from './tool-rescan.js';
 import { createIdentityRows, type IdentityRows } from './identity-rows.js';
+import { createPublishedWrites, type PublishedWrites } from './published-versions.js';
 import { createWriteLookups, type SourceRow, type WriteLookups } from './write-lookups.js';
 
 export interface CatalogWriter extends WriteLookups, IdentityRows {
@@ -48,6 +49,8 @@ export interface CatalogWriter extends WriteLookups, IdentityRows {
    * (quality-flags.ts): a write calls it after its last server. Returns how many changed.
    */
   refreshDuplicates(): Promise<number>;
+  /** The versions published to this registry, written with the catalog records made from them. */
+  readonly published: PublishedWrites;
 }
 
 /** The advisory lock key that serializes catalog writers on PostgreSQL (any fixed number). */
@@ -87,6 +90,10 @@ function createWriter(trx: Knex.Transaction, counts: WriteCounts): CatalogWriter
     ...createWriteLookups(trx),
     eachStoredRecord: identityRows.eachStoredRecord,
     wholeRecords: identityRows.wholeRecords,
+    async removeRecords(records) {
+      counts.rows += records.length;
+      await identityRows.removeRecords(records);
+    },
     async removeServers(ids) {
       counts.rows += ids.length;
       await identityRows.removeServers(ids);
@@ -136,6 +143,8 @@ function createWriter(trx: Knex.Transaction, counts: WriteCounts): CatalogWriter
       counts.rows += changed;
       return changed;
     },
+
+    published: createPublishedWrites(trx),
 
     async searchSource() {
       return { generation: await readContentGeneration(trx), source: createSearchSource(trx, createSearchSnapshots(trx, SCHEMA)) };

@@ -28,6 +28,8 @@ export interface IdentityRows {
   eachStoredRecord(visit: (rows: readonly StoredRecordRow[]) => void): Promise<void>;
   /** These records whole. */
   wholeRecords(records: ReadonlyArray<{ readonly source: SourceName; readonly key: string }>): Promise<WholeRecordRow[]>;
+  /** Removes these records (the run writes again those it keeps). */
+  removeRecords(records: ReadonlyArray<{ readonly source: SourceName; readonly key: string }>): Promise<void>;
   /** Removes these servers with everything they hold. */
   removeServers(ids: readonly string[]): Promise<void>;
   /** Old ids of servers, [old id, server id]: aliases that named an old id follow it; an id a server holds again is no alias. */
@@ -65,6 +67,13 @@ export function createIdentityRows(trx: Knex.Transaction): IdentityRows {
         }
       }
       return out;
+    },
+    async removeRecords(records) {
+      const bySource = new Map<SourceName, string[]>();
+      for (const { source, key } of records) bySource.set(source, [...(bySource.get(source) ?? []), key]);
+      for (const [source, keys] of bySource) {
+        for (const list of inLists(keys)) await trx('sources').where('source', source).whereIn('source_key', list).delete();
+      }
     },
     async removeServers(ids) {
       for (const list of inLists(ids)) {

@@ -9,6 +9,7 @@ import { createWatchlistStore, type WatchlistStore } from './watchlist-store.js'
 import { createAccessStore, type AccessStore } from './access-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
 import { createRegistryVersions, type RegistryVersions } from './registry-versions.js';
+import { createPublishedVersions, type PublishedVersions } from './published-versions.js';
 import { SCHEMA } from './migrations/index.js';
 import { createRateLimiter, type Limiter, type RateLimiterSpec } from './rate-limiters.js';
 import { createReadiness, type Readiness } from './readiness.js';
@@ -26,6 +27,8 @@ export interface Store extends Readiness {
   readonly monitor: MonitorStore;
   /** What the MCP Registry API serves (src/registry-api). */
   readonly registryVersions: RegistryVersions;
+  /** The versions published to this registry (`POST /v0.1/publish`), the publisher's source of truth. */
+  readonly published: PublishedVersions;
   readonly assessments: AssessmentStore;
   readonly watchlists: WatchlistStore;
   /** Access tokens, browser sessions and the audit log (src/auth). */
@@ -65,6 +68,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     contentGeneration: (readNow) => generation.current(readNow),
     monitor: createMonitorStore(db),
     registryVersions: createRegistryVersions(db),
+    published: createPublishedVersions(db),
     assessments: createAssessmentStore(db),
     watchlists: createWatchlistStore(db),
     access: createAccessStore(db),
@@ -99,6 +103,7 @@ export type { CatalogLookups } from './catalog-lookups.js';
 export type { Limiter, RateLimiterSpec } from './rate-limiters.js';
 export type { CatalogSearchSource } from './search-reads.js';
 export type { CatalogWriter } from './catalog-writer.js';
+export type { PublishedVersionRow, PublishedVersions, PublishedWrites } from './published-versions.js';
 export type { ServerWrite } from './server-writes.js';
 export { sourceKey, type SourceRow, type StoredSource } from './write-lookups.js';
 export { databaseFailure } from './db.js';

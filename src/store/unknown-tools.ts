@@ -21,7 +21,7 @@ export type Direction = 'up' | 'down';
 const EMPTY_SCHEMA: JsonSchemaObject = { type: 'object', properties: {} };
 const EMPTY_SCHEMA_TEXT = JSON.stringify(EMPTY_SCHEMA);
 /** The order materialize takes a tool from its records in: the endpoint itself, then by precedence. */
-const TOOL_ORDER: readonly string[] = ['monitor', 'demo', 'official', 'docker', 'toolsdk'];
+const TOOL_ORDER: readonly string[] = ['monitor', 'publisher', 'demo', 'official', 'docker', 'toolsdk'];
 const PUBLISHER_META = 'io.modelcontextprotocol.registry/publisher-provided';
 /** Servers read at a time. */
 const CHUNK = 500;
@@ -104,9 +104,9 @@ function listsTools(source: string, raw: JsonObject, count: number): boolean {
   return Array.isArray(tools) && tools.length === 0;
 }
 
-/** The tools a publisher lists in an official (or the demo) record's `_meta`. */
+/** The tools a publisher lists in an official (or the demo's, or a published) record's `_meta`. */
 function publisherTools(source: string, raw: JsonObject): unknown {
-  return source === 'official' || source === 'demo' ? asObject(asObject(raw._meta)[PUBLISHER_META]).tools : undefined;
+  return source === 'official' || source === 'demo' || source === 'publisher' ? asObject(asObject(raw._meta)[PUBLISHER_META]).tools : undefined;
 }
 
 /**

@@ -111,6 +111,7 @@ describe('identity across sources (IDENTITY_RULES, rule by rule)', () => {
     expect(serversOf([record('toolsdk', 'a', [repo]), record('toolsdk', 'b', [repo])]), 'a repository alone').to.have.length(2);
     expect(serversOf([record('toolsdk', 'a', ['remote:x.example/mcp']), record('toolsdk', 'b', ['remote:x.example/mcp'])]), 'a shared remote').to.have.length(1);
     expect(serversOf([record('official', 'io.a/x', ['pkg:npm:x']), record('official', 'io.b/x', ['pkg:npm:x'])]), 'two official names').to.have.length(2);
+    expect(serversOf([record('publisher', 'io.a/x', ['remote:x.example/mcp']), record('publisher', 'io.b/x', ['remote:x.example/mcp'])]), 'two published names').to.have.length(2);
   });
 
   it(`closest match: ${rule('closest match')}`, () => {
@@ -138,6 +139,8 @@ describe('identity across sources (IDENTITY_RULES, rule by rule)', () => {
     const { serverOf, names } = identify([record('toolsdk', 'gh', ['pkg:npm:gh'], '@toolsdk/gh'), record('official', 'io.github.gh/gh', ['pkg:npm:gh']), record('docker', 'gh', ['pkg:npm:gh'], 'mcp/gh')]);
     expect([...names]).to.deep.equal([['io.github.gh~gh', 'io.github.gh/gh']]);
     expect(serverOf.get(identityKey('toolsdk', 'gh'))).to.equal('io.github.gh~gh');
+    const published = identify([record('official', 'io.github.gh/gh', ['pkg:npm:gh']), record('publisher', 'io.acme/gh', ['pkg:npm:gh'])]);
+    expect([...published.names], 'the publisher first').to.deep.equal([['io.acme~gh', 'io.acme/gh']]);
     const twins = identify([record('toolsdk', 'b', [], 'Twin'), record('docker', 'a', [], 'mcp/twin')]);
     expect([...twins.names]).to.deep.equal([['twin', 'mcp/twin'], ['twin-2', 'Twin']]);
   });

@@ -23,6 +23,8 @@ import { pageHandlers } from './pages.js';
 import { proxyHandlers } from './proxy.js';
 import { preflightHandlers } from './preflight.js';
 import { registryApiHandlers } from './registry-api.js';
+import { registryPublishHandlers } from './registry-publish.js';
+import { createPublishService } from '../../registry-api/publish-service.js';
 import { serverHandlers } from './servers.js';
 import { toolHandlers } from './tools.js';
 import { watchlistHandlers } from './watchlists.js';
@@ -52,6 +54,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
   return {
     ...serverHandlers(deps.read),
     ...registryApiHandlers(deps.read),
+    ...registryPublishHandlers(createPublishService({ store: deps.store, access: deps.access, audit: deps.audit })),
     ...toolHandlers(deps.read),
     ...evidenceHandlers(deps.read),
     ...categoryHandlers(deps.read),

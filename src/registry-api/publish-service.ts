@@ -1,0 +1,212 @@
+/**
+ * Publishing to this registry (DESIGN.md "An organisation's own registry"): `POST /v0.1/publish`
+ * and the two status operations of the official registry's API. The versions live in
+ * `published_versions`; after each change the name's versions, as an official-format document,
+ * go through ingest as the `publisher` source, in the same transaction, so every surface sees
+ * them as it sees any source. A name whose every version is deleted leaves the catalog.
+ */
+import type { components } from '../../generated/openapi.js';
+import { mayPublish, type AccessTokens, type Audit, type Caller } from '../auth/access-tokens.js';
+import { scrubValue } from '../catalog/secrets.js';
+import { AppError } from '../errors.js';
+import { ingest } from '../ingest/ingest-service.js';
+import { IngestError } from '../ingest/upstream.js';
+import type { PublishedVersionRow, PublishedWrites, Store } from '../store/index.js';
+import { latestOf, versionProblem } from './latest-version.js';
+import { OFFICIAL_META } from './registry-api-service.js';
+
+type ServerDetail = components['schemas']['PublishServerDetail'];
+type StatusUpdate = components['schemas']['RegistryStatusUpdate'];
+type ServerResponse = components['schemas']['RegistryServerResponse'];
+type AllVersionsStatus = components['schemas']['RegistryAllVersionsStatus'];
+
+/** What a request says of its caller: its `Authorization` header and who it counts as in limits. */
+export interface Credentials {
+  readonly authorization: string | undefined;
+  readonly client: string;
+}
+
+export interface PublishService {
+  /** registryPublish */
+  publish(who: Credentials, server: ServerDetail): Promise<ServerResponse>;
+  /** registryUpdateVersionStatus */
+  setVersionStatus(who: Credentials, name: string, version: string, update: StatusUpdate): Promise<ServerResponse>;
+  /** registryUpdateServerStatus */
+  setServerStatus(who: Credentials, name: string, update: StatusUpdate): Promise<AllVersionsStatus>;
+}
+
+export interface PublishDeps {
+  readonly store: Store;
+  readonly access: Pick<AccessTokens, 'authenticate'>;
+  readonly audit: Pick<Audit, 'record'>;
+  readonly now?: () => Date;
+}
+
+/** A name's versions after a change, and which versions it changed. */
+interface Change {
+  readonly rows: readonly PublishedVersionRow[];
+  readonly changed: readonly string[];
+}
+
+/** Another write changed the name between reading it and writing: the change is worked out again. */
+class StaleRead extends Error {}
+const ATTEMPTS = 3;
+
+export function createPublishService(deps: PublishDeps): PublishService {
+  const now = deps.now ?? (() => new Date());
+
+  /** The caller, once its token names one whose scopes cover `name`. */
+  const authorize = async (who: Credentials, name: string): Promise<Caller> => {
+    const caller = await deps.access.authenticate(who.authorization, who.client);
+    if (!mayPublish(caller, name)) {
+      throw new AppError('forbidden_scope', `The token "${caller.name}" may not publish or change ${name}: none of its publish: scopes covers that name (publish:<namespace>/* or publish:<namespace>/<name>, exactly as written).`);
+    }
+    return caller;
+  };
+
+  /** Works out a change from the stored versions and writes it with the catalog, retrying when another write came between. */
+  const apply = async (caller: Caller, name: string, action: 'publish' | 'status', plan: (rows: readonly PublishedVersionRow[], at: string) => Change): Promise<Change> => {
+    for (let attempt = 1; ; attempt += 1) {
+      const before = await deps.store.published.versionsOf(name);
+      const change = plan(before, now().toISOString());
+      try {
+        await write(deps.store, name, before, change.rows);
+      } catch (err) {
+        if (err instanceof StaleRead && attempt < ATTEMPTS) continue;
+        if (err instanceof StaleRead) throw new AppError('service_unavailable', `${name} is being changed by another request; try again.`, [], { 'Retry-After': '1' });
+        if (err instanceof IngestError) throw new AppError('invalid_server_json', `The server.json cannot be catalogued: ${err.reason}.`, [{ location: 'request', message: err.reason }]);
+        throw err;
+      }
+      for (const version of change.changed) {
+        const row = change.rows.find((r) => r.version === version);
+        await deps.audit.record({ actor: caller.name, action, target: `${name}@${version}`, detail: { status: row?.status, statusMessage: row?.statusMessage ?? null } });
+      }
+      return change;
+    }
+  };
+
+  return {
+    async publish(who, server) {
+      const problem = versionProblem(server.version);
+      if (problem) throw new AppError('invalid_server_json', `version ${problem}.`, [{ location: 'version', message: problem }]);
+      const caller = await authorize(who, server.name);
+      const change = await apply(caller, server.name, 'publish', (rows, at) => {
+        if (rows.some((r) => r.version === server.version)) {
+          throw new AppError('version_exists', `${server.name} ${server.version} is published already, and a published version never changes: publish a new version.`);
+        }
+        const added: PublishedVersionRow = {
+          name: server.name, version: server.version, document: JSON.stringify(scrubValue(server)), status: 'active', statusMessage: null, statusChangedAt: null,
+          publishedAt: at, updatedAt: at, isLatest: false, publisher: caller.name,
+        };
+        return { rows: withLatest([...rows, added], at), changed: [server.version] };
+      });
+      return responseOf(rowOf(change.rows, server.version));
+    },
+
+    async setVersionStatus(who, name, version, update) {
+      const caller = await authorize(who, name);
+      const change = await apply(caller, name, 'status', (rows, at) => {
+        const row = rows.find((r) => r.version === version);
+        if (!row) throw notPublished(name, rows.length > 0 ? version : null);
+        if (!changes(row, update)) throw noChange(update);
+        return { rows: withLatest(rows.map((r) => (r === row ? withStatus(r, update, at) : r)), at), changed: [version] };
+      });
+      return responseOf(rowOf(change.rows, version));
+    },
+
+    async setServerStatus(who, name, update) {
+      const caller = await authorize(who, name);
+      const change = await apply(caller, name, 'status', (rows, at) => {
+        if (rows.length === 0) throw notPublished(name, null);
+        const changed = rows.filter((r) => changes(r, update));
+        if (changed.length === 0) throw noChange(update);
+        return { rows: withLatest(rows.map((r) => (changed.includes(r) ? withStatus(r, update, at) : r)), at), changed: changed.map((r) => r.version) };
+      });
+      return { updatedCount: change.changed.length, servers: newestFirst(change.rows).map(responseOf) };
+    },
+  };
+}
+
+/**
+ * Writes a name's versions and the catalog records made from them in one catalog write. The
+ * versions read before are read again inside it: when another write changed them meanwhile,
+ * nothing is written (StaleRead).
+ */
+async function write(store: Store, name: string, before: readonly PublishedVersionRow[], rows: readonly PublishedVersionRow[]): Promise<void> {
+  const gone = rows.every((r) => r.status === 'deleted');
+  const inputs = gone ? [] : [{ file: `publish:${name}`, text: officialDocumentOf(rows), source: 'publisher' as const }];
+  await ingest(store, inputs, {
+    removed: gone ? [{ source: 'publisher', key: name }] : [],
+    alongside: {
+      async before(writer: PublishedWritesOf) {
+        if (JSON.stringify(await writer.published.versionsOf(name)) !== JSON.stringify(before)) throw new StaleRead();
+        await writer.published.dropDeletedVersions(name);
+      },
+      async after(writer: PublishedWritesOf) {
+        await writer.published.replace(name, rows);
+        if (gone) await writer.published.keepDeletedVersions(name, rows);
+      },
+    },
+  });
+}
+
+type PublishedWritesOf = { readonly published: PublishedWrites };
+
+/** The name's versions as the official registry's list, which ingest reads as the `publisher` source. */
+function officialDocumentOf(rows: readonly PublishedVersionRow[]): string {
+  return JSON.stringify({ servers: rows.map(responseOf) });
+}
+
+/** Every version with `isLatest` set by the official rule; `updatedAt` moves on a version whose mark changes. */
+function withLatest(rows: readonly PublishedVersionRow[], at: string): PublishedVersionRow[] {
+  const latest = latestOf(rows);
+  return rows.map((r) => {
+    const isLatest = r === latest;
+    return isLatest === r.isLatest ? r : { ...r, isLatest, updatedAt: at };
+  });
+}
+
+function withStatus(row: PublishedVersionRow, update: StatusUpdate, at: string): PublishedVersionRow {
+  return { ...row, status: update.status, statusMessage: update.statusMessage ?? null, statusChangedAt: at, updatedAt: at };
+}
+
+const changes = (row: PublishedVersionRow, update: StatusUpdate): boolean => row.status !== update.status || row.statusMessage !== (update.statusMessage ?? null);
+
+function noChange(update: StatusUpdate): AppError {
+  return new AppError('no_change', `No changes to apply: status is already ${update.status}${update.statusMessage === undefined ? '' : ' with that statusMessage'}.`);
+}
+
+function notPublished(name: string, version: string | null): AppError {
+  const what = version === null ? `No version of ${name} is published to this registry` : `${name} has no published version ${version}`;
+  return new AppError('not_found', `${what}; only versions published here (POST /v0.1/publish) change status here. List them with GET /v0.1/servers/${encodeURIComponent(name)}/versions?include_deleted=true.`);
+}
+
+function rowOf(rows: readonly PublishedVersionRow[], version: string): PublishedVersionRow {
+  const row = rows.find((r) => r.version === version);
+  if (!row) throw new Error(`version ${version} is missing from its own change`);
+  return row;
+}
+
+function newestFirst(rows: readonly PublishedVersionRow[]): PublishedVersionRow[] {
+  return [...rows].sort((a, b) => (a.publishedAt < b.publishedAt ? 1 : a.publishedAt > b.publishedAt ? -1 : a.version < b.version ? 1 : -1));
+}
+
+/** A version as the registry API answers it: the server.json as stored, with the registry's metadata. */
+function responseOf(row: PublishedVersionRow): ServerResponse {
+  const official: ServerResponse['_meta'][typeof OFFICIAL_META] = { status: row.status, publishedAt: row.publishedAt, updatedAt: row.updatedAt, isLatest: row.isLatest };
+  if (row.statusMessage !== null) official.statusMessage = row.statusMessage;
+  if (row.statusChangedAt !== null) official.statusChangedAt = row.statusChangedAt;
+  return { server: serverOf(row.document), _meta: { [OFFICIAL_META]: official } };
+}
+
+function serverOf(text: string): ServerResponse['server'] {
+  const value: unknown = JSON.parse(text);
+  if (!isServerDetail(value)) throw new Error('a stored server.json lost its name, description or version');
+  return value;
+}
+
+function isServerDetail(value: unknown): value is ServerResponse['server'] {
+  if (typeof value !== 'object' || value === null) return false;
+  const fields: Record<string, unknown> = { ...value };
+  return typeof fields.name === 'string' && typeof fields.description === 'string' && typeof fields.version === 'string';
+}
