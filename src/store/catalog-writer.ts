@@ -144,7 +144,9 @@ function createWriter(trx: Knex.Transaction, counts: WriteCounts): CatalogWriter
       return changed;
     },
 
-    published: createPublishedWrites(trx),
+    published: createPublishedWrites(trx, (rows) => {
+      counts.rows += rows;
+    }),
 
     async searchSource() {
       return { generation: await readContentGeneration(trx), source: createSearchSource(trx, createSearchSnapshots(trx, SCHEMA)) };

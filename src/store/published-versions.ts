@@ -76,15 +76,18 @@ export function createPublishedVersions(db: Db): PublishedVersions {
   return { versionsOf: (name) => versionsOf(db, name) };
 }
 
-export function createPublishedWrites(trx: Knex.Transaction): PublishedWrites {
+/** `wrote` hears of each write, so that the catalog write moves the content generation (what every reader's answers follow). */
+export function createPublishedWrites(trx: Knex.Transaction, wrote: (rows: number) => void): PublishedWrites {
   return {
     versionsOf: (name) => versionsOf(trx, name),
     async replace(name, rows) {
+      wrote(rows.length + 1);
       await trx('published_versions').where({ name }).delete();
       if (rows.length > 0) await trx('published_versions').insert(rows.map(fromRow));
     },
     async keepDeletedVersions(name, versions) {
       if (versions.length === 0) return;
+      wrote(versions.length);
       const rows = versions.map((v) => {
         const { document, repairs } = conformed(documentOf(v.document));
         return {
@@ -95,7 +98,7 @@ export function createPublishedWrites(trx: Knex.Transaction): PublishedWrites {
       await trx('registry_versions').insert(rows).onConflict(['name', 'version']).ignore();
     },
     async dropDeletedVersions(name) {
-      await trx('registry_versions').where({ name, server_id: name }).delete();
+      wrote(await trx('registry_versions').where({ name, server_id: name }).delete());
     },
   };
 }

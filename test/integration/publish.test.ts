@@ -113,6 +113,18 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     expect(audit).to.have.members(['acme-ci publish io.acme/weather@1.0.0', 'acme-ci status io.acme/weather@1.0.0', 'acme-ci status io.acme/weather@1.0.0', 'acme-ci publish io.acme/weather@2.0.0']);
   });
 
+  it('changes a deleted version of a name no longer in the catalog, seen at once in include_deleted', async () => {
+    const name = 'io.acme/retired';
+    await publish(serverJson(name, '1.0.0'));
+    await setStatus(name, null, { status: 'deleted', statusMessage: 'Retired' });
+    const message = async () => (await versions(name, true)).map((e) => e._meta[OFFICIAL].statusMessage);
+    expect(await message()).to.deep.equal(['Retired']);
+    const changed = await setStatus(name, '1.0.0', { status: 'deleted', statusMessage: 'Retired: use io.acme/weather' });
+    expect(changed.status).to.equal(200);
+    expect(await message()).to.deep.equal(['Retired: use io.acme/weather']);
+    expect((await h.request(`/api/v1/servers/${encodeURIComponent(name)}`)).status).to.equal(404);
+  });
+
   it('refuses every write without a token (401, WWW-Authenticate: Bearer), changing nothing', async () => {
     const name = 'io.acme/untokened';
     const before = await seen(name);
@@ -199,6 +211,15 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     await setStatus(name, '1.2.0', { status: 'active' });
     expect(await latest()).to.deep.equal(['1.2.0']);
     expect((await h.request(`/api/v1/servers/${encodeURIComponent(name)}`)).body.version).to.equal('1.2.0');
+  });
+
+  it('takes versions published at once, each once, with one latest', async () => {
+    const name = 'io.acme/busy';
+    const answers = await Promise.all(['1.0.0', '1.0.1', '1.0.2', '1.0.3'].map((version) => publish(serverJson(name, version))));
+    expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200]);
+    const listed = await versions(name);
+    expect(listed.map((e) => e.server.version).sort()).to.deep.equal(['1.0.0', '1.0.1', '1.0.2', '1.0.3']);
+    expect(listed.filter((e) => e._meta[OFFICIAL].isLatest).map((e) => e.server.version)).to.deep.equal(['1.0.3']);
   });
 
   it('names the field of a server.json that breaks the published schema, and changes nothing', async () => {

@@ -1,6 +1,6 @@
 /** The official registry's rule for which version is the latest, and which versions may be published. */
 import { expect } from 'chai';
-import { compareVersions, latestOf, versionProblem } from '../../src/registry-api/latest-version.js';
+import { compareVersions, latestOf, versionProblem } from '../../src/publish/latest-version.js';
 
 const v = (version: string, publishedAt: string, status = 'active') => ({ version, publishedAt, status });
 

@@ -24,7 +24,7 @@ import { proxyHandlers } from './proxy.js';
 import { preflightHandlers } from './preflight.js';
 import { registryApiHandlers } from './registry-api.js';
 import { registryPublishHandlers } from './registry-publish.js';
-import { createPublishService } from '../../registry-api/publish-service.js';
+import { createPublishService } from '../../publish/publish-service.js';
 import { serverHandlers } from './servers.js';
 import { toolHandlers } from './tools.js';
 import { watchlistHandlers } from './watchlists.js';

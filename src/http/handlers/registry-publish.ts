@@ -1,5 +1,5 @@
 /** Handlers of the registry API's writes (`registry` tag): publishing and status, through the publish service. */
-import type { PublishService } from '../../registry-api/publish-service.js';
+import type { PublishService } from '../../publish/publish-service.js';
 import type { HandlerMap } from '../operation.js';
 
 export function registryPublishHandlers(publisher: PublishService): Pick<HandlerMap, 'registryPublish' | 'registryUpdateVersionStatus' | 'registryUpdateServerStatus'> {

@@ -13,7 +13,7 @@ import { ingest } from '../ingest/ingest-service.js';
 import { IngestError } from '../ingest/upstream.js';
 import type { PublishedVersionRow, PublishedWrites, Store } from '../store/index.js';
 import { latestOf, versionProblem } from './latest-version.js';
-import { OFFICIAL_META } from './registry-api-service.js';
+import { OFFICIAL_META } from '../registry-api/registry-api-service.js';
 
 type ServerDetail = components['schemas']['PublishServerDetail'];
 type StatusUpdate = components['schemas']['RegistryStatusUpdate'];
@@ -50,7 +50,7 @@ interface Change {
 
 /** Another write changed the name between reading it and writing: the change is worked out again. */
 class StaleRead extends Error {}
-const ATTEMPTS = 3;
+const ATTEMPTS = 5;
 
 export function createPublishService(deps: PublishDeps): PublishService {
   const now = deps.now ?? (() => new Date());
