@@ -61,7 +61,8 @@ function serverRecordOf(id: string, primary: UpstreamServer, sources: readonly U
     return null;
   };
   const packages = unionBy(sources.flatMap((s) => s.packages), (p) => `${p.registryType}:${p.identifier.toLowerCase()}`);
-  const remotes = unionBy(sources.flatMap((s) => s.remotes), (r) => r.url);
+  // One endpoint however each source wrote its URL (`https://x` and `https://x/`): the first source's form stays.
+  const remotes = unionBy(sources.flatMap((s) => s.remotes), (r) => endpointKey(r.url));
   // Tools an endpoint listed itself (the monitor) describe it best; then the catalogs in order.
   // A record that lists no tools (null) adds none and states no count.
   const listing = sources.filter((s) => s.tools !== null);
@@ -182,4 +183,13 @@ export function compareText(a: string, b: string): number {
 /** SHA-256 of a value's JSON. */
 export function hashOf(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex');
+}
+
+/** A remote URL in its parsed form, so that forms of one endpoint compare equal. */
+function endpointKey(url: string): string {
+  try {
+    return new URL(url).toString();
+  } catch {
+    return url;
+  }
 }

@@ -37,13 +37,20 @@ export function timestamp(value: unknown): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-/** The http(s) URL in a value, or null. */
+/**
+ * The http(s) URL in a value, or null. A URL is kept as its source wrote it (credentials taken
+ * out): a client that may only use the URLs a registry lists (VS Code's "Registry only") compares
+ * them as text, so `https://mcp.example.com` must not become `https://mcp.example.com/`. Text a
+ * URL parser would rewrite beyond that (spaces, controls) is kept in its parsed form.
+ */
 export function httpUrl(value: unknown): string | null {
   const raw = text(value);
   if (!raw) return null;
   try {
-    const url = new URL(scrubUrl(raw));
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+    const scrubbed = scrubUrl(raw);
+    const url = new URL(scrubbed);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    return /^https?:\/\/[^\s\x00-\x1f\x7f]+$/i.test(scrubbed) ? scrubbed : url.toString();
   } catch {
     return null;
   }
