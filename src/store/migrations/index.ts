@@ -31,6 +31,7 @@ import * as qualityFlags from './025-quality-flags.js';
 import * as serverAliases from './026-server-aliases.js';
 import * as accessTokens from './027-access-tokens.js';
 import * as publishedVersions from './028-published-versions.js';
+import * as dropMatchKeys from './030-drop-match-keys.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -61,6 +62,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '026-server-aliases': serverAliases,
   '027-access-tokens': accessTokens,
   '028-published-versions': publishedVersions,
+  '030-drop-match-keys': dropMatchKeys,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
