@@ -265,6 +265,24 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     }
   });
 
+  it('wins a server a public source also lists, and gives it back when every version is deleted', async () => {
+    const name = 'dev.shared/alpha';
+    const owner = (await h.service.access.create('shared-dev', ['publish:dev.shared/*'], null)).token;
+    const official = async () => (await versions(name, true)).map((e) => `${e.server.version} ${e._meta[OFFICIAL].status}`);
+    expect(await official()).to.deep.equal(['2.0.0 active']);
+    expect((await publish(serverJson(name, '3.0.0', { description: 'Alpha, as its owner describes it' }), owner)).status).to.equal(200);
+    const merged = (await h.request('/api/v1/servers/dev.shared~alpha')).body;
+    expect(merged.sources.map((x: any) => x.source)).to.have.members(['publisher', 'official']);
+    expect(merged.description).to.equal('Alpha, as its owner describes it');
+    expect(await official(), "the publisher's versions are the name's").to.deep.equal(['3.0.0 active']);
+    expect((await setStatus(name, null, { status: 'deleted' }, owner)).status).to.equal(200);
+    const left = (await h.request('/api/v1/servers/dev.shared~alpha')).body;
+    expect(left.sources.map((x: any) => x.source)).to.deep.equal(['official']);
+    expect(left.description).to.equal('First server on a shared host.');
+    expect(await official()).to.have.members(['2.0.0 active', '3.0.0 deleted']);
+    expect((await versions(name)).map((e) => e.server.version)).to.deep.equal(['2.0.0']);
+  });
+
   it('survives ingest of the public files and a sync, as a source of its own', async () => {
     const name = 'io.acme/survivor';
     await publish(serverJson(name, '1.0.0'));
