@@ -26,8 +26,14 @@ export function requestBodies(): Koa.Middleware {
     if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
     if (RAW_BODY.test(ctx.path)) return raw(ctx, next);
     if (FORM_BODY.test(ctx.path)) return form(ctx, next);
+    // A body of another type would be read as none, and the caller told of missing fields instead.
+    if (hasBody(ctx) && !ctx.is('json')) throw new AppError('unsupported_media_type', `The request body must be JSON: send Content-Type: application/json (this one was ${ctx.get('content-type') || 'not given'}).`);
     return json(ctx, next);
   };
+}
+
+function hasBody(ctx: Koa.Context): boolean {
+  return (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
 }
 
 /** A body parser's error (http-errors) as an AppError. */

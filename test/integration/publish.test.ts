@@ -60,6 +60,10 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     const { status, body } = await h.request(`/v0.1/servers/${encodeURIComponent(name)}/versions${includeDeleted ? '?include_deleted=true' : ''}`);
     return status === 200 ? (asPublished(body, 'ServerList').servers as any[]) : [];
   };
+  const mcpServer = async (id: string) => {
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_server', arguments: { id } } };
+    return (await h.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(call) })).body.result;
+  };
   /** What a reader can see of a name: its /v0.1 versions (deleted ones too) and its catalog entry. */
   const seen = async (name: string) => ({
     versions: await versions(name, true),
@@ -88,6 +92,8 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     expect(entry.sources.map((s: any) => s.source)).to.include('publisher');
     const search = (await h.request('/api/v1/servers/search?q=acme+weather')).body;
     expect(search.items.map((s: any) => s.name)).to.include(name);
+    expect((await h.request('/servers/io.acme~weather')).status, 'its page').to.equal(200);
+    expect((await mcpServer('io.acme~weather')).isError, 'MCP get_server').to.equal(false);
 
     const deprecated = await setStatus(name, '1.0.0', { status: 'deprecated', statusMessage: 'Use 2.x' });
     expect(deprecated.status).to.equal(200);
@@ -101,6 +107,8 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     expect((await h.request(`/v0.1/servers/${encodeURIComponent(name)}/versions`)).status).to.equal(404);
     expect((await h.request(`/api/v1/servers/${encodeURIComponent(name)}`)).status).to.equal(404);
     expect((await h.request('/api/v1/servers/search?q=acme+weather')).body.items.map((s: any) => s.name)).to.not.include(name);
+    expect((await h.request('/servers/io.acme~weather')).status, 'its page').to.equal(404);
+    expect((await mcpServer('io.acme~weather')).isError, 'MCP get_server').to.equal(true);
     const all = asPublished((await h.request('/v0.1/servers?include_deleted=true&search=io.acme/weather')).body, 'ServerList');
     expect(all.servers.map((e: any) => [e.server.name, e.server.version, e._meta[OFFICIAL].status])).to.deep.equal([[name, '1.0.0', 'deleted']]);
     expect((await versions(name, true)).map((e) => e._meta[OFFICIAL].status)).to.deep.equal(['deleted']);
@@ -244,6 +252,9 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     expect(badStatus.status).to.equal(400);
     expect(badStatus.body.errors.map((e: any) => e.location)).to.include('body.status');
     expect((await h.request('/v0.1/publish', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"name":' })).body.code).to.equal('malformed_json');
+    const form = await h.request('/v0.1/publish', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}` }, body: JSON.stringify(serverJson(name, '1.0.0')) });
+    expect(form.status, "curl -d's default type").to.equal(415);
+    expect(form.body.code).to.equal('unsupported_media_type');
     const huge = await publish(serverJson(name, '1.0.0', { _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { blob: 'x'.repeat(300 * 1024) } } }));
     expect(huge.status).to.equal(413);
     expect(await seen(name)).to.deep.equal(before);
