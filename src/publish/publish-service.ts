@@ -9,6 +9,7 @@ import type { components } from '../../generated/openapi.js';
 import { mayPublish, type AccessTokens, type Audit, type Caller } from '../auth/access-tokens.js';
 import { scrubValue } from '../catalog/secrets.js';
 import { AppError } from '../errors.js';
+import type { IngestInput } from '../ingest/detect.js';
 import { ingest } from '../ingest/ingest-service.js';
 import { IngestError } from '../ingest/upstream.js';
 import type { PublishedVersionRow, PublishedWrites, Store } from '../store/index.js';
@@ -134,7 +135,7 @@ export function createPublishService(deps: PublishDeps): PublishService {
  */
 async function write(store: Store, name: string, before: readonly PublishedVersionRow[], rows: readonly PublishedVersionRow[]): Promise<void> {
   const gone = rows.every((r) => r.status === 'deleted');
-  const inputs = gone ? [] : [{ file: `publish:${name}`, text: officialDocumentOf(rows), source: 'publisher' as const }];
+  const inputs: IngestInput[] = gone ? [] : [{ file: `publish:${name}`, text: officialDocumentOf(rows), source: 'publisher' }];
   await ingest(store, inputs, {
     removed: gone ? [{ source: 'publisher', key: name }] : [],
     alongside: {
