@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { parse } from 'yaml';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { sync } from '../../src/ingest/sync.js';
+import { CANARIES } from '../support/canaries.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
 
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';
@@ -193,6 +194,22 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     expect(log).to.include('/v0.1/publish');
     expect(log).to.not.include(token);
     expect(log).to.not.include(token.split('_')[2]);
+  });
+
+  it('stores and serves a published server.json without its credentials', async () => {
+    const name = 'io.acme/leaky';
+    const leaky = serverJson(name, '1.0.0', {
+      remotes: [{ type: 'streamable-http', url: 'https://canary-user:hunter2-canary-password@mcp.acme.example/leaky?token=canary-query-token-value', headers: [{ name: 'Authorization', value: 'Bearer ghp_CANARYcanaryCANARYcanary123456', isSecret: true }] }],
+      packages: [{ registryType: 'npm', identifier: '@acme/leaky', version: '1.0.0', transport: { type: 'stdio' }, environmentVariables: [{ name: 'ACME_API_KEY', default: 'sk-canaryCANARYcanary1234567890' }] }],
+    });
+    expect((await publish(leaky)).status).to.equal(200);
+    const served = JSON.stringify([await versions(name), (await h.request(`/api/v1/servers/${encodeURIComponent(name)}`)).body, (await h.request(`/api/v1/servers/${encodeURIComponent(name)}/install`)).body]);
+    const stored = (await h.database.storedText()).join('\n');
+    for (const canary of CANARIES) {
+      expect(served, canary).to.not.include(canary);
+      expect(stored, canary).to.not.include(canary);
+    }
+    expect(served).to.include('mcp.acme.example/leaky');
   });
 
   it('keeps a version as published: the same version again is a 409 that changes nothing', async () => {
