@@ -7,6 +7,7 @@
  */
 import type { components } from '../../generated/openapi.js';
 import { mayPublish, type AccessTokens, type Audit, type Caller } from '../auth/access-tokens.js';
+import { LOCAL_NAMESPACE } from '../catalog/registry-name.js';
 import { scrubValue } from '../catalog/secrets.js';
 import { AppError } from '../errors.js';
 import type { IngestInput } from '../ingest/detect.js';
@@ -90,6 +91,10 @@ export function createPublishService(deps: PublishDeps): PublishService {
     async publish(who, server) {
       const problem = versionProblem(server.version);
       if (problem) throw new AppError('invalid_server_json', `version ${problem}.`, [{ location: 'version', message: problem }]);
+      // Sextant names the servers no registry lists there: a published one would take their names.
+      if (server.name.split('/')[0]?.toLowerCase() === LOCAL_NAMESPACE) {
+        throw new AppError('invalid_server_json', `name: the namespace ${LOCAL_NAMESPACE} is this registry's own, for servers only Docker or toolsdk list; publish under your own namespace.`, [{ location: 'name', message: `must not be in the ${LOCAL_NAMESPACE} namespace` }]);
+      }
       const caller = await authorize(who, server.name);
       const change = await apply(caller, server.name, 'publish', (rows, at) => {
         if (rows.some((r) => r.version === server.version)) {

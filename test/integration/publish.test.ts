@@ -265,6 +265,10 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
       expect(answer.body.code, field).to.equal('invalid_server_json');
       expect(answer.body.errors.map((e: any) => e.location), field).to.include(field);
     }
+    const local = (await h.service.access.create('local-names', ['publish:local.sextant/*'], null)).token;
+    const taken = await publish(serverJson('local.sextant/kanban-remote', '0.0.0'), local);
+    expect(taken.status, "Sextant's own namespace").to.equal(400);
+    expect(taken.body.errors.map((e: any) => e.location)).to.include('body.name');
     const badStatus = await setStatus('io.acme/weather', '2.0.0', { status: 'gone' });
     expect(badStatus.status).to.equal(400);
     expect(badStatus.body.errors.map((e: any) => e.location)).to.include('body.status');
