@@ -1,0 +1,49 @@
+/**
+ * What the curation pass (src/ingest/curation.ts) reads of every stored server, a page at a time,
+ * and the aliases it drops with the servers it removes.
+ */
+import type { Knex } from 'knex';
+import type { PolicySubject } from '../catalog/catalog-policy.js';
+import { inLists } from './in-lists.js';
+
+/** A server as the policy reads it. */
+export interface CurationRow extends PolicySubject {
+  readonly id: string;
+}
+
+const PAGE = 2000;
+
+export interface CurationRows {
+  /** Every stored server in id order, a page at a time: its id, its names (registry name, catalog name, id) and what the conditions read. */
+  eachPolicySubject(visit: (rows: readonly CurationRow[]) => void): Promise<void>;
+  /** Drops the aliases that lead to these servers (removed by curation, not merged into another). */
+  removeAliasesOf(ids: readonly string[]): Promise<void>;
+}
+
+export function createCurationRows(trx: Knex.Transaction): CurationRows {
+  return {
+    async eachPolicySubject(visit) {
+      let after: string | null = null;
+      for (;;) {
+        // A server's versions all carry its one registry name (registry-versions.ts versionRowsOf).
+        let query = trx('servers as s')
+          .select('s.id', 's.name', 's.tool_findings', 's.flagged', trx.raw('(SELECT min(rv.name) FROM registry_versions rv WHERE rv.server_id = s.id) AS registry_name'))
+          .orderBy('s.id').limit(PAGE);
+        if (after !== null) query = query.where('s.id', '>', after);
+        const rows: Array<{ id: string; name: string; tool_findings: number | string | null; flagged: number | boolean; registry_name: string | null }> = await query;
+        visit(rows.map((r) => ({
+          id: r.id,
+          names: [...new Set([r.registry_name ?? r.name, r.name, r.id])],
+          toolFindings: r.tool_findings === null ? null : Number(r.tool_findings),
+          flagged: Boolean(r.flagged),
+        })));
+        const last = rows.at(-1);
+        if (!last || rows.length < PAGE) return;
+        after = last.id;
+      }
+    },
+    async removeAliasesOf(ids) {
+      for (const list of inLists(ids)) await trx('server_aliases').whereIn('server_id', list).delete();
+    },
+  };
+}
