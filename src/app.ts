@@ -21,6 +21,7 @@ import { clientKeys } from './http/client-address.js';
 import { oneRequestPerConnection } from './http/pipelining.js';
 import { rateLimit } from './http/rate-limit.js';
 import { webEdge } from './http/web-edge.js';
+import { createAccessTokens, createAudit, type AccessTokens, type Audit } from './auth/access-tokens.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { createMcpServer } from './mcp/server.js';
@@ -50,6 +51,9 @@ export interface AppDeps {
   readonly document?: OpenApiDocument;
   /** Whether the service is stopping: it answers what it has begun, on connections that then close. */
   readonly stopping?: () => boolean;
+  /** Access tokens and the audit log (made from the store when absent). */
+  readonly access?: AccessTokens;
+  readonly audit?: Audit;
 }
 
 interface State {
@@ -79,7 +83,9 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets });
   const watchlists = deps.watchlists ?? { service: createWatchlistService({ store: deps.store.watchlists, assessments: deps.assessments }), token: null };
   const stopping = deps.stopping ?? (() => false);
-  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets, watchlists.token), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping });
+  const access = deps.access ?? createAccessTokens({ store: deps.store.access, limiter: deps.store.rateLimiter });
+  const audit = deps.audit ?? createAudit(deps.store.access);
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets, watchlists.token), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping, access, audit });
   const clientOf = clientKeys({ trustProxyHops: deps.config.trustProxyHops, ipv6Prefix: deps.config.rateLimitIpv6Prefix });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], clientOf });
   const app = new Koa<State>();

@@ -16,7 +16,8 @@ import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
 import { ingest, type IngestSummary } from './ingest/ingest-service.js';
 import { IngestError } from './ingest/upstream.js';
 import { createLogger, type Logger } from './logger.js';
-import { createStore, databaseFailure } from './store/index.js';
+import { createStore, databaseFailure, type Store } from './store/index.js';
+import { auditCommand, tokensCommand } from './auth/access-commands.js';
 import { holdServeLock } from './store/serve-lock.js';
 import { BackupError, backupSqlite, restoreSqlite } from './store/backup.js';
 import { exitCodeOf, stopOnSignals, type StopSignals } from './stop-signals.js';
@@ -38,6 +39,11 @@ Commands:
   rescan                  scan every stored tool definition again by today's rules (findings, fingerprints), all or nothing
   backup <file>           write a consistent copy of the SQLite catalog to a new file, while it serves
   restore <file>          check a backup and put it in the SQLite catalog's place (no serve may run on it)
+  tokens create NAME --scope SCOPE [--scope …] [--expires 90d]
+                          make an access token (scopes: read, publish:<namespace>/*, publish:<namespace>/<name>); printed once
+  tokens list | tokens revoke NAME
+                          list access tokens (never their secrets), or revoke one
+  audit [--limit N]       print the audit log of publishes, status changes, tokens and policy reloads, newest first
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -45,7 +51,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' }, once: { type: 'boolean' }, upstream: { type: 'string' } },
+    options: { help: { type: 'boolean', short: 'h' }, once: { type: 'boolean' }, upstream: { type: 'string' }, scope: { type: 'string', multiple: true }, expires: { type: 'string' }, limit: { type: 'string' } },
   });
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
@@ -73,6 +79,10 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'backup':
     case 'restore':
       return backupCommand(command, config, rest);
+    case 'tokens':
+      return withMigratedStore(config, (store) => tokensCommand(store, rest, { scopes: values.scope ?? [], expires: values.expires }));
+    case 'audit':
+      return withMigratedStore(config, (store) => auditCommand(store, values.limit));
     default:
       console.error(`unknown command "${command}"\n\n${USAGE}`);
       return 2;
@@ -218,6 +228,16 @@ async function backupCommand(command: 'backup' | 'restore', config: Config, file
     if (!(err instanceof BackupError)) throw err;
     console.error(`${command}: ${err.message}`);
     return 2;
+  }
+}
+
+async function withMigratedStore(config: Config, work: (store: Store) => Promise<number>): Promise<number> {
+  const store = createStore(config.databaseUrl);
+  try {
+    await store.migrate();
+    return await work(store);
+  } finally {
+    await store.close();
   }
 }
 

@@ -17,6 +17,7 @@ import { createReadModel, followGeneration, type ReadModel } from './read/read-m
 import { ANSWER_CACHE_MB, createAnswerCache } from './read/answer-cache.js';
 import { createDiscoveryService, type DiscoveryService } from './discovery/discovery-service.js';
 import { createMemoryEngine, createSqlEngine, type SearchEngine } from './search/index.js';
+import { createAccessTokens, createAudit, type AccessTokens, type Audit } from './auth/access-tokens.js';
 import { createStore, type Store } from './store/index.js';
 import { startWatchlistScheduler, type SchedulerOptions, type WatchlistScheduler } from './watchlists/scheduler.js';
 import { createDeliverer, type DeliveryOptions } from './watchlists/webhook-delivery.js';
@@ -40,6 +41,9 @@ export interface Service {
   readonly proxy: ProxyService;
   readonly assessments: AssessmentService;
   readonly watchlists: WatchlistService;
+  /** Access tokens of an organisation's own registry, and the audit log of its writes. */
+  readonly access: AccessTokens;
+  readonly audit: Audit;
   readonly app: Koa;
   /** The service's metrics, when asked for (ServiceOptions.metrics). */
   readonly metrics: Metrics | null;
@@ -110,13 +114,15 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
       const deliver = createDeliverer({ store: store.watchlists, assessments, net: client, publicUrl: config.publicUrl, now: watchlistClock }, options.watchlists);
       scheduler = startWatchlistScheduler({ store: store.watchlists, assessments, deliver, logger }, options.watchlists);
     }
+    const access = createAccessTokens({ store: store.access, limiter: store.rateLimiter });
+    const audit = createAudit(store.access);
     let stopping = false;
-    const app = await createApp({ config, store, read, proxy, assessments, watchlists: { service: watchlists, token: config.watchlistToken ?? null }, logger, metrics, document, stopping: () => stopping });
+    const app = await createApp({ config, store, read, proxy, assessments, watchlists: { service: watchlists, token: config.watchlistToken ?? null }, logger, metrics, document, stopping: () => stopping, access, audit });
     return {
       store, registry, read, net: client, metrics,
       async warmSearch() {
         return (await Promise.all(engines.map(async (engine) => (await (engine.serving?.() ?? engine.warm?.())) ?? true))).every(Boolean);
-      }, proxy, assessments, watchlists, app, version,
+      }, proxy, assessments, watchlists, access, audit, app, version,
       beginStop() {
         stopping = true;
       },

@@ -58,5 +58,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
   service_unavailable: { status: 503, title: 'Service unavailable' },
   database_unavailable: { status: 503, title: 'Database unavailable' },
   unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden_scope: { status: 403, title: 'Outside the token\'s scopes' },
+  too_many_failures: { status: 429, title: 'Too many wrong tokens' },
   watchlists_off: { status: 404, title: 'Watchlists are off' },
 };

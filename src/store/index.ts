@@ -6,6 +6,7 @@ import { migrate } from './migrate.js';
 import { createMonitorStore, type MonitorStore } from './monitor-store.js';
 import { createAssessmentStore, type AssessmentStore } from './assessment-store.js';
 import { createWatchlistStore, type WatchlistStore } from './watchlist-store.js';
+import { createAccessStore, type AccessStore } from './access-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
 import { createRegistryVersions, type RegistryVersions } from './registry-versions.js';
 import { SCHEMA } from './migrations/index.js';
@@ -27,6 +28,8 @@ export interface Store extends Readiness {
   readonly registryVersions: RegistryVersions;
   readonly assessments: AssessmentStore;
   readonly watchlists: WatchlistStore;
+  /** Access tokens, browser sessions and the audit log (src/auth). */
+  readonly access: AccessStore;
   /** Runs `work` in one transaction; a throw rolls everything back. */
   withCatalogWriter<T>(work: (writer: CatalogWriter) => Promise<T>): Promise<T>;
   /** Applies pending migrations and syncs the category taxonomy. */
@@ -64,6 +67,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     registryVersions: createRegistryVersions(db),
     assessments: createAssessmentStore(db),
     watchlists: createWatchlistStore(db),
+    access: createAccessStore(db),
     withCatalogWriter: (work) => withCatalogWriter(db, work, (wrote) => {
       if (wrote) generation.noteWrite();
     }),
@@ -102,4 +106,5 @@ export type { Integrity } from './integrity.js';
 export { serverRowsOf, type ServerRows } from './entry-rows.js';
 export type { Assessment, AssessmentStatus, AssessmentStore, BatchItem, HistoryEntry, NewAssessment, Observation, StoredAssessment, StoredBatch } from './assessment-store.js';
 export type { DeliveryAttempt, DeliveryState, DeliveryUpdate, StoredRun, StoredWatchlist, WatchlistStore } from './watchlist-store.js';
+export type { AccessStore, AuditEntry, StoredToken } from './access-store.js';
 export type { EndpointCheck, EndpointState, MonitorStore, RemoteEndpoint } from './monitor-store.js';

@@ -1,4 +1,5 @@
 /** The handler map: every operation of the contract, checked at compile time. */
+import type { AccessTokens, Audit } from '../../auth/access-tokens.js';
 import type { AssessmentService } from '../../assessments/assessment-service.js';
 import type { McpServer } from '../../mcp/server.js';
 import type { McpTransportOptions } from '../../mcp/transport.js';
@@ -39,6 +40,9 @@ export interface HandlerDeps {
   readonly watchlistPages: WatchlistPages;
   /** Whether the service is stopping (`/readyz` says so). */
   readonly stopping: () => boolean;
+  /** Who a bearer token names, and the log every write leaves (src/auth). */
+  readonly access: AccessTokens;
+  readonly audit: Audit;
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerMap {

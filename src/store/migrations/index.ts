@@ -29,6 +29,7 @@ import * as watchlists from './023-watchlists.js';
 import * as unknownTools from './024-unknown-tools.js';
 import * as qualityFlags from './025-quality-flags.js';
 import * as serverAliases from './026-server-aliases.js';
+import * as accessTokens from './027-access-tokens.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -57,6 +58,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '024-unknown-tools': unknownTools,
   '025-quality-flags': qualityFlags,
   '026-server-aliases': serverAliases,
+  '027-access-tokens': accessTokens,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
