@@ -16,8 +16,8 @@ export interface CurationSummary {
   readonly removed: readonly string[];
 }
 
-/** Within a catalog write: removes the stored servers `policy` does not admit (none without a policy). */
-export async function curate(writer: CatalogWriter, policy: CatalogPolicy | null): Promise<CurationSummary> {
+/** Within a catalog write: removes the stored servers (of `only`, when given) `policy` does not admit (none without a policy). */
+export async function curate(writer: CatalogWriter, policy: CatalogPolicy | null, only?: readonly string[]): Promise<CurationSummary> {
   if (policy === null) return { admitted: await writer.countServers(), removed: [] };
   const removed: string[] = [];
   let admitted = 0;
@@ -26,7 +26,7 @@ export async function curate(writer: CatalogWriter, policy: CatalogPolicy | null
       if (decide(policy, row).admitted) admitted += 1;
       else removed.push(row.id);
     }
-  });
+  }, only);
   await writer.removeServers(removed);
   await writer.removeAliasesOf(removed);
   return { admitted, removed };

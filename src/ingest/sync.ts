@@ -22,6 +22,8 @@ export interface SyncOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Stops the run before its next page, or its ingest as `IngestOptions.signal` says; nothing is changed. */
   readonly signal?: AbortSignal;
+  /** Pulls every page, whatever the last run pulled (a widened catalog policy asks for it). */
+  readonly full?: boolean;
   /** The catalog policy: ingest keeps only the servers it admits. */
   readonly policy?: CatalogPolicy | null;
 }
@@ -43,7 +45,7 @@ const MAX_PAGE_BYTES = 32 * 1024 * 1024;
 export async function sync(store: Store, net: NetClient, options: SyncOptions = {}): Promise<SyncSummary> {
   const upstream = (options.upstream ?? OFFICIAL_REGISTRY).replace(/\/+$/, '');
   const now = options.now ?? (() => new Date());
-  const since = await store.monitor.lastSyncStart(upstream);
+  const since = options.full ? null : await store.monitor.lastSyncStart(upstream);
   const startedAt = now().toISOString();
   const run = await store.monitor.startRun('sync', upstream, startedAt);
   // Pages are written to a file as they come and ingest streams it: memory holds one page.

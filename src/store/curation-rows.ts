@@ -14,15 +14,19 @@ export interface CurationRow extends PolicySubject {
 const PAGE = 2000;
 
 export interface CurationRows {
-  /** Every stored server in id order, a page at a time: its id, its names (registry name, catalog name, id) and what the conditions read. */
-  eachPolicySubject(visit: (rows: readonly CurationRow[]) => void): Promise<void>;
+  /**
+   * Every stored server (or those of `only`) in id order, a page at a time: its id, its names
+   * (registry name, catalog name, id) and what the conditions read.
+   */
+  eachPolicySubject(visit: (rows: readonly CurationRow[]) => void, only?: readonly string[]): Promise<void>;
   /** Drops the aliases that lead to these servers (removed by curation, not merged into another). */
   removeAliasesOf(ids: readonly string[]): Promise<void>;
 }
 
-export function createCurationRows(trx: Knex.Transaction): CurationRows {
+/** On a transaction (the catalog writer's) or the pool (`sextant policy check` reads only). */
+export function createCurationRows(trx: Knex | Knex.Transaction): CurationRows {
   return {
-    async eachPolicySubject(visit) {
+    async eachPolicySubject(visit, only) {
       let after: string | null = null;
       for (;;) {
         // A server's versions all carry its one registry name (registry-versions.ts versionRowsOf).
@@ -30,6 +34,7 @@ export function createCurationRows(trx: Knex.Transaction): CurationRows {
           .select('s.id', 's.name', 's.tool_findings', 's.flagged', trx.raw('(SELECT min(rv.name) FROM registry_versions rv WHERE rv.server_id = s.id) AS registry_name'))
           .orderBy('s.id').limit(PAGE);
         if (after !== null) query = query.where('s.id', '>', after);
+        if (only !== undefined) query = query.whereIn('s.id', only);
         const rows: Array<{ id: string; name: string; tool_findings: number | string | null; flagged: number | boolean; registry_name: string | null }> = await query;
         visit(rows.map((r) => ({
           id: r.id,

@@ -8,6 +8,7 @@ import { createAssessmentStore, type AssessmentStore } from './assessment-store.
 import { createWatchlistStore, type WatchlistStore } from './watchlist-store.js';
 import { createAccessStore, type AccessStore } from './access-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
+import { createCurationRows, type CurationRows } from './curation-rows.js';
 import { createRegistryVersions, type RegistryVersions } from './registry-versions.js';
 import { SCHEMA } from './migrations/index.js';
 import { createRateLimiter, type Limiter, type RateLimiterSpec } from './rate-limiters.js';
@@ -24,6 +25,8 @@ export interface Store extends Readiness {
   /** What the search engines (src/search) read the catalog through. */
   readonly searchSource: CatalogSearchSource;
   readonly monitor: MonitorStore;
+  /** Every stored server as the catalog policy reads it (src/catalog/catalog-policy.ts), a page at a time. */
+  readonly eachPolicySubject: CurationRows['eachPolicySubject'];
   /** What the MCP Registry API serves (src/registry-api). */
   readonly registryVersions: RegistryVersions;
   readonly assessments: AssessmentStore;
@@ -65,6 +68,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     contentGeneration: (readNow) => generation.current(readNow),
     monitor: createMonitorStore(db),
     registryVersions: createRegistryVersions(db),
+    eachPolicySubject: createCurationRows(db).eachPolicySubject,
     assessments: createAssessmentStore(db),
     watchlists: createWatchlistStore(db),
     access: createAccessStore(db),
