@@ -10,6 +10,7 @@ import { PolicyError, widens } from '../catalog/catalog-policy.js';
 import type { Audit } from '../auth/access-tokens.js';
 import { curateCatalog, type CurationSummary } from '../ingest/curation.js';
 import type { Logger } from '../logger.js';
+import { plural } from '../plural.js';
 import type { Store } from '../store/index.js';
 import { readPolicyFile, samePolicy } from './policy-file.js';
 
@@ -73,7 +74,7 @@ export function startPolicyReloader(options: PolicyReloaderOptions): PolicyReloa
     if (widened) await store.monitor.resetSyncCursors(now().toISOString(), FULL_SYNC_NEXT);
     await options.afterCuration?.(next, summary);
     const counts = { admitted: summary.admitted, removed: summary.removed.length, widened };
-    logger.info({ policy: path, trigger, ...counts }, `catalog policy reloaded: ${counts.removed} servers removed, ${counts.admitted} admitted${widened ? `; ${FULL_SYNC_NEXT}` : ''}`);
+    logger.info({ policy: path, trigger, ...counts }, `catalog policy reloaded: ${plural(counts.removed, 'server')} removed, ${counts.admitted} admitted${widened ? `; ${FULL_SYNC_NEXT}` : ''}`);
     await audit.record({ actor: 'policy', action: 'policy_reload', target: path, detail: { trigger, outcome: 'applied', ...counts } });
     return { outcome: 'applied', ...counts };
   };
@@ -122,7 +123,7 @@ export async function servePolicy(options: Omit<PolicyReloaderOptions, 'path'> &
   }
   const summary = await curateCatalog(options.store, initial);
   await options.afterCuration?.(initial, summary);
-  logger.info({ policy: path, admitted: summary.admitted, removed: summary.removed.length }, `catalog policy in force: ${summary.admitted} servers admitted, ${summary.removed.length} removed`);
+  logger.info({ policy: path, admitted: summary.admitted, removed: summary.removed.length }, `catalog policy in force: ${plural(summary.admitted, 'server')} admitted, ${summary.removed.length} removed`);
   await options.audit.record({ actor: 'policy', action: 'policy_reload', target: path, detail: { trigger: 'start', outcome: 'applied', admitted: summary.admitted, removed: summary.removed.length, widened: false } });
   return startPolicyReloader({ ...options, path });
 }
