@@ -983,6 +983,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in to a private registry
+         * @description While reads need a token (`READ_ACCESS=token`), the form that opens a browser session with
+         *     an access token that has the `read` scope. Every other page answers this form (401) until
+         *     a session is open. A 404 page while reads are open to all.
+         */
+        get: operations["getLoginPage"];
+        put?: never;
+        /**
+         * Open a session with an access token
+         * @description Checks the token as the API checks a bearer token (a client that keeps sending wrong ones
+         *     is slowed, then refused with 429) and, for one with the `read` scope, opens a session:
+         *     an HttpOnly, SameSite=Strict cookie (Secure when the deployment is HTTPS) that lasts at
+         *     most 12 hours and ends with its token. The token is never kept, logged or put in a link.
+         *     Same-origin, as every form.
+         */
+        post: operations["submitLoginPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the browser session
+         * @description Ends the session of the cookie sent, if any, and clears the cookie. Same-origin, as every form.
+         */
+        post: operations["submitLogoutPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/watchlists/{id}": {
         parameters: {
             query?: never;
@@ -4703,6 +4753,95 @@ export interface operations {
         responses: {
             200: components["responses"]["HtmlPage"];
             401: components["responses"]["HtmlError"];
+            403: components["responses"]["FormForbidden"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    getLoginPage: {
+        parameters: {
+            query?: {
+                /** @description The page of this site to go on to once signed in (a path); `/` when absent or not a path of this site. */
+                next?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HtmlPage"];
+            403: components["responses"]["HostNotAllowed"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    submitLoginPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token?: string;
+                    next?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set and `Location` is the page to go on to. */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The page asked for before signing in, or `/`. */
+                    Location: string;
+                    /** @description `sextant_session`: HttpOnly, SameSite=Strict, Path=/, Max-Age until the session ends; Secure when the deployment is HTTPS. */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["HtmlError"];
+            403: components["responses"]["FormForbidden"];
+            404: components["responses"]["HtmlError"];
+            405: components["responses"]["HtmlError"];
+            429: components["responses"]["HtmlTooManyRequests"];
+            503: components["responses"]["HtmlUnavailable"];
+            default: components["responses"]["HtmlError"];
+        };
+    };
+    submitLogoutPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Signed out; the cookie is cleared and `Location` is the sign-in page. */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: string;
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             403: components["responses"]["FormForbidden"];
             404: components["responses"]["HtmlError"];
             405: components["responses"]["HtmlError"];

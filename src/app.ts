@@ -29,6 +29,7 @@ import type { ProxyService } from './proxy/proxy-service.js';
 import type { AssessmentService } from './assessments/assessment-service.js';
 import { createWatchlistService, type WatchlistService } from './watchlists/watchlist-service.js';
 import { watchlistGate } from './http/watchlist-gate.js';
+import { readAccess } from './http/read-access.js';
 import { createWatchlistPages } from './web/watchlist-pages.js';
 import type { ReadModel } from './read/read-model.js';
 import type { Store } from './store/index.js';
@@ -38,7 +39,7 @@ import { createWebPages } from './web/web-pages.js';
 import { createPortfolioPages } from './web/portfolio-pages.js';
 
 export interface AppDeps {
-  readonly config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts' | 'discoveryRateLimit' | 'mcpRateLimit' | 'registryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'proxyRateLimit'>;
+  readonly config: Pick<Config, 'host' | 'publicUrl' | 'allowedHosts' | 'discoveryRateLimit' | 'mcpRateLimit' | 'registryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'proxyRateLimit'> & Partial<Pick<Config, 'readAccess'>>;
   readonly store: Store;
   readonly read: ReadModel;
   readonly proxy: ProxyService;
@@ -60,6 +61,8 @@ interface State {
   requestId: string;
   /** The contract's operation the request was routed to (dispatch.ts sets it). */
   operation?: string;
+  /** The name of the access token the request came with, when reads need one (read-access.ts). */
+  caller?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -83,9 +86,10 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets });
   const watchlists = deps.watchlists ?? { service: createWatchlistService({ store: deps.store.watchlists, assessments: deps.assessments }), token: null };
   const stopping = deps.stopping ?? (() => false);
+  const readMode = deps.config.readAccess ?? 'open';
   const access = deps.access ?? createAccessTokens({ store: deps.store.access, limiter: deps.store.rateLimiter });
   const audit = deps.audit ?? createAudit(deps.store.access);
-  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets, watchlists.token), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping, access, audit });
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets, watchlists.token), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping, access, audit, login: { mode: readMode, secure: deps.config.publicUrl?.startsWith('https:') ?? false } });
   const clientOf = clientKeys({ trustProxyHops: deps.config.trustProxyHops, ipv6Prefix: deps.config.rateLimitIpv6Prefix });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], clientOf });
   const app = new Koa<State>();
@@ -116,6 +120,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   app.use(rateLimit({ policy: 'registry', perMinute: deps.config.registryRateLimit, clientOf, applies: (path) => REGISTRY.test(path), limiter }));
   app.use(rateLimit({ policy: 'pages', perMinute: deps.config.pageRateLimit, clientOf, applies: (path) => isPagePath(path) && !ASSETS.test(path), limiter }));
   app.use(rateLimit({ policy: 'proxy', perMinute: deps.config.proxyRateLimit, clientOf, applies: (path) => PROXY.test(path), limiter }));
+  app.use(readAccess({ mode: readMode, access, pages, clientOf }));
   app.use(watchlistGate(watchlists.token));
   app.use(requestBodies());
   app.use(dispatch);
@@ -143,7 +148,7 @@ function requestIdAndErrors(logger: Logger, clientOf: (ctx: Koa.Context) => stri
     metrics?.request(ctx.state.operation ?? null, ctx.method, ctx.status, (performance.now() - started) / 1000);
     if (logger.isLevelEnabled('info')) {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      logger.info({ requestId: ctx.state.requestId, operation: ctx.state.operation ?? null, method: ctx.method, target: loggedTarget(ctx.originalUrl), status: ctx.status, ms, client: clientOf(ctx) }, 'request');
+      logger.info({ requestId: ctx.state.requestId, operation: ctx.state.operation ?? null, method: ctx.method, target: loggedTarget(ctx.originalUrl), status: ctx.status, ms, client: clientOf(ctx), ...(ctx.state.caller ? { caller: ctx.state.caller } : {}) }, 'request');
     }
   };
 }

@@ -26,7 +26,7 @@ import { createWatchlistService, type WatchlistService } from './watchlists/watc
 export type ServiceConfig = Pick<
   Config,
   'host' | 'publicUrl' | 'allowedHosts' | 'databaseUrl' | 'discoveryRateLimit' | 'mcpRateLimit' | 'registryRateLimit' | 'pageRateLimit' | 'trustProxyHops' | 'rateLimitIpv6Prefix' | 'mcpAllowedOrigins' | 'netAllowPrivate' | 'proxyRateLimit' | 'proxyDeadline' | 'assessmentLimit' | 'assessmentDailyCap' | 'rdapBootstrapUrl'
-> & Partial<Pick<Config, 'answerCacheMb' | 'watchlistToken'>>;
+> & Partial<Pick<Config, 'answerCacheMb' | 'watchlistToken' | 'readAccess'>>;
 
 export interface Service {
   readonly store: Store;

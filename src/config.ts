@@ -62,6 +62,8 @@ export interface Config {
   readonly catalogPolicy: string | null;
   /** The bearer token every watchlist route needs; null turns watchlists off. */
   readonly watchlistToken: string | null;
+  /** `token`: every read needs an access token with the `read` scope (a session cookie on pages); `open` (the default): none does. */
+  readonly readAccess: 'open' | 'token';
   readonly logLevel: LogLevel;
 }
 
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     assessmentDailyCap: read.integer('ASSESSMENT_DAILY_CAP', 1000, 0, 10_000_000),
     catalogPolicy: read.text('CATALOG_POLICY', '') || null,
     watchlistToken: readWatchlistToken(read.text('WATCHLIST_TOKEN', ''), read.problems),
+    readAccess: read.oneOf('READ_ACCESS', 'open', ['open', 'token'] as const),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
   };
   if (!HOST_NAME.test(config.metricsHost)) read.problems.push(`METRICS_HOST must be a host name or address, got "${config.metricsHost}"`);

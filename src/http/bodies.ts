@@ -11,8 +11,8 @@ import { AppError } from '../errors.js';
 const BODY_LIMIT = 256 * 1024;
 /** Where the body stays raw text. */
 const RAW_BODY = /^\/mcp\/?$/;
-/** Where the body may be an HTML form (the assessment forms' and the watchlist token form's POSTs). */
-const FORM_BODY = /^\/(assess(\/batch)?|watchlists)\/?$/;
+/** Where the body may be an HTML form (the assessment forms', the watchlist token form's and signing in and out). */
+const FORM_BODY = /^\/(assess(\/batch)?|watchlists|login|logout)\/?$/;
 
 export function requestBodies(): Koa.Middleware {
   const onError = (err: Error): never => {

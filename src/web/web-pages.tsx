@@ -16,6 +16,7 @@ import { AssessPage, type AssessData } from './pages/assess.js';
 import { AssessmentPage } from './pages/assessment.js';
 import { ComparePage } from './pages/compare.js';
 import { DocsPage } from './pages/docs.js';
+import { LoginPage, type LoginData } from './pages/login.js';
 import { ErrorPage, type ErrorData } from './pages/error.js';
 import { HomePage } from './pages/home.js';
 import { badgeSvg } from './badge.js';
@@ -82,6 +83,8 @@ export interface WebPages {
   /** A static file by its hashed name; unknown names are not_found. */
   asset(file: string): TextBody;
   error(data: ErrorData): PageReply;
+  /** The sign-in form of a registry that needs a token to read. */
+  login(data: LoginData, status: 200 | 401): PageReply;
 }
 
 export interface WebPagesDeps {
@@ -102,6 +105,7 @@ export function createWebPages({ read, assessments, assets }: WebPagesDeps): Web
       return { type: found.type, bytes: found.bytes };
     },
     error: (data) => ({ status: data.status, text: renderPage(<ErrorPage assets={assets} data={data} />) }),
+    login: (data, status) => ({ status, text: renderPage(<LoginPage assets={assets} data={data} />) }),
   };
 }
 

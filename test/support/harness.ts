@@ -67,6 +67,8 @@ export interface HarnessOptions {
   readonly watchlistToken?: string;
   /** Watchlist schedule and webhook settings (a short tick, a quick retry, a moved clock). */
   readonly watchlists?: ServiceOptions['watchlists'];
+  /** READ_ACCESS (default: open). */
+  readonly readAccess?: 'open' | 'token';
 }
 
 /** Fetch that fails loudly when a response breaks the contract. */
@@ -92,7 +94,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const database = options.database ?? (await freshDatabase());
   const { discoveryRateLimit, mcpRateLimit, registryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap } = options;
   const service = await createService(
-    testServiceConfig(database.url, { discoveryRateLimit, mcpRateLimit, registryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap, watchlistToken: options.watchlistToken }),
+    testServiceConfig(database.url, { discoveryRateLimit, mcpRateLimit, registryRateLimit, pageRateLimit, trustProxyHops, rateLimitIpv6Prefix, mcpAllowedOrigins, publicUrl, allowedHosts, netAllowPrivate, proxyRateLimit, proxyDeadline, assessmentLimit, assessmentDailyCap, watchlistToken: options.watchlistToken, readAccess: options.readAccess }),
     options.logger ?? silentLogger,
     {
       net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),

@@ -16,6 +16,7 @@ import { assessmentHandlers } from './assessments.js';
 import { categoryHandlers } from './categories.js';
 import { evidenceHandlers } from './evidence.js';
 import { legacyHandlers } from './legacy.js';
+import { loginHandlers, type LoginOptions } from './login.js';
 import { mcpHandlers } from './mcp.js';
 import { metaHandlers } from './meta.js';
 import { pageHandlers } from './pages.js';
@@ -43,6 +44,8 @@ export interface HandlerDeps {
   /** Who a bearer token names, and the log every write leaves (src/auth). */
   readonly access: AccessTokens;
   readonly audit: Audit;
+  /** Whether reads need a token, and whether the session cookie is Secure. */
+  readonly login: LoginOptions;
 }
 
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -60,5 +63,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...assessmentHandlers(deps.assessments),
     ...pageHandlers(deps.pages, deps.portfolioPages),
     ...watchlistHandlers(deps.watchlists, deps.watchlistPages),
+    ...loginHandlers(deps.access, deps.pages, deps.login),
   } satisfies HandlerMap;
 }
