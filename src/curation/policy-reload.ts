@@ -1,8 +1,9 @@
 /**
  * The catalog policy while `serve` runs: read again on SIGHUP and when its file changes. The
  * process that writes the catalog (the only one, or the background worker of WORKERS=N) applies
- * a changed policy with the curation pass; the others serve what it commits. A file that cannot
- * be used leaves the policy in force as it was.
+ * a changed policy with the curation pass; the others serve what it commits, and only keep the
+ * policy current for writes of their own (a publish). A file that cannot be used leaves the
+ * policy in force as it was.
  */
 import { watchFile, unwatchFile } from 'node:fs';
 import type { CatalogPolicy } from '../catalog/catalog-policy.js';
@@ -18,6 +19,8 @@ import { readPolicyFile, samePolicy } from './policy-file.js';
 export type ReloadOutcome =
   | { readonly outcome: 'refused'; readonly problem: string }
   | { readonly outcome: 'unchanged' }
+  /** A process that does not write took the file's policy as it is. */
+  | { readonly outcome: 'followed' }
   | { readonly outcome: 'applied'; readonly admitted: number; readonly removed: number; readonly widened: boolean };
 
 export interface PolicyReloaderOptions {
@@ -29,6 +32,8 @@ export interface PolicyReloaderOptions {
   readonly initial: CatalogPolicy | null;
   /** Runs after a changed policy's curation pass, in the same turn: servers of sources ingest does not read (published ones) are written again under it. */
   readonly afterCuration?: (policy: CatalogPolicy | null, summary: CurationSummary) => Promise<void>;
+  /** Whether this process applies a changed policy (the curation pass, the audit); else it only follows the file. */
+  readonly writes?: boolean;
   /** How often the file's state is polled, in ms (watchFile survives editors that replace the file). */
   readonly pollMs?: number;
   /** Changes within this long are one reload, in ms. */
@@ -59,9 +64,14 @@ export function startPolicyReloader(options: PolicyReloaderOptions): PolicyReloa
       next = await readPolicyFile(path);
     } catch (err) {
       if (!(err instanceof PolicyError)) throw err;
+      if (options.writes === false) return { outcome: 'refused', problem: err.message };
       logger.error({ policy: path, trigger, problem: err.message }, 'catalog policy not reloaded: the policy in force stays');
       await audit.record({ actor: 'policy', action: 'policy_reload', target: path, detail: { trigger, outcome: 'refused', problem: err.message } });
       return { outcome: 'refused', problem: err.message };
+    }
+    if (options.writes === false) {
+      current = next;
+      return { outcome: 'followed' };
     }
     if (samePolicy(current, next)) {
       logger.info({ policy: path, trigger }, 'catalog policy reloaded: unchanged');
@@ -110,17 +120,13 @@ export interface ServedPolicy {
 
 /**
  * The policy in `serve`. The process that writes the catalog applies it once at start (the file
- * may have changed while the service was stopped), then reloads it; the others only keep
- * serving, so SIGHUP (relayed to every worker) must not stop them.
+ * may have changed while the service was stopped), then reloads it; the others follow the file,
+ * applying nothing, so SIGHUP (relayed to every worker) does not stop them.
  */
-export async function servePolicy(options: Omit<PolicyReloaderOptions, 'path'> & { readonly path: string | null; readonly writes: boolean }): Promise<ServedPolicy> {
+export async function servePolicy(options: Omit<PolicyReloaderOptions, 'path' | 'writes'> & { readonly path: string | null; readonly writes: boolean }): Promise<ServedPolicy> {
   const { path, initial, writes, logger } = options;
   if (path === null) return { current: () => null, close: () => undefined };
-  if (!writes) {
-    const ignore = (): void => undefined;
-    process.on('SIGHUP', ignore);
-    return { current: () => initial, close: () => process.off('SIGHUP', ignore) };
-  }
+  if (!writes) return startPolicyReloader({ ...options, path, writes: false });
   const summary = await curateCatalog(options.store, initial);
   await options.afterCuration?.(initial, summary);
   logger.info({ policy: path, admitted: summary.admitted, removed: summary.removed.length }, `catalog policy in force: ${plural(summary.admitted, 'server')} admitted, ${summary.removed.length} removed`);

@@ -200,6 +200,21 @@ describe('a catalog policy on every surface', function () {
       expect(await ids()).to.deep.equal(['com.fixture~kept', 'com.fixture~sly', 'com.other~elsewhere']);
     });
 
+    it('in a process that does not write, follows the file and changes nothing', async () => {
+      const follower = startPolicyReloader({ path: file(), store: h.service.store, audit: h.service.audit, logger, initial: reloader.current(), writes: false, pollMs: 60_000 });
+      try {
+        const audited = (await h.service.audit.entries(100)).length;
+        writeFileSync(file(), 'deny: [io.github.evil/*, com.other/*]\n');
+        expect(await follower.reload('follower')).to.deep.equal({ outcome: 'followed' });
+        expect(follower.current()).to.deep.equal(parsePolicy('deny: [io.github.evil/*, com.other/*]\n'));
+        expect(await ids()).to.deep.equal(['com.fixture~kept', 'com.fixture~sly', 'com.other~elsewhere']);
+        expect((await h.service.audit.entries(100)).length).to.equal(audited);
+        expect(lines.some((l) => l.trigger === 'follower')).to.equal(false);
+      } finally {
+        follower.close();
+      }
+    });
+
     it('reloads by itself when the file changes', async () => {
       reloader.close();
       reloader = startPolicyReloader({ path: file(), store: h.service.store, audit: h.service.audit, logger, initial: reloader.current(), pollMs: 50, debounceMs: 50 });
