@@ -6,7 +6,6 @@
  * serves only admitted servers without a check of its own.
  */
 import { parseDocument } from 'yaml';
-import type { RankingRule } from '../search/ranking.js';
 
 /** The conditions `require` may name. */
 export const POLICY_CONDITIONS = ['no-trust-findings', 'not-flagged'] as const;
@@ -43,7 +42,13 @@ export interface PolicyVerdict {
   readonly because: string;
 }
 
-export const POLICY_RULES: readonly RankingRule[] = [
+/** One rule as people read it (the decision itself is `decide`, in the same order). */
+export interface PolicyRule {
+  readonly name: string;
+  readonly rule: string;
+}
+
+export const POLICY_RULES: readonly PolicyRule[] = [
   { name: 'names', rule: "a server is matched by its registry name (/v0.1: its official name, or local.sextant/<id>), its catalog name and its id; a pattern matching any of them matches the server" },
   { name: 'namespace pattern', rule: '`ns/*` matches a name whose part before its first `/` is exactly `ns` and which has something after it' },
   { name: 'exact pattern', rule: 'any other pattern matches only the same name; matching is case-sensitive and byte for byte (no Unicode folding)' },

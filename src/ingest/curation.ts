@@ -6,8 +6,8 @@
  * the next ingest or full sync of its source.
  */
 import { decide, type CatalogPolicy } from '../catalog/catalog-policy.js';
-import { saveIndexSnapshot } from '../search/index.js';
 import type { CatalogWriter, Store } from '../store/index.js';
+import { saveIndexForReaders } from './reader-index.js';
 
 export interface CurationSummary {
   /** Servers the policy admits, of those stored. */
@@ -43,8 +43,7 @@ export async function curateCatalog(store: Store, policy: CatalogPolicy | null):
     if (summary.removed.length > 0) {
       // A copy is told by the publisher's other servers, and some of those may be gone.
       await writer.refreshDuplicates();
-      const { generation, source } = await writer.searchSource();
-      await saveIndexSnapshot(source, generation);
+      await saveIndexForReaders(writer, summary.admitted);
     }
     return summary;
   });

@@ -7,7 +7,6 @@ import { setImmediate } from 'node:timers/promises';
 import type { SourceName } from '../types.js';
 import type { CatalogPolicy } from '../catalog/catalog-policy.js';
 import { assignInstallKeys } from '../catalog/install-key.js';
-import { saveIndexSnapshot } from '../search/index.js';
 import { serverRowsOf, sourceKey, type CatalogWriter, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
 import { curate } from './curation.js';
 import type { IngestInput } from './detect.js';
@@ -21,6 +20,7 @@ import { afterPending, type PlacementLookups, type PendingBatch, type SavedSourc
 import { place, type Placed, type Placement } from './placement.js';
 import { serverOf, type ReadRecord } from './read.js';
 import { readInputs } from './read-inputs.js';
+import { saveIndexForReaders } from './reader-index.js';
 import { Spool } from './spool.js';
 import { isUpstreamServer, type UpstreamServer } from './upstream.js';
 
@@ -62,15 +62,6 @@ export interface IngestOptions {
 const RECORDS_PER_BATCH = 500;
 
 /**
- * A run that changes a catalog instances may be serving (one that had servers before it) builds
- * the search index of the result inside its transaction and saves its snapshot there: once the
- * write commits every instance loads it, where each would otherwise answer searches from SQL
- * while it built its own. A first load has no readers yet. The index costs the run memory, so past
- * this many servers each instance builds its own instead.
- */
-export const INDEXED_FOR_READERS_MAX = 150_000;
-
-/**
  * Streams every input into a spool (a bad record aborts before anything is written), then
  * works out which records are one server (identity.ts) and writes them batch by batch in one
  * transaction. Across the run, memory holds a batch and what identity needs of each record (its
@@ -99,12 +90,11 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
       await writer.refreshDuplicates();
       const counted = written.counts(new Set(removed));
       const servers = await writer.countServers();
-      // Servers not added this run were there before (curation may have removed some of them).
+      // A run that changes a catalog instances may be serving builds their index (reader-index.ts);
+      // a first load has no readers yet. Servers not added this run were there before (curation
+      // may have removed some of them).
       const hadServers = servers + removed.length > written.added.size;
-      if (hadServers && counted.added + counted.updated + removed.length > 0 && servers <= INDEXED_FOR_READERS_MAX) {
-        const { generation, source } = await writer.searchSource();
-        await saveIndexSnapshot(source, generation);
-      }
+      if (hadServers && counted.added + counted.updated + removed.length > 0) await saveIndexForReaders(writer, servers);
       return { ...counted, notAdmitted: removed.length, servers, tools: await writer.countTools() };
     });
     progress(2 * total, 2 * total);
