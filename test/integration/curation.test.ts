@@ -78,6 +78,8 @@ describe('a catalog policy on every surface', function () {
       expect((await h.request('/v0.1/servers')).body.servers.map((s: { server: { name: string } }) => s.server.name)).to.deep.equal(['com.fixture/kept']);
       expect((await mcp('get_server', { id: 'com.fixture~kept' })).isError).to.equal(false);
       expect((await h.request('/servers/com.fixture~kept')).status).to.equal(200);
+      // The older route by domain: the four share the fixture's host, and only one is left on it.
+      expect((await h.request('/api/servers/127.0.0.1')).body.id).to.equal('com.fixture~kept');
     });
 
     for (const [id, name, rule] of [['io.github.evil~tool', 'io.github.evil/tool', 'deny'], ['com.other~elsewhere', 'com.other/elsewhere', 'allow'], ['com.fixture~sly', 'com.fixture/sly', 'no-trust-findings']] as const) {
