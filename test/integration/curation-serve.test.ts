@@ -49,6 +49,38 @@ describe('CATALOG_POLICY in sextant serve', function () {
     expect(out).to.not.include('sextant is serving');
   });
 
+  /** `sextant <args>` on `dir`'s SQLite file: its exit status and what it printed. */
+  async function sextant(dir: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/tsx-in-workers.mjs', 'src/main.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: `sqlite:${dir}/catalog.sqlite`, CATALOG_POLICY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    return { code, out, err };
+  }
+
+  it('policy check says what a file admits of the stored catalog and which rule decided, and refuses a malformed file with 2', async () => {
+    const dir = folder();
+    expect((await sextant(dir, ['ingest', 'src/demo/demo-catalog.json'])).code).to.equal(0);
+    writeFileSync(join(dir, 'good.yaml'), 'allow: [io.github.github/*, com.notion/*]\ndeny: [com.notion/*]\n');
+    const good = await sextant(dir, ['policy', 'check', '--policy', join(dir, 'good.yaml')]);
+    expect(good.code).to.equal(0);
+    expect(good.out).to.include('1 server admitted, 27 not admitted (26 by allow, 1 by deny), of the catalog as stored');
+    expect(good.out).to.match(/\n {2}io\.github\.github\/github-mcp-server {2}allowed by allow\[0\] io\.github\.github\/\*\n/);
+    expect(good.out).to.match(/\n {2}com\.notion\/mcp {2}denied by deny\[0\] com\.notion\/\*\n/);
+    expect(good.out).to.match(/\n {2}ai\.exa\/exa {2}matched by no allow pattern\n/);
+    writeFileSync(join(dir, 'bad.yaml'), 'allow: [io.github.*/x]\n');
+    const bad = await sextant(dir, ['policy', 'check', '--policy', join(dir, 'bad.yaml')]);
+    expect(bad.code).to.equal(2);
+    expect(bad.err).to.match(/bad\.yaml: allow\[0\]: "io\.github\.\*\/x" is neither a name nor ns\/\*/);
+    // Nothing was removed: the check only reads.
+    expect((await sextant(dir, ['policy', 'check', '--policy', join(dir, 'good.yaml')])).out).to.include('1 server admitted, 27 not admitted');
+  });
+
   for (const workers of ['1', '2']) {
     it(`serves only what the policy admits, and reloads on SIGHUP and on a change of the file (WORKERS=${workers})`, async () => {
       const dir = folder();
