@@ -209,7 +209,6 @@ async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, ru
     firstLoad?.addWritten(batch);
     await writer.writeServers(batch.writes);
     await writer.saveSources(batch.saved.map((s) => ({ ...s, recordJson: s.rawJson, normalizedJson: s.serverJson })), run.now);
-    await writer.addMatchKeys(batch.newKeys);
     done += batch.records;
     run.progress(run.total + done, 2 * run.total);
   };
@@ -317,6 +316,6 @@ async function prepare(looked: LookedUpBatch, records: number, run: RunContext, 
     writes.push({ rows: serverRowsOf(entry, run.now), isNew, installKey: keys.get(id) });
   }
   const saved = changed.map((p) => ({ source: p.source, key: p.key, serverId: p.serverId, recordHash: p.recordHash, serverJson: p.serverJson, rawJson: p.rawJson }));
-  return { saved, created: placed.created, newKeys: placed.newKeys, writes, records };
+  return { saved, created: placed.created, writes, records };
 }
 

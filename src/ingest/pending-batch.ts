@@ -11,7 +11,7 @@ import { sourceKey, type CatalogWriter, type ServerWrite, type SourceRow, type S
 /** The lookups placing and materializing a batch make. */
 export type PlacementLookups = Pick<
   CatalogWriter,
-  'sourceRows' | 'keyOwners' | 'serversByName' | 'sourcesOfServers' | 'takenIds' | 'createdAt' | 'contentHashes' | 'serverNames' | 'storedSources'
+  'sourceRows' | 'serversByName' | 'sourcesOfServers' | 'takenIds' | 'createdAt' | 'contentHashes' | 'serverNames' | 'storedSources'
 >;
 
 /** A source record a batch saves: `serverJson` is the normalized record as stored. */
@@ -25,8 +25,6 @@ export interface PendingBatch {
   readonly saved: readonly SavedSource[];
   /** Servers created (with `created_at` the run's time). */
   readonly created: ReadonlySet<string>;
-  /** Merge keys given an owner, [key, server id]: none of them had one. */
-  readonly newKeys: ReadonlyArray<readonly [string, string]>;
   /** Servers inserted or replaced. */
   readonly writes: readonly ServerWrite[];
 }
@@ -45,12 +43,6 @@ export function afterPending(writer: PlacementLookups, pending: PendingBatch | n
         const row = saved.get(sourceKey(record.source, record.key));
         if (row) out.set(sourceKey(row.source, row.key), { source: row.source, key: row.key, serverId: row.serverId, recordHash: row.recordHash });
       }
-      return out;
-    },
-    async keyOwners(keys) {
-      const out = await writer.keyOwners(keys);
-      const asked = new Set(keys);
-      for (const [key, serverId] of pending.newKeys) if (asked.has(key) && !out.has(key)) out.set(key, serverId);
       return out;
     },
     async serversByName(asked) {

@@ -21,8 +21,6 @@ export interface Placed {
   readonly vacated: Set<string>;
   /** Canonical names of the servers created. */
   readonly names: Map<string, string>;
-  /** Merge keys the batch gave a server: [key, server id]. */
-  readonly newKeys: Array<readonly [string, string]>;
 }
 
 /** Where each record of the batch belongs, and which of those servers the catalog (as written so far) lacks. */
@@ -34,8 +32,7 @@ export async function place(writer: PlacementLookups, records: readonly ReadReco
   });
   const sources = await writer.sourceRows(records.map((r) => ({ source: r.source, key: r.key })));
   const taken = await writer.takenIds([...new Set(targets)]);
-  const keyOwners = await writer.keyOwners([...new Set(records.flatMap((r) => r.matchKeys))]);
-  const out: Placed = { changed: [], created: new Set(), servers: new Set(), vacated: new Set(), names: new Map(), newKeys: [] };
+  const out: Placed = { changed: [], created: new Set(), servers: new Set(), vacated: new Set(), names: new Map() };
   for (const [i, record] of records.entries()) {
     const serverId = targets[i] as string;
     if (!taken.has(serverId)) {
@@ -44,11 +41,6 @@ export async function place(writer: PlacementLookups, records: readonly ReadReco
       out.names.set(serverId, identity.names.get(serverId) ?? record.name);
     }
     out.servers.add(serverId);
-    for (const key of record.matchKeys) {
-      if (keyOwners.has(key)) continue;
-      keyOwners.set(key, serverId);
-      out.newKeys.push([key, serverId]);
-    }
     const existing = sources.get(sourceKey(record.source, record.key));
     if (existing !== undefined && existing.serverId !== serverId) out.vacated.add(existing.serverId);
     if (existing?.recordHash !== record.recordHash || existing.serverId !== serverId) {

@@ -79,11 +79,6 @@ export function mergeOn(keys: readonly string[], columns: readonly string[]): st
   return `ON CONFLICT (${keys.map(quote).join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
 }
 
-/** `ON CONFLICT (keys) DO NOTHING`: knex's `.onConflict(keys).ignore()`. */
-export function ignoreOn(keys: readonly string[]): string {
-  return `ON CONFLICT (${keys.map(quote).join(', ')}) DO NOTHING`;
-}
-
 /** Identifiers here are the store's own table and column names; quoted as both databases quote. */
 function quote(identifier: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(identifier)) throw new Error(`not a plain identifier: ${identifier}`);

@@ -1,5 +1,5 @@
 /** Every bulk insert of a catalog write: its table and columns, in the order rows give values. */
-import { ignoreOn, mergeOn, type BulkInsert } from './bulk-insert.js';
+import { mergeOn, type BulkInsert } from './bulk-insert.js';
 import { SERVER_COLUMNS } from './entry-rows.js';
 import { FTS_COLUMNS } from './fts.js';
 import { REGISTRY_VERSION_COLUMNS } from './registry-versions.js';
@@ -24,7 +24,6 @@ export const CATALOG_INSERTS = {
   },
   toolsFts: { table: 'tools_fts', columns: ['rowid', ...FTS_COLUMNS.tools_fts] },
   sources: { table: 'sources', columns: SOURCE_COLUMNS, onConflict: mergeOn(['source', 'source_key'], SOURCE_COLUMNS) },
-  matchKeys: { table: 'match_keys', columns: ['match_key', 'server_id'], onConflict: ignoreOn(['match_key']) },
   registryVersions: { table: 'registry_versions', columns: [...REGISTRY_VERSION_COLUMNS] },
   toolHistory: { table: 'tool_history', columns: TOOL_HISTORY_COLUMNS, onConflict: mergeOn(['server_id', 'tool_name', 'fingerprint', 'first_seen_at'], ['last_seen_at', 'current', 'seen_by', 'retired_at']) },
 } satisfies Record<string, BulkInsert>;

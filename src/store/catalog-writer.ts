@@ -29,8 +29,6 @@ export interface CatalogWriter extends WriteLookups, IdentityRows, CurationRows 
    * taken a batch at a time (of `batchSize` servers, 2,000 by default) while the last is written.
    */
   writeServers(entries: Iterable<ServerWrite>, batchSize?: number): Promise<void>;
-  /** Gives servers merge keys, [key, server id]; a key some server already owns stays with it. */
-  addMatchKeys(pairs: ReadonlyArray<readonly [string, string]>): Promise<void>;
   /**
    * Runs `work` (a run of writes) with the non-unique indexes of empty tables built after it
    * (SQLite; see deferred-indexes.ts); they are built at once should `work` replace a server.
@@ -120,11 +118,6 @@ function createWriter(trx: Knex.Transaction, counts: WriteCounts): CatalogWriter
         deferred = null;
         await pending.build();
       }
-    },
-
-    async addMatchKeys(pairs) {
-      counts.rows += pairs.length;
-      await insertMany(trx, CATALOG_INSERTS.matchKeys, pairs.map(([key, serverId]) => [key, serverId]));
     },
 
     async rescanTools(now) {

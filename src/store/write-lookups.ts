@@ -30,8 +30,6 @@ export interface WriteLookups {
   countServers(): Promise<number>;
   /** The stored source rows of these records, by `sourceKey`. */
   sourceRows(records: ReadonlyArray<{ readonly source: SourceName; readonly key: string }>): Promise<Map<string, SourceRow>>;
-  /** The server each of these merge keys belongs to (keys no server has are left out). */
-  keyOwners(keys: readonly string[]): Promise<Map<string, string>>;
   /** Server ids by canonical name, for these names. */
   serversByName(names: readonly string[]): Promise<Map<string, string>>;
   /** The sources each of these servers has a record from. */
@@ -58,7 +56,6 @@ export function createWriteLookups(trx: Knex.Transaction): WriteLookups {
     countTools: () => count('tools'),
     countServers: () => count('servers'),
     sourceRows: (records) => sourceRows(trx, records),
-    keyOwners: (keys) => pairsBy(trx, 'match_keys', 'match_key', keys, 'match_key', 'server_id'),
     serversByName: (names) => pairsBy(trx, 'servers', 'name', names, 'name', 'id'),
     sourcesOfServers: (serverIds) => sourcesOfServers(trx, serverIds),
     takenIds: (ids) => idsOf(trx, ids, (q) => q),

@@ -38,7 +38,7 @@ function withWriter(store: Store, alter: (writer: CatalogWriter) => Partial<Cata
 }
 
 /** The store with one method of its catalog writer failing. */
-function failingAt(store: Store, method: 'countTools' | 'addMatchKeys'): Store {
+function failingAt(store: Store, method: 'countTools' | 'refreshDuplicates'): Store {
   return withWriter(store, () => ({ [method]: async () => { throw new Error('disk on fire'); } }));
 }
 
@@ -302,7 +302,7 @@ describe('ingest', () => {
     try {
       const before = await schema();
       const store = h.service.store;
-      expect(((await ingest(failingAt(store, 'addMatchKeys'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
+      expect(((await ingest(failingAt(store, 'refreshDuplicates'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
       expect(await schema()).to.deep.equal(before);
       await ingest(store, FIXTURES.map(fixture));
       expect(await schema()).to.deep.equal(before);
@@ -334,7 +334,7 @@ describe('ingest', () => {
     it('writes into an empty catalog with a rollback journal, then returns to WAL, also after a failure', async () => {
       const file = fileOf(h.database.url);
       const { store, seen } = watched(h.service.store, file);
-      expect(((await ingest(failingAt(store, 'addMatchKeys'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
+      expect(((await ingest(failingAt(store, 'refreshDuplicates'), FIXTURES.map(fixture)).catch((err: unknown) => err)) as Error).message).to.equal('disk on fire');
       expect(seen).to.deep.equal([{ journal: true, wal: false }]);
       expect(headerMode(file)).to.equal('wal');
       expect((await h.request('/api/v1/servers/search')).body.total).to.equal(0);

@@ -88,7 +88,7 @@ describe(`real upstream data${available ? '' : ' (skipped: ../shared/data not fo
     if (TEST_DIALECT !== 'postgres') this.skip();
     const rows = await h.service.store.searchSource.sql.all<{ tablename: string }>('SELECT DISTINCT tablename FROM pg_stats WHERE schemaname = current_schema()');
     const analysed = rows.map((row) => row.tablename);
-    expect(analysed).to.include.members(['servers', 'servers_fts', 'server_categories', 'remotes', 'packages', 'tools', 'tools_fts', 'sources', 'match_keys', 'registry_versions']);
+    expect(analysed).to.include.members(['servers', 'servers_fts', 'server_categories', 'remotes', 'packages', 'tools', 'tools_fts', 'sources', 'registry_versions']);
   });
 
   describe(`the same first results on SQLite${TEST_DIALECT === 'postgres' ? '' : ' (skipped: the suite runs on SQLite; npm run test:pg compares)'}`, () => {
@@ -214,7 +214,7 @@ describe(`real upstream data in small batches${available ? '' : ' (skipped: ../s
     return { file, text: changed ? text.replace(/"description": ?"/g, (m) => (n++ % 2 === 0 ? `${m}Changed. ` : m)) : text };
   });
   /**
-   * What the store holds: every source row, merge key, server (id and name) and content hash, and
+   * What the store holds: every source row, server (id and name) and content hash, and
    * the install keys given (as a set: which of the servers a batch creates gets a contested key
    * depends on the batch, install-key.ts).
    */
@@ -223,7 +223,6 @@ describe(`real upstream data in small batches${available ? '' : ' (skipped: ../s
     const ids = [...index.servers.keys()].sort();
     return {
       sources: [...index.sources].sort(([a], [b]) => a.localeCompare(b)),
-      keys: [...index.keys].sort(([a], [b]) => a.localeCompare(b)),
       servers: ids.map((id) => [id, index.servers.get(id)]),
       installKeys: [...index.installKeys].sort(),
       hashes: [...index.contentHashes].sort(([a], [b]) => a.localeCompare(b)),

@@ -4,8 +4,6 @@ import { sourceKey, type SourceRow, type Store } from '../../src/store/index.js'
 export interface CatalogContents {
   /** `sourceKey(source, key)` → the source row. */
   readonly sources: Map<string, SourceRow>;
-  /** merge key → server id. */
-  readonly keys: Map<string, string>;
   /** server id → canonical name. */
   readonly servers: Map<string, string>;
   /** server id → content hash. */
@@ -17,11 +15,9 @@ export interface CatalogContents {
 export async function catalogContentsOf(store: Store): Promise<CatalogContents> {
   const { sql } = store.searchSource;
   const sources = await sql.all<{ source: SourceRow['source']; source_key: string; server_id: string; record_hash: string }>('SELECT source, source_key, server_id, record_hash FROM sources');
-  const keys = await sql.all<{ match_key: string; server_id: string }>('SELECT match_key, server_id FROM match_keys');
   const servers = await sql.all<{ id: string; name: string; content_hash: string; install_key: string | null }>('SELECT id, name, content_hash, install_key FROM servers');
   return {
     sources: new Map(sources.map((r) => [sourceKey(r.source, r.source_key), { source: r.source, key: r.source_key, serverId: r.server_id, recordHash: r.record_hash }])),
-    keys: new Map(keys.map((r) => [r.match_key, r.server_id])),
     servers: new Map(servers.map((r) => [r.id, r.name])),
     contentHashes: new Map(servers.map((r) => [r.id, r.content_hash])),
     installKeys: new Set(servers.flatMap((r) => (r.install_key === null ? [] : [r.install_key]))),

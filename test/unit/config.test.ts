@@ -22,6 +22,8 @@ describe('configuration', () => {
     expect(loadConfig({ ANSWER_CACHE_MB: '512' }).answerCacheMb).to.equal(512);
     expect(loadConfig({ CATALOG_POLICY: ' /etc/sextant/policy.yaml ' }).catalogPolicy).to.equal('/etc/sextant/policy.yaml');
     expect(() => loadConfig({ ANSWER_CACHE_MB: '0' })).to.throw(/ANSWER_CACHE_MB/);
+    expect(loadConfig({ READ_ACCESS: 'token' }).readAccess).to.equal('token');
+    expect(() => loadConfig({ READ_ACCESS: 'tokens' })).to.throw(/READ_ACCESS/);
   });
 
   it('reports every bad variable at once', () => {

@@ -12,7 +12,6 @@ function recording(): { readonly asked: Record<string, unknown[]>; readonly cata
   };
   const catalog: PlacementLookups = {
     sourceRows: async (records) => (ask('sourceRows', records.map((r) => `${r.source}/${r.key}`)), new Map()),
-    keyOwners: async (keys) => (ask('keyOwners', keys), new Map()),
     serversByName: async (names) => (ask('serversByName', names), new Map()),
     sourcesOfServers: async (ids) => (ask('sourcesOfServers', ids), new Map()),
     takenIds: async (ids) => (ask('takenIds', ids), new Set()),
@@ -24,13 +23,12 @@ function recording(): { readonly asked: Record<string, unknown[]>; readonly cata
   return { asked, catalog };
 }
 
-/** A batch that saved `official/<key>`, gave `key` and wrote the server `id` named `name`. */
+/** A batch that saved `official/<key>` and wrote the server `id` named `name`. */
 function batch(key: string, id: string, name: string): PendingBatch {
   const rows = { id, name } as unknown as ServerRows;
   return {
     saved: [{ source: 'official', key, serverId: id, recordHash: 'h', serverJson: '{}' }],
     created: new Set([id]),
-    newKeys: [[`repo:${key}`, id]],
     writes: [{ rows, isNew: true }],
   };
 }
@@ -43,14 +41,12 @@ describe('FirstLoadFilter', () => {
     run.addWritten(batch('b', 'server-b', 'io.github.b/b'));
     const lookups = run.lookups(catalog);
     await lookups.sourceRows([{ source: 'official', key: 'a' }, { source: 'official', key: 'c' }, { source: 'docker', key: 'b' }]);
-    await lookups.keyOwners(['repo:b', 'repo:c']);
     await lookups.serversByName(['io.github.a/a', 'io.github.c/c', 'server-a']);
     for (const name of ['sourcesOfServers', 'takenIds', 'contentHashes', 'serverNames', 'storedSources'] as const) await lookups[name](['server-b', 'server-c', 'io.github.b/b']);
     await lookups.createdAt(['server-a', 'server-c'], '2026-11-26T12:00:00Z');
     expect(asked).to.deep.equal({
       // A key of another source, a name asked as an id and an id asked as a name are other values.
       sourceRows: ['official/a'],
-      keyOwners: ['repo:b'],
       serversByName: ['io.github.a/a'],
       sourcesOfServers: ['server-b'],
       takenIds: ['server-b'],

@@ -30,6 +30,7 @@ import * as unknownTools from './024-unknown-tools.js';
 import * as qualityFlags from './025-quality-flags.js';
 import * as serverAliases from './026-server-aliases.js';
 import * as accessTokens from './027-access-tokens.js';
+import * as dropMatchKeys from './030-drop-match-keys.js';
 
 const migrations: Readonly<Record<string, Knex.Migration>> = {
   '001-catalog': catalog,
@@ -59,6 +60,7 @@ const migrations: Readonly<Record<string, Knex.Migration>> = {
   '025-quality-flags': qualityFlags,
   '026-server-aliases': serverAliases,
   '027-access-tokens': accessTokens,
+  '030-drop-match-keys': dropMatchKeys,
 };
 
 /** The last migration: what the catalog's schema is at, once migrated. */
