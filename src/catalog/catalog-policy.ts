@@ -27,7 +27,7 @@ export interface CatalogPolicy {
 
 /** What the policy reads of a server. */
 export interface PolicySubject {
-  /** Its registry name (`/v0.1`), its catalog name and its id: a pattern matching any of them matches it. */
+  /** Its registry name (`/v0.1`) first, its catalog name, its id and its records' names: a pattern matching any of them matches it. */
   readonly names: readonly string[];
   /** Tool-definition findings of medium or high severity; null when no source lists its tools. */
   readonly toolFindings: number | null;
@@ -49,7 +49,7 @@ export interface PolicyRule {
 }
 
 export const POLICY_RULES: readonly PolicyRule[] = [
-  { name: 'names', rule: "a server is matched by its registry name (/v0.1: its official name, or local.sextant/<id>), its catalog name and its id; a pattern matching any of them matches the server" },
+  { name: 'names', rule: 'a server is matched by its registry name (/v0.1: its official name, or local.sextant/<id>), its catalog name, its id and the name each of its source records gives it (mcp/github-official for Docker’s record of GitHub’s server); a pattern matching any of them matches the server' },
   { name: 'namespace pattern', rule: '`ns/*` matches a name whose part before its first `/` is exactly `ns` and which has something after it' },
   { name: 'exact pattern', rule: 'any other pattern matches only the same name; matching is case-sensitive and byte for byte (no Unicode folding)' },
   { name: 'deny', rule: 'a server a `deny` pattern matches is not admitted, whatever `allow` says' },

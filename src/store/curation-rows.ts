@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { PolicySubject } from '../catalog/catalog-policy.js';
+import { dialectOf } from './dialect.js';
 import { inLists } from './in-lists.js';
 
 /** A server as the policy reads it. */
@@ -16,7 +17,8 @@ const PAGE = 2000;
 export interface CurationRows {
   /**
    * Every stored server (or those of `only`) in id order, a page at a time: its id, its names
-   * (registry name, catalog name, id) and what the conditions read.
+   * (registry name, catalog name, id, then the names its source records give it) and what the
+   * conditions read.
    */
   eachPolicySubject(visit: (rows: readonly CurationRow[]) => void, only?: readonly string[]): Promise<void>;
   /** Drops the aliases that lead to these servers (removed by curation, not merged into another). */
@@ -36,9 +38,10 @@ export function createCurationRows(trx: Knex | Knex.Transaction): CurationRows {
         if (after !== null) query = query.where('s.id', '>', after);
         if (only !== undefined) query = query.whereIn('s.id', only);
         const rows: Array<{ id: string; name: string; tool_findings: number | string | null; flagged: number | boolean; registry_name: string | null }> = await query;
+        const recordNames = await recordNamesOf(trx, rows.map((r) => r.id));
         visit(rows.map((r) => ({
           id: r.id,
-          names: [...new Set([r.registry_name ?? r.name, r.name, r.id])],
+          names: [...new Set([r.registry_name ?? r.name, r.name, r.id, ...(recordNames.get(r.id) ?? [])])],
           toolFindings: r.tool_findings === null ? null : Number(r.tool_findings),
           flagged: Boolean(r.flagged),
         })));
@@ -51,4 +54,17 @@ export function createCurationRows(trx: Knex | Knex.Transaction): CurationRows {
       for (const list of inLists(ids)) await trx('server_aliases').whereIn('server_id', list).delete();
     },
   };
+}
+
+/** The names the servers' source records give them (`mcp/github-official` for Docker's record of GitHub's server), in name order. */
+async function recordNamesOf(db: Knex, ids: readonly string[]): Promise<Map<string, string[]>> {
+  // The monitor's records repeat the server's name.
+  const name = dialectOf(db) === 'postgres' ? "(normalized::json ->> 'name')" : "json_extract(normalized, '$.name')";
+  const names = new Map<string, string[]>();
+  for (const list of inLists(ids)) {
+    const rows: Array<{ server_id: string; name: string | null }> = await db('sources').whereIn('server_id', list).whereNot('source', 'monitor')
+      .select('server_id', db.raw(`${name} AS name`)).orderBy(['server_id', 'name']);
+    for (const { server_id: id, name: recordName } of rows) if (recordName) names.set(id, [...(names.get(id) ?? []), recordName]);
+  }
+  return names;
 }

@@ -13,7 +13,7 @@ import { parsePolicy } from '../../src/catalog/catalog-policy.js';
 import { FULL_SYNC_NEXT, startPolicyReloader, type PolicyReloader } from '../../src/curation/policy-reload.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { runMonitorPass } from '../../src/monitor/monitor.js';
-import { silentLogger, startHarness, type Harness } from '../support/harness.js';
+import { fixture, silentLogger, startHarness, type Harness } from '../support/harness.js';
 import { mcpHandler, startFixture, type Fixture } from '../support/fixture-servers.js';
 
 const META = { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2025-10-01T00:00:00Z', updatedAt: '2025-10-01T00:00:00Z', isLatest: true } };
@@ -137,6 +137,18 @@ describe('a catalog policy on every surface', function () {
       expect([...paths]).to.deep.equal(['/mcp/kept']);
       expect((await h.request('/api/v1/servers/com.fixture~kept/status')).body.endpoints[0].state).to.equal('up');
     });
+  });
+
+  it('matches a server by the names of its records: Docker\'s mcp/weather admits the official server it merged with', async () => {
+    const other = await startHarness({ demo: false, inputs: [fixture('official-small.json'), fixture('docker-small.json')] });
+    try {
+      expect((await other.request('/api/v1/servers/io.github.acme~weather')).body.sources.map((s: { source: string }) => s.source)).to.include('docker');
+      await ingest(other.service.store, [fixture('official-small.json'), fixture('docker-small.json')], { policy: parsePolicy('allow: [mcp/weather]\n') });
+      expect((await other.request('/api/v1/servers/search?limit=100')).body.items.map((s: { id: string }) => s.id)).to.deep.equal(['io.github.acme~weather']);
+      expect(new Set((await other.request('/v0.1/servers')).body.servers.map((e: { server: { name: string } }) => e.server.name))).to.deep.equal(new Set(['io.github.acme/weather']));
+    } finally {
+      await other.close();
+    }
   });
 
   describe('reloads', () => {

@@ -18,6 +18,8 @@ describe('catalog policy (POLICY_RULES, rule by rule)', () => {
     expect(admits(policy, subject(['local.sextant/mcp--github-official', 'mcp/github-official', 'mcp~github-official']))).to.equal(true);
     expect(admits(policy, subject(['local.sextant/notion', 'Notion', 'notion']))).to.equal(true);
     expect(admits(policy, subject(['local.sextant/sqlite', 'SQLite', 'sqlite']))).to.equal(true);
+    // Docker's record of a server an official record names: its record's name matches too.
+    expect(admits(policy, subject(['io.github.github/github-mcp-server', 'io.github.github/github-mcp-server', 'io.github.github~github-mcp-server', 'mcp/github-official']))).to.equal(true);
     expect(admits(policy, subject(['io.github.other/weather', 'io.github.other/weather', 'io.github.other~weather']))).to.equal(false);
   });
 
