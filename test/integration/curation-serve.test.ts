@@ -50,9 +50,9 @@ describe('CATALOG_POLICY in sextant serve', function () {
   });
 
   /** `sextant <args>` on `dir`'s SQLite file: its exit status and what it printed. */
-  async function sextant(dir: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  async function sextant(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
     const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/tsx-in-workers.mjs', 'src/main.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${dir}/catalog.sqlite`, CATALOG_POLICY: '' },
+      env: { ...process.env, DATABASE_URL: `sqlite:${dir}/catalog.sqlite`, CATALOG_POLICY: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -79,6 +79,16 @@ describe('CATALOG_POLICY in sextant serve', function () {
     expect(bad.err).to.match(/bad\.yaml: allow\[0\]: "io\.github\.\*\/x" is neither a name nor ns\/\*/);
     // Nothing was removed: the check only reads.
     expect((await sextant(dir, ['policy', 'check', '--policy', join(dir, 'good.yaml')])).out).to.include('1 server admitted, 27 not admitted');
+  });
+
+  it('rescan removes, in its one write, servers the policy does not admit', async () => {
+    const dir = folder();
+    expect((await sextant(dir, ['ingest', 'src/demo/demo-catalog.json'])).code).to.equal(0);
+    writeFileSync(join(dir, 'policy.yaml'), 'deny: [com.notion/*, com.stripe/*]\n');
+    const rescan = await sextant(dir, ['rescan'], { CATALOG_POLICY: join(dir, 'policy.yaml') });
+    expect(rescan.code).to.equal(0);
+    expect(rescan.out).to.match(/; 2 servers removed, which the catalog policy no longer admits\n$/);
+    expect((await sextant(dir, ['policy', 'check', '--policy', join(dir, 'policy.yaml')])).out).to.include('26 servers admitted, 0 not admitted');
   });
 
   for (const workers of ['1', '2']) {
