@@ -652,7 +652,8 @@ export interface paths {
          *     name and version again is a 409 `version_exists` and changes nothing. The new version is
          *     the latest by the official registry's rule (a semantic version above the current
          *     latest's, or a later publication where neither is semantic). The server joins the
-         *     catalog as source `publisher`, first in precedence, on every surface. Same-origin only:
+         *     catalog as source `publisher`, first in precedence, on every surface; a server the catalog
+         *     policy would not admit is refused (403 `not_admitted`) and nothing is stored. Same-origin only:
          *     no CORS header, and no preflight grants it to another origin.
          */
         post: operations["registryPublish"];
@@ -1449,7 +1450,7 @@ export interface components {
          * @description Stable machine-readable error code.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_domain" | "invalid_previous" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "invalid_server_json" | "version_exists" | "no_change" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "arguments_too_deep" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable" | "unauthorized" | "forbidden_scope" | "too_many_failures" | "watchlists_off";
+        ErrorCode: "validation_failed" | "invalid_domain" | "invalid_previous" | "malformed_json" | "payload_too_large" | "unsupported_media_type" | "not_found" | "invalid_server_json" | "version_exists" | "not_admitted" | "no_change" | "route_not_found" | "method_not_allowed" | "rate_limited" | "origin_not_allowed" | "host_not_allowed" | "blocked_destination" | "endpoint_not_found" | "header_not_allowed" | "arguments_too_deep" | "upstream_auth_required" | "upstream_failed" | "upstream_not_mcp" | "upstream_too_large" | "upstream_timeout" | "internal_error" | "service_unavailable" | "database_unavailable" | "unauthorized" | "forbidden_scope" | "too_many_failures" | "watchlists_off";
         /** @description An RFC 9457 problem detail. */
         Problem: {
             /** @description URI reference naming the problem type. */
@@ -2776,7 +2777,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The token's scopes do not cover the server's name (`forbidden_scope`), or the request's `Host` is not one this deployment answers to (`host_not_allowed`). */
+        /** @description The token's scopes do not cover the server's name (`forbidden_scope`), the catalog policy (`CATALOG_POLICY`) does not admit the server as it would be (`not_admitted`; nothing is stored), or the request's `Host` is not one this deployment answers to (`host_not_allowed`). */
         PublishForbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -22,6 +22,7 @@ import { oneRequestPerConnection } from './http/pipelining.js';
 import { rateLimit } from './http/rate-limit.js';
 import { webEdge } from './http/web-edge.js';
 import { createAccessTokens, createAudit, type AccessTokens, type Audit } from './auth/access-tokens.js';
+import type { CatalogPolicy } from './catalog/catalog-policy.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { createMcpServer } from './mcp/server.js';
@@ -52,6 +53,8 @@ export interface AppDeps {
   readonly document?: OpenApiDocument;
   /** Whether the service is stopping: it answers what it has begun, on connections that then close. */
   readonly stopping?: () => boolean;
+  /** The catalog policy in force (none when absent). */
+  readonly policy?: () => CatalogPolicy | null;
   /** Access tokens and the audit log (made from the store when absent). */
   readonly access?: AccessTokens;
   readonly audit?: Audit;
@@ -89,7 +92,7 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const readMode = deps.config.readAccess ?? 'open';
   const access = deps.access ?? createAccessTokens({ store: deps.store.access, limiter: deps.store.rateLimiter });
   const audit = deps.audit ?? createAudit(deps.store.access);
-  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets, watchlists.token), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping, access, audit, login: { mode: readMode, secure: deps.config.publicUrl?.startsWith('https:') ?? false } });
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets, watchlists.token), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping, access, audit, policy: deps.policy ?? (() => null), login: { mode: readMode, secure: deps.config.publicUrl?.startsWith('https:') ?? false } });
   const clientOf = clientKeys({ trustProxyHops: deps.config.trustProxyHops, ipv6Prefix: deps.config.rateLimitIpv6Prefix });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], clientOf });
   const app = new Koa<State>();

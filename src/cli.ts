@@ -13,11 +13,17 @@ import { ConfigError, loadConfig, redactUrl, type Config } from './config.js';
 import { createService } from './compose.js';
 import { isLoopbackHost } from './net/host-names.js';
 import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
+import { curate } from './ingest/curation.js';
 import { ingest, type IngestSummary } from './ingest/ingest-service.js';
 import { IngestError } from './ingest/upstream.js';
 import { createLogger, type Logger } from './logger.js';
 import { createStore, databaseFailure, type Store } from './store/index.js';
 import { auditCommand, tokensCommand } from './auth/access-commands.js';
+import { PolicyError, type CatalogPolicy } from './catalog/catalog-policy.js';
+import { republishAll } from './publish/publish-service.js';
+import { policyCommand } from './curation/policy-commands.js';
+import { readPolicyFile } from './curation/policy-file.js';
+import { servePolicy } from './curation/policy-reload.js';
 import { holdServeLock } from './store/serve-lock.js';
 import { BackupError, backupSqlite, restoreSqlite } from './store/backup.js';
 import { exitCodeOf, stopOnSignals, type StopSignals } from './stop-signals.js';
@@ -34,7 +40,8 @@ Commands:
                           and check remote endpoints every MONITOR_INTERVAL seconds (0 = off)
   migrate                 apply database migrations
   ingest <file...>        ingest upstream registry files (official, Docker catalog, toolsdk; detected from content)
-  sync [--upstream URL]   pull the official registry API (default ${OFFICIAL_REGISTRY}), incrementally
+  sync [--upstream URL] [--full]
+                          pull the official registry API (default ${OFFICIAL_REGISTRY}), incrementally unless --full
   monitor [--once]        check every catalogued remote endpoint, once or every MONITOR_INTERVAL seconds
   rescan                  scan every stored tool definition again by today's rules (findings, fingerprints), all or nothing
   backup <file>           write a consistent copy of the SQLite catalog to a new file, while it serves
@@ -44,6 +51,8 @@ Commands:
   tokens list | tokens revoke NAME
                           list access tokens (never their secrets), or revoke one
   audit [--limit N]       print the audit log of publishes, status changes, tokens and policy reloads, newest first
+  policy check [--policy FILE]
+                          what the catalog policy (CATALOG_POLICY, or FILE) admits of the stored catalog, and which rule decided
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -51,7 +60,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' }, once: { type: 'boolean' }, upstream: { type: 'string' }, scope: { type: 'string', multiple: true }, expires: { type: 'string' }, limit: { type: 'string' } },
+    options: { help: { type: 'boolean', short: 'h' }, once: { type: 'boolean' }, upstream: { type: 'string' }, scope: { type: 'string', multiple: true }, expires: { type: 'string' }, limit: { type: 'string' }, policy: { type: 'string' }, full: { type: 'boolean' } },
   });
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
@@ -73,7 +82,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'ingest':
       return ingestFiles(config, rest);
     case 'sync':
-      return syncUpstream(config, logger, values.upstream);
+      return syncUpstream(config, logger, values.upstream, values.full === true);
     case 'monitor':
       return monitorCommand(config, logger, values.once === true);
     case 'backup':
@@ -83,6 +92,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return withMigratedStore(config, (store) => tokensCommand(store, rest, { scopes: values.scope ?? [], expires: values.expires }));
     case 'audit':
       return withMigratedStore(config, (store) => auditCommand(store, values.limit));
+    case 'policy':
+      return withMigratedStore(config, (store) => policyCommand(store, rest, values.policy ?? config.catalogPolicy));
     default:
       console.error(`unknown command "${command}"\n\n${USAGE}`);
       return 2;
@@ -99,15 +110,24 @@ async function serve(config: Config, logger: Logger, role: WorkerRole | null): P
   // --max-semi-space-size is read only when Node starts, so it is on the start script's command
   // line (package.json), with --expose-gc for the collection below.
   // A worker's primary has migrated, loaded the demo catalog and holds the serve lock.
-  const service = await createService(config, logger, { workers: role?.background ?? true, metrics: config.metricsPort > 0 });
+  // A policy file that cannot be used stops the start: serving without it would show what it refuses.
+  const initialPolicy = await readPolicyFile(config.catalogPolicy);
+  let policyInForce = (): CatalogPolicy | null => initialPolicy;
+  const service = await createService(config, logger, { workers: role?.background ?? true, metrics: config.metricsPort > 0, policy: () => policyInForce() });
   if (config.demoCatalog === 'auto' && role === null) {
-    const summary = await loadDemoCatalogIfEmpty(service.store);
+    const summary = await loadDemoCatalogIfEmpty(service.store, initialPolicy);
     if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');
   }
+  const policy = await servePolicy({
+    path: config.catalogPolicy, initial: initialPolicy, writes: role?.background ?? true, store: service.store, audit: service.audit, logger,
+    // Ingest does not read published servers again: a changed policy catalogues again those it admits.
+    afterCuration: async (next) => void (await republishAll(service.store, next)),
+  });
+  policyInForce = () => policy.current();
   const serveLock = role === null ? await holdServeLock(config.databaseUrl) : { alone: role.background, release: async () => undefined };
   if (!serveLock.alone && role === null) logger.warn({ database: redactUrl(config.databaseUrl) }, 'another sextant serve runs on this SQLite file: this one runs no endpoint monitor; run one serve per SQLite file');
   const stopMonitor = config.monitorInterval > 0 && serveLock.alone
-    ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: config.monitorInterval }), 'monitor pass'), logger)
+    ? scheduleMonitor(config.monitorInterval, async () => logger.info(await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: config.monitorInterval, policy: policy.current() }), 'monitor pass'), logger)
     : () => undefined;
   // Server searches are fast from the first request: the servers' in-memory index is built
   // before serving (the tools' follows while it serves; SQL answers tool searches until then).
@@ -131,6 +151,7 @@ async function serve(config: Config, logger: Logger, role: WorkerRole | null): P
   logger.info({ signal, graceSeconds: config.shutdownGrace }, 'shutting down: finishing the requests in flight');
   service.beginStop();
   stopMonitor();
+  policy.close();
   const finished = await drain(server, config.shutdownGrace * 1000);
   if (!finished) logger.warn({ graceSeconds: config.shutdownGrace }, 'requests still in flight after SHUTDOWN_GRACE: their connections were closed');
   metricsServer?.close();
@@ -162,10 +183,11 @@ async function drain(server: Server, graceMs: number): Promise<boolean> {
 }
 
 async function monitorCommand(config: Config, logger: Logger, onlyOnce: boolean): Promise<number> {
+  const policy = await readPolicyFile(config.catalogPolicy);
   const service = await createService(config, logger);
   const pass = async (): Promise<void> => {
     // A one-off pass checks everything now; a scheduled one leaves what another instance just checked.
-    const summary = await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: onlyOnce ? 0 : config.monitorInterval });
+    const summary = await runMonitorPass(service.store, service.net, logger, { clientVersion: service.version, intervalSeconds: onlyOnce ? 0 : config.monitorInterval, policy });
     console.log(`checked ${summary.endpoints} endpoints: ${Object.entries(summary.states).map(([state, n]) => `${n} ${state}`).join(', ') || 'none'}; ${summary.catalogUpdates} servers got tools from their endpoints`);
   };
   try {
@@ -183,7 +205,8 @@ async function monitorCommand(config: Config, logger: Logger, onlyOnce: boolean)
   }
 }
 
-async function syncUpstream(config: Config, logger: Logger, upstream: string | undefined): Promise<number> {
+async function syncUpstream(config: Config, logger: Logger, upstream: string | undefined, full: boolean): Promise<number> {
+  const policy = await readPolicyFile(config.catalogPolicy);
   const service = await createService(config, logger);
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'sync [{bar}] {value} records, page {page}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
   const stop = stopOnSignals();
@@ -192,6 +215,8 @@ async function syncUpstream(config: Config, logger: Logger, upstream: string | u
     const summary = await sync(service.store, service.net, {
       ...(upstream ? { upstream } : {}),
       signal: stop.signal,
+      policy,
+      full,
       onPage: (pages, records) => {
         bar?.setTotal(records);
         bar?.update(records, { page: pages });
@@ -254,11 +279,18 @@ async function migrateOnly(config: Config): Promise<number> {
 
 /** Scans the stored tools again in one catalog write: a failure leaves every row as it was. */
 async function rescan(config: Config): Promise<number> {
+  const policy = await readPolicyFile(config.catalogPolicy);
   const store = createStore(config.databaseUrl);
   try {
     await store.migrate();
-    const summary = await store.withCatalogWriter((writer) => writer.rescanTools(new Date().toISOString()));
-    console.log(`rescanned ${summary.tools} tools of ${summary.servers} servers: ${summary.toolsChanged} tools changed, in ${summary.serversChanged} servers`);
+    // Findings found anew may be ones the policy's `require` refuses.
+    const { summary, removed } = await store.withCatalogWriter(async (writer) => {
+      const rescanned = await writer.rescanTools(new Date().toISOString());
+      const curated = await curate(writer, policy);
+      if (curated.removed.length > 0) await writer.refreshDuplicates();
+      return { summary: rescanned, removed: curated.removed.length };
+    });
+    console.log(`rescanned ${summary.tools} tools of ${summary.servers} servers: ${summary.toolsChanged} tools changed, in ${summary.serversChanged} servers${removed > 0 ? `; ${removed} servers removed, which the catalog policy no longer admits` : ''}`);
     return 0;
   } finally {
     await store.close();
@@ -274,6 +306,7 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
   setFlagsFromString('--heap-growing-percent=30');
   // Streamed from disk, record by record (src/ingest/stream-read.ts): never read whole.
   const inputs = files.map((file) => ({ file, path: file }));
+  const policy = await readPolicyFile(config.catalogPolicy);
   const store = createStore(config.databaseUrl);
   const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'ingest [{bar}] {percentage}% {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
   const stop = stopOnSignals();
@@ -285,6 +318,7 @@ async function ingestFiles(config: Config, files: readonly string[]): Promise<nu
     bar?.start(1, 0);
     const summary = await ingest(store, inputs, {
       signal: stop.signal,
+      policy,
       onProgress: (done, total) => {
         bar?.setTotal(total);
         bar?.update(done);
@@ -321,7 +355,8 @@ function runFailed(command: 'ingest' | 'sync', err: unknown, stop: StopSignals):
 }
 
 export function summaryLine(s: IngestSummary): string {
-  return `ingested ${s.records} records from ${s.sources.join(', ')}: ${s.added} servers added, ${s.updated} updated, ${s.unchanged} unchanged; catalog has ${s.servers} servers and ${s.tools} tools (${s.seconds} s)`;
+  const refused = s.notAdmitted > 0 ? `, ${s.notAdmitted} not admitted by the catalog policy` : '';
+  return `ingested ${s.records} records from ${s.sources.join(', ')}: ${s.added} servers added, ${s.updated} updated, ${s.unchanged} unchanged${refused}; catalog has ${s.servers} servers and ${s.tools} tools (${s.seconds} s)`;
 }
 
 main(process.argv.slice(2)).then(
@@ -329,6 +364,7 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     const database = databaseFailure(err);
     if (err instanceof ConfigError) console.error(err.message);
+    else if (err instanceof PolicyError) console.error(`sextant: ${err.message}`);
     // The database's failures and system errors (a file is missing) are the operator's to fix: no stack.
     else if (database !== null) console.error(`sextant: ${database}`);
     else if (err instanceof Error && 'code' in err && typeof err.code === 'string') console.error(`sextant: ${err.message} (${err.code})`);

@@ -18,6 +18,7 @@ import { ANSWER_CACHE_MB, createAnswerCache } from './read/answer-cache.js';
 import { createDiscoveryService, type DiscoveryService } from './discovery/discovery-service.js';
 import { createMemoryEngine, createSqlEngine, type SearchEngine } from './search/index.js';
 import { createAccessTokens, createAudit, type AccessTokens, type Audit } from './auth/access-tokens.js';
+import type { CatalogPolicy } from './catalog/catalog-policy.js';
 import { createStore, type Store } from './store/index.js';
 import { startWatchlistScheduler, type SchedulerOptions, type WatchlistScheduler } from './watchlists/scheduler.js';
 import { createDeliverer, type DeliveryOptions } from './watchlists/webhook-delivery.js';
@@ -67,6 +68,8 @@ export interface ServiceOptions {
   readonly watchlists?: SchedulerOptions & DeliveryOptions;
   /** Count requests, MCP calls and searches, and read state at each scrape (serve with METRICS_PORT). */
   readonly metrics?: boolean;
+  /** The catalog policy in force (serve follows CATALOG_POLICY); none when absent. */
+  readonly policy?: () => CatalogPolicy | null;
 }
 
 /** Opens and migrates the store, builds the services and the app. */
@@ -117,7 +120,7 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const access = createAccessTokens({ store: store.access, limiter: store.rateLimiter });
     const audit = createAudit(store.access);
     let stopping = false;
-    const app = await createApp({ config, store, read, proxy, assessments, watchlists: { service: watchlists, token: config.watchlistToken ?? null }, logger, metrics, document, stopping: () => stopping, access, audit });
+    const app = await createApp({ config, store, read, proxy, assessments, watchlists: { service: watchlists, token: config.watchlistToken ?? null }, logger, metrics, document, stopping: () => stopping, access, audit, ...(options.policy ? { policy: options.policy } : {}) });
     return {
       store, registry, read, net: client, metrics,
       async warmSearch() {

@@ -58,6 +58,8 @@ export interface Config {
   readonly assessmentDailyCap: number;
   /** The IANA RDAP bootstrap document the registration probe reads its servers from. */
   readonly rdapBootstrapUrl: string;
+  /** The catalog policy file (CATALOG_POLICY): only servers it admits are kept; null admits every server. */
+  readonly catalogPolicy: string | null;
   /** The bearer token every watchlist route needs; null turns watchlists off. */
   readonly watchlistToken: string | null;
   /** `token`: every read needs an access token with the `read` scope (a session cookie on pages); `open` (the default): none does. */
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     proxyDeadline: read.integer('PROXY_DEADLINE', 20, 1, 600),
     assessmentLimit: read.integer('ASSESSMENT_LIMIT', 10, 0, 1_000_000),
     assessmentDailyCap: read.integer('ASSESSMENT_DAILY_CAP', 1000, 0, 10_000_000),
+    catalogPolicy: read.text('CATALOG_POLICY', '') || null,
     watchlistToken: readWatchlistToken(read.text('WATCHLIST_TOKEN', ''), read.problems),
     readAccess: read.oneOf('READ_ACCESS', 'open', ['open', 'token'] as const),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),

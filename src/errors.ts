@@ -42,6 +42,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, CodeInfo>> = {
   not_found: { status: 404, title: 'Not found' },
   invalid_server_json: { status: 400, title: 'Invalid server.json' },
   version_exists: { status: 409, title: 'Version already published' },
+  not_admitted: { status: 403, title: 'Not admitted by the catalog policy' },
   no_change: { status: 400, title: 'Nothing to change' },
   route_not_found: { status: 404, title: 'No such route' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },

@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { redactUrl, type Config } from './config.js';
+import { readPolicyFile } from './curation/policy-file.js';
 import { loadDemoCatalogIfEmpty } from './ingest/demo.js';
 import type { Logger } from './logger.js';
 import { openMetricsPort } from './metrics/metrics-server.js';
@@ -57,11 +58,13 @@ export function workerStopped(): Promise<string> {
 
 /** The primary of `serve` with `config.workers` workers; resolves with the exit status. */
 export async function servePrimary(config: Config, logger: Logger): Promise<number> {
+  // A policy file that cannot be used stops the start, before any worker serves.
+  const policy = await readPolicyFile(config.catalogPolicy);
   const store = createStore(config.databaseUrl);
   try {
     await store.migrate();
     if (config.demoCatalog === 'auto') {
-      const summary = await loadDemoCatalogIfEmpty(store);
+      const summary = await loadDemoCatalogIfEmpty(store, policy);
       if (summary) logger.info({ servers: summary.added, tools: summary.tools }, 'loaded the demo catalog into the empty catalog');
     }
   } finally {
@@ -112,6 +115,12 @@ export async function servePrimary(config: Config, logger: Logger): Promise<numb
     });
   });
   for (let index = 0; index < config.workers; index += 1) workers.set(fork(index), index);
+  // The background worker reloads the catalog policy; every worker is told, as each would be alone.
+  if (config.catalogPolicy !== null) {
+    process.on('SIGHUP', () => {
+      for (const worker of workers.keys()) worker.process.kill('SIGHUP');
+    });
+  }
   const signalled = Promise.race([once(process, 'SIGINT').then(() => 'SIGINT'), once(process, 'SIGTERM').then(() => 'SIGTERM')]);
   const first = await Promise.race([listening, signalled, allGone]);
   let metrics = null;

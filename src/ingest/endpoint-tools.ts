@@ -1,13 +1,16 @@
 /** Tools the status monitor read from an endpoint itself, added to its server's record. */
+import type { CatalogPolicy } from '../catalog/catalog-policy.js';
 import { serverRowsOf, type Store } from '../store/index.js';
+import { curate } from './curation.js';
 import { hashOf, materialize } from './materialize.js';
 import { fitTools, isUpstreamServer, type UpstreamServer, type UpstreamTool } from './upstream.js';
 
 /**
  * Tools an endpoint listed itself (by the status monitor) join the server's record as the
- * `monitor` source for that endpoint. Returns whether the catalog changed.
+ * `monitor` source for that endpoint. Returns whether the catalog changed. Tools can bring
+ * findings a `require` of the catalog policy refuses: the server is then removed.
  */
-export async function attachEndpointTools(store: Store, serverId: string, url: string, tools: readonly UpstreamTool[], now: string): Promise<boolean> {
+export async function attachEndpointTools(store: Store, serverId: string, url: string, tools: readonly UpstreamTool[], now: string, policy: CatalogPolicy | null = null): Promise<boolean> {
   return store.withCatalogWriter(async (writer) => {
     const name = (await writer.serverNames([serverId])).get(serverId);
     if (name === undefined) return false;
@@ -27,6 +30,7 @@ export async function attachEndpointTools(store: Store, serverId: string, url: s
       await writer.refreshDuplicates();
     }
     await writer.saveSources([{ source: 'monitor', key: url, serverId, recordHash, recordJson: JSON.stringify({ url, tools }), normalizedJson: JSON.stringify(server) }], now);
+    if (changed && (await curate(writer, policy, [serverId])).removed.length > 0) await writer.refreshDuplicates();
     return changed;
   });
 }

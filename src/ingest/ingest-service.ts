@@ -5,9 +5,10 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import type { SourceName } from '../types.js';
+import type { CatalogPolicy } from '../catalog/catalog-policy.js';
 import { assignInstallKeys } from '../catalog/install-key.js';
-import { saveIndexSnapshot } from '../search/index.js';
 import { serverRowsOf, sourceKey, type CatalogWriter, type ServerWrite, type StoredSource, type Store } from '../store/index.js';
+import { curate } from './curation.js';
 import type { IngestInput } from './detect.js';
 import { FirstLoadFilter } from './first-load-filter.js';
 import { hash52, Hash52Set, HashedSet } from './hashed-sets.js';
@@ -19,6 +20,7 @@ import { afterPending, type PlacementLookups, type PendingBatch, type SavedSourc
 import { place, type Placed, type Placement } from './placement.js';
 import { serverOf, type ReadRecord } from './read.js';
 import { readInputs } from './read-inputs.js';
+import { saveIndexForReaders } from './reader-index.js';
 import { Spool } from './spool.js';
 import { isUpstreamServer, type UpstreamServer } from './upstream.js';
 
@@ -31,6 +33,8 @@ export interface IngestSummary {
   readonly unchanged: number;
   readonly servers: number;
   readonly tools: number;
+  /** Servers of the run or of the catalog the catalog policy does not admit: removed, or never written. */
+  readonly notAdmitted: number;
   readonly sources: readonly SourceName[];
   readonly seconds: number;
 }
@@ -57,6 +61,8 @@ export interface IngestOptions {
     readonly before?: (writer: CatalogWriter) => Promise<void>;
     readonly after?: (writer: CatalogWriter) => Promise<void>;
   };
+  /** The catalog policy (CATALOG_POLICY): servers it does not admit are not kept. */
+  readonly policy?: CatalogPolicy | null;
 }
 
 /**
@@ -65,15 +71,6 @@ export interface IngestOptions {
  * batch creates, a key's publisher gets it first: install-key.ts), so the size decides some keys.
  */
 const RECORDS_PER_BATCH = 500;
-
-/**
- * A run that changes a catalog instances may be serving (one that had servers before it) builds
- * the search index of the result inside its transaction and saves its snapshot there: once the
- * write commits every instance loads it, where each would otherwise answer searches from SQL
- * while it built its own. A first load has no readers yet. The index costs the run memory, so past
- * this many servers each instance builds its own instead.
- */
-const INDEXED_FOR_READERS_MAX = 150_000;
 
 /**
  * Streams every input into a spool (a bad record aborts before anything is written), then
@@ -91,24 +88,28 @@ export async function ingest(store: Store, inputs: readonly IngestInput[], optio
     const total = spool.records;
     const sources = spool.sources.sort((a, b) => byPrecedence({ source: a }, { source: b }));
     const batchSize = options.batchSize ?? RECORDS_PER_BATCH;
-    const removed = new Set((options.removed ?? []).map((r) => identityKey(r.source, r.key)));
+    const takenOut = new Set((options.removed ?? []).map((r) => identityKey(r.source, r.key)));
     const result = await store.withCatalogWriter(async (writer) => {
       await options.alongside?.before?.(writer);
-      const { identity, stored } = await identityOf(writer, spool.read(sources), removed);
-      const { moved, aliases } = await settle(writer, identity, stored, spool.read(sources), removed);
+      const { identity, stored } = await identityOf(writer, spool.read(sources), takenOut);
+      const { moved, aliases } = await settle(writer, identity, stored, spool.read(sources), takenOut);
       const written = await writeAll(writer, chained(spool.read(sources), moved), { identity, now, total: total + moved.length, progress, batchSize, signal: options.signal });
       await writer.addAliases(aliases);
       options.signal?.throwIfAborted();
+      // Written, then removed before the commit: whether the policy admits a server is known only
+      // once all its records are merged, and the batches that hold them may be far apart.
+      const { removed: refused } = await curate(writer, options.policy ?? null);
       // A copy is told by the publisher's other servers, which other batches or runs may have written.
       await writer.refreshDuplicates();
-      // Ingest adds and replaces servers, never removes them: those not added were there before.
-      const hadServers = written.servers > written.added;
-      if (hadServers && written.added + written.updated > 0 && written.servers <= INDEXED_FOR_READERS_MAX) {
-        const { generation, source } = await writer.searchSource();
-        await saveIndexSnapshot(source, generation);
-      }
+      const counted = written.counts(new Set(refused));
+      const servers = await writer.countServers();
+      // A run that changes a catalog instances may be serving builds their index (reader-index.ts);
+      // a first load has no readers yet. Servers not added this run were there before (curation
+      // may have removed some of them).
+      const hadServers = servers + refused.length > written.added.size;
+      if (hadServers && counted.added + counted.updated + refused.length > 0) await saveIndexForReaders(writer, servers);
       await options.alongside?.after?.(writer);
-      return written;
+      return { ...counted, notAdmitted: refused.length, servers, tools: await writer.countTools() };
     });
     progress(2 * total, 2 * total);
     return { records: total, ...result, sources, seconds: Math.round((performance.now() - started) / 10) / 100 };
@@ -205,9 +206,17 @@ interface RunContext {
 
 /** What the run did so far: servers counted once each (by hash52 of the id). */
 class RunCounts {
-  added = 0;
+  readonly added = new Hash52Set();
   readonly touched = new Hash52Set();
   readonly updated = new Hash52Set();
+
+  /** Servers added, updated and left unchanged, of those not `removed` (ids) by curation since. */
+  counts(removed: ReadonlySet<string>): { added: number; updated: number; unchanged: number } {
+    const without = (set: Hash52Set): number => set.size - [...removed].filter((id) => set.has(hash52(id))).length;
+    const added = without(this.added);
+    const updated = without(this.updated);
+    return { added, updated, unchanged: without(this.touched) - added - updated };
+  }
 }
 
 /**
@@ -215,7 +224,7 @@ class RunCounts {
  * A batch is looked up and placed before the last one's writes are handed to SQLite, and
  * materialized while SQLite writes them (see pending-batch.ts).
  */
-async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, run: RunContext): Promise<Omit<IngestSummary, 'records' | 'sources' | 'seconds'>> {
+async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, run: RunContext): Promise<RunCounts> {
   const counts = new RunCounts();
   const installKeys = new HashedSet(await writer.installKeys());
   // Into an empty catalog, the lookups need ask only about what the run wrote (first-load-filter.ts).
@@ -244,8 +253,7 @@ async function writeAll(writer: CatalogWriter, records: Iterable<ReadRecord>, ru
     }
     if (pending !== null) await write(pending);
   });
-  const updated = counts.updated.size;
-  return { added: counts.added, updated, unchanged: counts.touched.size - counts.added - updated, servers: await writer.countServers(), tools: await writer.countTools() };
+  return counts;
 }
 
 /** The spool's records, then those moved (`settle`): one pass, never held together. */
@@ -329,7 +337,7 @@ async function prepare(looked: LookedUpBatch, records: number, run: RunContext, 
     const entry = materialize(id, [...incoming, ...unchanged], placed.names.get(id) ?? run.identity.names.get(id) ?? names.get(id));
     const isNew = placed.created.has(id);
     if (!isNew && hashes.get(id) === entry.contentHash) continue;
-    if (isNew) counts.added += 1;
+    if (isNew) counts.added.add(hash52(id));
     else if (!createdInRun.has(id)) counts.updated.add(hash52(id));
     // As rows at once: the entry's object tree dies young, while the rows wait for SQLite (src/store/entry-rows.ts).
     writes.push({ rows: serverRowsOf(entry, run.now), isNew, installKey: keys.get(id) });

@@ -7,6 +7,7 @@
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CatalogPolicy } from '../catalog/catalog-policy.js';
 import type { NetClient } from '../net/index.js';
 import type { Store } from '../store/index.js';
 import { ingest, type IngestSummary } from './ingest-service.js';
@@ -21,6 +22,10 @@ export interface SyncOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Stops the run before its next page, or its ingest as `IngestOptions.signal` says; nothing is changed. */
   readonly signal?: AbortSignal;
+  /** Pulls every page, whatever the last run pulled (a widened catalog policy asks for it). */
+  readonly full?: boolean;
+  /** The catalog policy: ingest keeps only the servers it admits. */
+  readonly policy?: CatalogPolicy | null;
 }
 
 export interface SyncSummary extends IngestSummary {
@@ -40,7 +45,7 @@ const MAX_PAGE_BYTES = 32 * 1024 * 1024;
 export async function sync(store: Store, net: NetClient, options: SyncOptions = {}): Promise<SyncSummary> {
   const upstream = (options.upstream ?? OFFICIAL_REGISTRY).replace(/\/+$/, '');
   const now = options.now ?? (() => new Date());
-  const since = await store.monitor.lastSyncStart(upstream);
+  const since = options.full ? null : await store.monitor.lastSyncStart(upstream);
   const startedAt = now().toISOString();
   const run = await store.monitor.startRun('sync', upstream, startedAt);
   // Pages are written to a file as they come and ingest streams it: memory holds one page.
@@ -71,8 +76,8 @@ export async function sync(store: Store, net: NetClient, options: SyncOptions = 
       await out.close();
     }
     const summary = entries === 0
-      ? { records: 0, added: 0, updated: 0, unchanged: 0, servers: await store.catalog.countServers(), tools: 0, sources: [], seconds: 0 }
-      : await ingest(store, [{ file: `${upstream}/v0.1/servers`, path: file }], { now, signal: options.signal, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+      ? { records: 0, added: 0, updated: 0, unchanged: 0, servers: await store.catalog.countServers(), tools: 0, notAdmitted: 0, sources: [], seconds: 0 }
+      : await ingest(store, [{ file: `${upstream}/v0.1/servers`, path: file }], { now, signal: options.signal, policy: options.policy ?? null, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     await store.monitor.finishRun(run, now().toISOString(), 'complete', entries, null);
     return { ...summary, upstream, pages, since };
   } catch (err) {

@@ -131,7 +131,7 @@ function watchState(registry: Registry, sources: MetricSources): void {
   });
   new Gauge({
     name: 'sextant_catalog_runs',
-    help: 'Ingest and sync runs recorded in the database, by command and status (complete, failed, running: still running or killed).',
+    help: 'Ingest and sync runs recorded in the database, by command and status (complete, failed, running: still running or killed; reset: the next sync is a full one, the catalog policy having widened).',
     labelNames: ['command', 'status'] as const,
     aggregator: 'first',
     registers: [registry],

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { attachEndpointTools } from '../ingest/ingest-service.js';
+import type { CatalogPolicy } from '../catalog/catalog-policy.js';
 import type { Logger } from '../logger.js';
 import type { NetClient } from '../net/index.js';
 import type { RemoteEndpoint, Store } from '../store/index.js';
@@ -28,6 +29,8 @@ export interface MonitorOptions {
   /** Names this instance in the schedule's claims. */
   readonly instance?: string;
   readonly now?: () => Date;
+  /** The catalog policy: a server whose endpoint's tools it refuses is removed. */
+  readonly policy?: CatalogPolicy | null;
 }
 
 export interface MonitorPassSummary {
@@ -62,7 +65,7 @@ export async function runMonitorPass(store: Store, net: NetClient, logger: Logge
     // `unknown` means not checked (a transport we do not probe): nothing to record.
     if (check.state !== 'unknown') await store.monitor.recordCheck(check, options.history ?? HISTORY);
     states[check.state] = (states[check.state] ?? 0) + 1;
-    if (tools && tools.length > 0 && (await attachEndpointTools(store, endpoint.serverId, endpoint.url, tools, check.checkedAt))) catalogUpdates += 1;
+    if (tools && tools.length > 0 && (await attachEndpointTools(store, endpoint.serverId, endpoint.url, tools, check.checkedAt, options.policy ?? null))) catalogUpdates += 1;
   };
   const checkHost = async (hostEndpoints: readonly RemoteEndpoint[]): Promise<void> => {
     for (const endpoint of hostEndpoints) {

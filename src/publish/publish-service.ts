@@ -13,7 +13,8 @@ import { AppError } from '../errors.js';
 import type { IngestInput } from '../ingest/detect.js';
 import { ingest } from '../ingest/ingest-service.js';
 import { IngestError } from '../ingest/upstream.js';
-import type { PublishedVersionRow, PublishedWrites, Store } from '../store/index.js';
+import type { CatalogWriter, PublishedVersionRow, Store } from '../store/index.js';
+import type { CatalogPolicy } from '../catalog/catalog-policy.js';
 import { latestOf, versionProblem } from './latest-version.js';
 import { OFFICIAL_META } from '../registry-api/registry-api-service.js';
 
@@ -41,6 +42,8 @@ export interface PublishDeps {
   readonly store: Store;
   readonly access: Pick<AccessTokens, 'authenticate'>;
   readonly audit: Pick<Audit, 'record'>;
+  /** The catalog policy in force (CATALOG_POLICY), or null: a published server it does not admit is refused. */
+  readonly policy?: () => CatalogPolicy | null;
   readonly now?: () => Date;
 }
 
@@ -72,7 +75,7 @@ export function createPublishService(deps: PublishDeps): PublishService {
       const before = await deps.store.published.versionsOf(name);
       const change = plan(before, now().toISOString());
       try {
-        await write(deps.store, name, before, change.rows);
+        await write(deps.store, name, before, change.rows, deps.policy?.() ?? null);
       } catch (err) {
         if (err instanceof StaleRead && attempt < ATTEMPTS) continue;
         if (err instanceof StaleRead) throw new AppError('service_unavailable', `${name} is being changed by another request; try again.`, [], { 'Retry-After': '1' });
@@ -138,10 +141,11 @@ export function createPublishService(deps: PublishDeps): PublishService {
  * versions read before are read again inside it: when another write changed them meanwhile,
  * nothing is written (StaleRead).
  */
-async function write(store: Store, name: string, before: readonly PublishedVersionRow[], rows: readonly PublishedVersionRow[]): Promise<void> {
+async function write(store: Store, name: string, before: readonly PublishedVersionRow[], rows: readonly PublishedVersionRow[], policy: CatalogPolicy | null): Promise<void> {
   const gone = rows.every((r) => r.status === 'deleted');
   const inputs: IngestInput[] = gone ? [] : [{ file: `publish:${name}`, text: officialDocumentOf(rows), source: 'publisher' }];
   await ingest(store, inputs, {
+    policy,
     removed: gone ? [{ source: 'publisher', key: name }] : [],
     alongside: {
       async before(writer: PublishedWritesOf) {
@@ -149,6 +153,10 @@ async function write(store: Store, name: string, before: readonly PublishedVersi
         await writer.published.dropDeletedVersions(name);
       },
       async after(writer: PublishedWritesOf) {
+        // The policy's pass has run: a server it refused took the published record with it.
+        if (!gone && (await writer.sourceRows([{ source: 'publisher', key: name }])).size === 0) {
+          throw new AppError('not_admitted', `The catalog policy (CATALOG_POLICY) does not admit ${name} as it would be catalogued, so nothing was published; \`sextant policy check\` says which rule decides.`);
+        }
         await writer.published.replace(name, rows);
         if (gone) await writer.published.keepDeletedVersions(name, rows);
       },
@@ -156,7 +164,21 @@ async function write(store: Store, name: string, before: readonly PublishedVersi
   });
 }
 
-type PublishedWritesOf = { readonly published: PublishedWrites };
+type PublishedWritesOf = Pick<CatalogWriter, 'published' | 'sourceRows'>;
+
+/**
+ * Every published name with a live version, through ingest again under `policy`: after a policy
+ * changed, the servers it admits now are catalogued again (those it refuses stay out, their
+ * versions kept). Ingest of the public sources never removes them, so only curation needs this.
+ */
+export async function republishAll(store: Store, policy: CatalogPolicy | null): Promise<number> {
+  const names = await store.published.liveNames();
+  if (names.length === 0) return 0;
+  const inputs: IngestInput[] = [];
+  for (const name of names) inputs.push({ file: `publish:${name}`, text: officialDocumentOf(await store.published.versionsOf(name)), source: 'publisher' });
+  await ingest(store, inputs, { policy });
+  return names.length;
+}
 
 /** The name's versions as the official registry's list, which ingest reads as the `publisher` source. */
 function officialDocumentOf(rows: readonly PublishedVersionRow[]): string {

@@ -16,11 +16,12 @@ import { createSearchSource, type CatalogSearchSource } from './search-reads.js'
 import { assertBatchSize, ServerWriter, WRITE_BATCH, type ServerWrite, type WriteCounts } from './server-writes.js';
 import { refreshDuplicates } from './quality-flags.js';
 import { rescanTools, type RescanSummary } from './tool-rescan.js';
+import { createCurationRows, type CurationRows } from './curation-rows.js';
 import { createIdentityRows, type IdentityRows } from './identity-rows.js';
 import { createPublishedWrites, type PublishedWrites } from './published-versions.js';
 import { createWriteLookups, type SourceRow, type WriteLookups } from './write-lookups.js';
 
-export interface CatalogWriter extends WriteLookups, IdentityRows {
+export interface CatalogWriter extends WriteLookups, IdentityRows, CurationRows {
   /** `recordJson` and `normalizedJson`: the upstream document and the normalized record, as JSON text. */
   saveSources(rows: ReadonlyArray<SourceRow & { recordJson: string; normalizedJson: string }>, now: string): Promise<void>;
   /**
@@ -86,6 +87,7 @@ function createWriter(trx: Knex.Transaction, counts: WriteCounts): CatalogWriter
   const identityRows = createIdentityRows(trx);
   return {
     ...createWriteLookups(trx),
+    ...createCurationRows(trx),
     eachStoredRecord: identityRows.eachStoredRecord,
     wholeRecords: identityRows.wholeRecords,
     async removeRecords(records) {

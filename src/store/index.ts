@@ -8,8 +8,9 @@ import { createAssessmentStore, type AssessmentStore } from './assessment-store.
 import { createWatchlistStore, type WatchlistStore } from './watchlist-store.js';
 import { createAccessStore, type AccessStore } from './access-store.js';
 import { createCatalogLookups, type CatalogLookups } from './catalog-lookups.js';
+import { createCurationRows, type CurationRows } from './curation-rows.js';
 import { createRegistryVersions, type RegistryVersions } from './registry-versions.js';
-import { createPublishedVersions, type PublishedVersions } from './published-versions.js';
+import { createPublishedVersions, type PublishedReads } from './published-versions.js';
 import { SCHEMA } from './migrations/index.js';
 import { createRateLimiter, type Limiter, type RateLimiterSpec } from './rate-limiters.js';
 import { createReadiness, type Readiness } from './readiness.js';
@@ -25,10 +26,12 @@ export interface Store extends Readiness {
   /** What the search engines (src/search) read the catalog through. */
   readonly searchSource: CatalogSearchSource;
   readonly monitor: MonitorStore;
+  /** Every stored server as the catalog policy reads it (src/catalog/catalog-policy.ts), a page at a time. */
+  readonly eachPolicySubject: CurationRows['eachPolicySubject'];
   /** What the MCP Registry API serves (src/registry-api). */
   readonly registryVersions: RegistryVersions;
   /** The versions published to this registry (`POST /v0.1/publish`), the publisher's source of truth. */
-  readonly published: PublishedVersions;
+  readonly published: PublishedReads;
   readonly assessments: AssessmentStore;
   readonly watchlists: WatchlistStore;
   /** Access tokens, browser sessions and the audit log (src/auth). */
@@ -69,6 +72,7 @@ export function createStore(databaseUrl: string, options: StoreOptions = {}): St
     monitor: createMonitorStore(db),
     registryVersions: createRegistryVersions(db),
     published: createPublishedVersions(db),
+    eachPolicySubject: createCurationRows(db).eachPolicySubject,
     assessments: createAssessmentStore(db),
     watchlists: createWatchlistStore(db),
     access: createAccessStore(db),
@@ -103,7 +107,7 @@ export type { CatalogLookups } from './catalog-lookups.js';
 export type { Limiter, RateLimiterSpec } from './rate-limiters.js';
 export type { CatalogSearchSource } from './search-reads.js';
 export type { CatalogWriter } from './catalog-writer.js';
-export type { PublishedVersionRow, PublishedVersions, PublishedWrites } from './published-versions.js';
+export type { PublishedVersionRow, PublishedReads, PublishedVersions, PublishedWrites } from './published-versions.js';
 export type { ServerWrite } from './server-writes.js';
 export { sourceKey, type SourceRow, type StoredSource } from './write-lookups.js';
 export { databaseFailure } from './db.js';

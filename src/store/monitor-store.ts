@@ -48,6 +48,11 @@ export interface MonitorStore {
   recentChecksOf(serverIds: readonly string[], limit: number): Promise<Map<string, EndpointCheck[]>>;
   /** When the last successful sync from `upstream` started, if any. */
   lastSyncStart(upstream: string): Promise<string | null>;
+  /**
+   * Makes the next sync of every upstream a full one (a `reset` run after its last complete one):
+   * the catalog policy admits servers it removed before, whose records an incremental sync would skip.
+   */
+  resetSyncCursors(at: string, reason: string): Promise<void>;
   /** Records that a `sync` from `upstream` (or an `ingest` of files, named there) started: the run's id. */
   startRun(command: 'sync' | 'ingest', upstream: string, at: string): Promise<number>;
   finishRun(id: number, at: string, status: 'complete' | 'failed', records: number, error: string | null): Promise<void>;
@@ -87,8 +92,12 @@ export function createMonitorStore(db: Db): MonitorStore {
       return latestOf(serverIds, rows, limit);
     },
     async lastSyncStart(upstream) {
-      const row = await db('sync_runs').where({ command: 'sync', upstream, status: 'complete' }).orderBy('started_at', 'desc').first('started_at');
-      return row?.started_at ?? null;
+      const row = await db('sync_runs').where({ command: 'sync', upstream }).whereIn('status', ['complete', 'reset']).orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first('started_at', 'status');
+      return row?.status === 'complete' ? row.started_at : null;
+    },
+    async resetSyncCursors(at, reason) {
+      const upstreams: string[] = await db('sync_runs').where({ command: 'sync', status: 'complete' }).distinct('upstream').pluck('upstream');
+      if (upstreams.length > 0) await db('sync_runs').insert(upstreams.map((upstream) => ({ command: 'sync', upstream, started_at: at, finished_at: at, status: 'reset', records: 0, error: reason })));
     },
     async startRun(command, upstream, at) {
       const [row] = await db('sync_runs').insert({ command, upstream, started_at: at, status: 'running' }).returning('id');

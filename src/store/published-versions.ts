@@ -29,6 +29,12 @@ export interface PublishedVersions {
   versionsOf(name: string): Promise<PublishedVersionRow[]>;
 }
 
+/** What the service reads outside a catalog write. */
+export interface PublishedReads extends PublishedVersions {
+  /** Every name with a version that is not deleted, in name order. */
+  liveNames(): Promise<string[]>;
+}
+
 /** Writes inside a catalog write's transaction. */
 export interface PublishedWrites extends PublishedVersions {
   /** Makes these the name's versions. */
@@ -72,8 +78,14 @@ async function versionsOf(db: Knex, name: string): Promise<PublishedVersionRow[]
   return rows.map(toRow);
 }
 
-export function createPublishedVersions(db: Db): PublishedVersions {
-  return { versionsOf: (name) => versionsOf(db, name) };
+export function createPublishedVersions(db: Db): PublishedReads {
+  return {
+    versionsOf: (name) => versionsOf(db, name),
+    async liveNames() {
+      const rows: Array<{ name: string }> = await db('published_versions').whereNot('status', 'deleted').distinct('name').orderBy('name');
+      return rows.map((row) => row.name);
+    },
+  };
 }
 
 /** `wrote` hears of each write, so that the catalog write moves the content generation (what every reader's answers follow). */

@@ -12,7 +12,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { pino } from 'pino';
 import { parse } from 'yaml';
+import { parsePolicy } from '../../src/catalog/catalog-policy.js';
+import { curateCatalog } from '../../src/ingest/curation.js';
 import { ingest } from '../../src/ingest/ingest-service.js';
+import { republishAll } from '../../src/publish/publish-service.js';
 import { sync } from '../../src/ingest/sync.js';
 import { CANARIES } from '../support/canaries.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
@@ -331,5 +334,47 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     const entry = (await h.request(`/api/v1/servers/${encodeURIComponent(name)}`)).body;
     expect(entry.sources.map((s: any) => s.source)).to.deep.equal(['publisher']);
     expect((await h.request('/api/v1/servers/search?q=acme+survivor')).body.items.map((s: any) => s.name)).to.include(name);
+  });
+});
+
+describe('publishing under a catalog policy (CATALOG_POLICY)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let token: string;
+  let policy = parsePolicy('allow: [io.acme/*]\ndeny: [io.acme/secret-payroll]\n');
+
+  before(async () => {
+    h = await startHarness({ demo: false, policy: () => policy });
+    token = (await h.service.access.create('acme-ci', ['publish:io.acme/*'], null)).token;
+  });
+  after(async () => h.close());
+
+  const publish = (body: unknown) => h.request('/v0.1/publish', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+
+  it('refuses a server the policy does not admit (403 not_admitted), storing nothing', async () => {
+    const refused = await publish(serverJson('io.acme/secret-payroll', '1.0.0'));
+    expect(refused.status).to.equal(403);
+    expect(refused.body.code).to.equal('not_admitted');
+    expect(refused.body.detail).to.match(/sextant policy check/);
+    expect((await h.request(`/v0.1/servers/${encodeURIComponent('io.acme/secret-payroll')}/versions?include_deleted=true`)).status).to.equal(404);
+    expect(await h.service.store.published.versionsOf('io.acme/secret-payroll')).to.deep.equal([]);
+    expect((await h.service.audit.entries(10)).map((e) => e.target)).to.not.include('io.acme/secret-payroll@1.0.0');
+    expect((await publish(serverJson('io.acme/weather', '1.0.0'))).status).to.equal(200);
+  });
+
+  it('catalogues again the published servers a wider policy admits, and keeps out those it refuses', async () => {
+    await publish(serverJson('io.acme/reports', '1.0.0'));
+    policy = parsePolicy('allow: [io.acme/weather]\n');
+    await curateCatalog(h.service.store, policy);
+    expect((await h.request(`/api/v1/servers/${encodeURIComponent('io.acme/reports')}`)).status).to.equal(404);
+    expect(await republishAll(h.service.store, policy)).to.equal(2);
+    expect((await h.request(`/api/v1/servers/${encodeURIComponent('io.acme/reports')}`)).status).to.equal(404);
+    policy = parsePolicy('allow: [io.acme/*]\n');
+    await curateCatalog(h.service.store, policy);
+    await republishAll(h.service.store, policy);
+    const back = await h.request(`/api/v1/servers/${encodeURIComponent('io.acme/reports')}`);
+    expect(back.status).to.equal(200);
+    expect(back.body.sources.map((s: any) => s.source)).to.deep.equal(['publisher']);
+    expect((await h.request('/v0.1/servers?search=acme')).body.servers.map((e: any) => e.server.name)).to.have.members(['io.acme/reports', 'io.acme/weather']);
   });
 });

@@ -69,6 +69,8 @@ export interface HarnessOptions {
   readonly watchlists?: ServiceOptions['watchlists'];
   /** READ_ACCESS (default: open). */
   readonly readAccess?: 'open' | 'token';
+  /** The catalog policy in force, as serve follows CATALOG_POLICY (default: none). */
+  readonly policy?: ServiceOptions['policy'];
 }
 
 /** Fetch that fails loudly when a response breaks the contract. */
@@ -100,6 +102,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       net: options.net ?? {}, workers: options.probe !== undefined, ...(options.probe ? { probe: options.probe } : {}),
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
       ...(options.watchlists ? { watchlists: options.watchlists } : {}),
+      ...(options.policy ? { policy: options.policy } : {}),
     },
   );
   if (options.demo ?? true) await loadDemoCatalogIfEmpty(service.store);

@@ -6,7 +6,7 @@ describe('configuration', () => {
     expect(loadConfig({})).to.deep.equal({
       port: 3000, host: '127.0.0.1', publicUrl: null, allowedHosts: [], databaseUrl: 'sqlite:./data/sextant.sqlite', demoCatalog: 'auto',
       discoveryRateLimit: 120, mcpRateLimit: 600, registryRateLimit: 3000, pageRateLimit: 120, trustProxyHops: 0, rateLimitIpv6Prefix: 64, mcpAllowedOrigins: [], monitorInterval: 0, shutdownGrace: 20, workers: 1, metricsPort: 9464, metricsHost: '127.0.0.1', answerCacheMb: 128, netAllowPrivate: [], proxyRateLimit: 20, proxyDeadline: 20, assessmentLimit: 10, assessmentDailyCap: 1000,
-      rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', watchlistToken: null, readAccess: 'open', logLevel: 'info',
+      rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json', catalogPolicy: null, watchlistToken: null, readAccess: 'open', logLevel: 'info',
     });
   });
 
@@ -20,6 +20,7 @@ describe('configuration', () => {
     expect(loadConfig({ SHUTDOWN_GRACE: '0' }).shutdownGrace).to.equal(0);
     expect(() => loadConfig({ SHUTDOWN_GRACE: '3601' })).to.throw(/SHUTDOWN_GRACE/);
     expect(loadConfig({ ANSWER_CACHE_MB: '512' }).answerCacheMb).to.equal(512);
+    expect(loadConfig({ CATALOG_POLICY: ' /etc/sextant/policy.yaml ' }).catalogPolicy).to.equal('/etc/sextant/policy.yaml');
     expect(() => loadConfig({ ANSWER_CACHE_MB: '0' })).to.throw(/ANSWER_CACHE_MB/);
     expect(loadConfig({ READ_ACCESS: 'token' }).readAccess).to.equal('token');
     expect(() => loadConfig({ READ_ACCESS: 'tokens' })).to.throw(/READ_ACCESS/);

@@ -1,5 +1,6 @@
 /** The handler map: every operation of the contract, checked at compile time. */
 import type { AccessTokens, Audit } from '../../auth/access-tokens.js';
+import type { CatalogPolicy } from '../../catalog/catalog-policy.js';
 import type { AssessmentService } from '../../assessments/assessment-service.js';
 import type { McpServer } from '../../mcp/server.js';
 import type { McpTransportOptions } from '../../mcp/transport.js';
@@ -46,6 +47,8 @@ export interface HandlerDeps {
   /** Who a bearer token names, and the log every write leaves (src/auth). */
   readonly access: AccessTokens;
   readonly audit: Audit;
+  /** The catalog policy in force (CATALOG_POLICY), or null: publishing refuses what it does not admit. */
+  readonly policy: () => CatalogPolicy | null;
   /** Whether reads need a token, and whether the session cookie is Secure. */
   readonly login: LoginOptions;
 }
@@ -54,7 +57,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
   return {
     ...serverHandlers(deps.read),
     ...registryApiHandlers(deps.read),
-    ...registryPublishHandlers(createPublishService({ store: deps.store, access: deps.access, audit: deps.audit })),
+    ...registryPublishHandlers(createPublishService({ store: deps.store, access: deps.access, audit: deps.audit, policy: deps.policy })),
     ...toolHandlers(deps.read),
     ...evidenceHandlers(deps.read),
     ...categoryHandlers(deps.read),
