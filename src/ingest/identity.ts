@@ -16,6 +16,7 @@ export const IDENTITY_RULES: readonly RankingRule[] = [
   { name: 'name', rule: 'records of different sources that propose the same name are one server' },
   { name: 'repository', rule: 'records of different sources with the same repository and subfolder are one server, unless both list packages of one registry and share none there (distinct servers of one repository; Docker’s own builds aside)' },
   { name: 'one source, one record', rule: 'two records of one source are one server only by a shared package or remote; two official records never are, nor two publisher records (each name a registry publishes is its own entry)' },
+  { name: 'one registry name', rule: 'a published record and an official record of the same name are one server, whatever else either matches: a registry name is one entry of the registry API' },
   { name: 'closest match', rule: 'a record that shares a package, remote or name with records of another source is matched by those alone, else by repository; when its matches there are not one server among themselves, it is merged with none of them' },
   { name: 'crowded key', rule: `a key that more than ${MAX_KEY_RECORDS} records share identifies no server` },
   { name: 'canonical name', rule: 'a server is named by its first record by source precedence (publisher, demo, official, docker, toolsdk), then by name: a published or official name wins; servers of one name (records of one source) take -2, -3… in the order of their canonical records' },
@@ -145,6 +146,11 @@ function linksOf(records: readonly IdentityFacts[]): Array<readonly [number, num
   const links: Array<readonly [number, number]> = [];
   for (let i = 0; i < records.length; i += 1) if (sameSource.find(i) !== i) links.push([i, sameSource.find(i)]);
   for (const { a, b } of across.values()) if (joins(a, b) && joins(b, a)) links.push([a, b]);
+  for (const [key, members] of byKey) {
+    if (!key.startsWith('name:') || typeof members === 'number') continue;
+    const named = members.filter((i) => REGISTRY_SOURCES.has((records[i] as IdentityFacts).source));
+    for (const other of named.slice(1)) links.push([named[0] as number, other]);
+  }
   return links;
 }
 

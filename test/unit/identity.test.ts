@@ -114,6 +114,16 @@ describe('identity across sources (IDENTITY_RULES, rule by rule)', () => {
     expect(serversOf([record('publisher', 'io.a/x', ['remote:x.example/mcp']), record('publisher', 'io.b/x', ['remote:x.example/mcp'])]), 'two published names').to.have.length(2);
   });
 
+  it(`one registry name: ${rule('one registry name')}`, () => {
+    // The published record shares its name with one official record and its remote with another:
+    // by closest match alone it would join neither, and two entries would hold one registry name.
+    expect(serversOf([
+      record('official', 'com.acme/billing', ['remote:billing.acme.example/mcp']),
+      record('official', 'com.acme/billing-v2', ['remote:v2.acme.example/mcp']),
+      record('publisher', 'com.acme/billing', ['remote:v2.acme.example/mcp']),
+    ])).to.deep.equal([['official:com.acme/billing', 'publisher:com.acme/billing'], ['official:com.acme/billing-v2']]);
+  });
+
   it(`closest match: ${rule('closest match')}`, () => {
     const repo = 'repo:github.com/acme/ads';
     // A toolsdk record with the remote of one official record and the repository of two: the remote decides.
