@@ -183,6 +183,7 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
   });
 
   it('never shows a token: not in answers, not in the log', async () => {
+    // The secret follows `sxt_<16 hex>_`; it may itself hold `_`.
     const answers = [
       await publish(serverJson('io.acme/quiet', '1.0.0')),
       await publish(serverJson('io.acme/quiet', '1.0.0')),
@@ -192,11 +193,11 @@ describe('publishing to the registry (POST /v0.1/publish, status PATCHes)', func
     ];
     const shown = answers.map((a) => JSON.stringify(a.body) + JSON.stringify([...a.headers])).join('\n');
     expect(shown).to.not.include(token);
-    expect(shown).to.not.include(token.split('_')[2]);
+    expect(shown).to.not.include(token.slice(21));
     const log = lines.join('\n');
     expect(log).to.include('/v0.1/publish');
     expect(log).to.not.include(token);
-    expect(log).to.not.include(token.split('_')[2]);
+    expect(log).to.not.include(token.slice(21));
   });
 
   it('stores and serves a published server.json without its credentials', async () => {
