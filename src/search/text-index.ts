@@ -7,7 +7,7 @@
  * It is built from the FTS5 tables' own content (text-index-builder.ts) and replaced, never
  * updated. Postings are delta- and varint-encoded in one buffer.
  */
-import { BM25 } from './ranking.js';
+import { BM25, TYPED_WEIGHT } from './ranking.js';
 import { alternativesOf, type Alternative, type WordMatch } from './typos.js';
 import type { Unicode61 } from './unicode61.js';
 
@@ -30,6 +30,12 @@ export interface TextMatches {
 }
 
 /** A text index's own data (its query scratch is made anew). */
+/** A query word's phrases as tokens: those bm25 sums (its stem or itself, synonyms, typos), and the word as typed where it has a stem. */
+interface PhraseGroup {
+  readonly phrases: readonly Alternative[];
+  readonly typed: string | null;
+}
+
 export interface TextIndexParts {
   readonly vocabulary: readonly string[];
   readonly postings: Uint8Array;
@@ -53,7 +59,11 @@ export class TextIndex {
   private readonly scanSerial: Int32Array;
   private readonly touched: Int32Array;
   private serial = 0;
-  /** The last match's documents and scores (views of these are returned: no allocation per query). */
+  /**
+   * The last match's documents and scores (views of these are returned: no allocation per query).
+   * While a match is scored, `matchedScores` holds, per document, the bm25 of the words as typed
+   * (ranking.ts: TYPED_WEIGHT), valid where `matchSerial` holds the match's serial.
+   */
   private readonly matched: Int32Array;
   private readonly matchedScores: Float64Array;
   private readonly matchedMasks: Uint32Array;
@@ -118,12 +128,13 @@ export class TextIndex {
   }
 
   /**
-   * The documents holding at least one word, with bm25's sum for each, as FTS5 computes `bm25()`
-   * for the expression `("w1"* OR "s1"*) OR ("w2"* OR "t1" OR "t2")`: each word as a prefix, its
-   * stem as a prefix or (typos.ts) one of its typos, each of those a phrase of its own, summed in
-   * that order (its value is minus this sum). Only documents `accepts` takes are returned. Null
-   * when a word is not exactly one token to the tokenizer (SQLite treats it as a phrase): the
-   * caller then asks SQLite.
+   * The documents holding at least one word, with their relevance, as the SQL engines compute it
+   * from FTS5's `bm25()`: that of the expression `("s1"* OR "y1"*) OR ("w2"* OR "t1" OR "t2")`
+   * (each word by its stem, or itself, as a prefix, its synonyms as prefixes, its typos: typos.ts;
+   * each a phrase of its own, summed in that order), plus TYPED_WEIGHT times that of the stemmed
+   * words as typed, `"w1"*` (ranking.ts). Only documents `accepts` takes are returned. Null when a
+   * word is not exactly one token to the tokenizer (SQLite treats it as a phrase): the caller then
+   * asks SQLite.
    */
   match(words: readonly WordMatch[], accepts: (doc: number) => boolean): TextMatches | null {
     const groups = this.phrasesOf(words);
@@ -132,67 +143,88 @@ export class TextIndex {
     return this.collect(found, accepts, 2 ** groups.length - 1);
   }
 
-  /** Each word's phrases as tokens (word, stem, typos); null when one is not exactly one token. */
-  private phrasesOf(words: readonly WordMatch[]): Alternative[][] | null {
-    const groups: Alternative[][] = [];
+  /** Each word's phrases as tokens (typos.ts: alternativesOf), and its form as typed where it has a stem; null when one is not exactly one token. */
+  private phrasesOf(words: readonly WordMatch[]): PhraseGroup[] | null {
+    const groups: PhraseGroup[] = [];
+    const tokenOf = (term: string): string | null => {
+      const tokens = this.tokenizer.tokenize(term);
+      return tokens?.length === 1 ? (tokens[0] as string) : null;
+    };
     for (const word of words) {
       const phrases: Alternative[] = [];
       for (const { term, prefix } of alternativesOf(word)) {
-        const tokens = this.tokenizer.tokenize(term);
-        if (tokens?.length !== 1) return null;
-        phrases.push({ term: tokens[0] as string, prefix });
+        const token = tokenOf(term);
+        if (token === null) return null;
+        phrases.push({ term: token, prefix });
       }
-      groups.push(phrases);
+      const typed = word.stem === null ? null : tokenOf(word.word);
+      if (word.stem !== null && typed === null) return null;
+      groups.push({ phrases, typed });
     }
     return groups;
   }
 
-  /** Sums every phrase's bm25 part into `score` and its word's bit into `mask`; the matched documents, in `matched[0…found)`. */
-  private scoreGroups(groups: readonly Alternative[][]): number {
+  /**
+   * Sums every phrase's bm25 part into `score`, and TYPED_WEIGHT of the typed forms' parts,
+   * and its word's bit into `mask`; the matched documents, in `matched[0…found)`.
+   */
+  private scoreGroups(groups: readonly PhraseGroup[]): number {
     this.serial += 1;
     const query = this.serial;
     let found = 0;
-    for (const [i, phrases] of groups.entries()) {
+    for (const [i, { phrases, typed }] of groups.entries()) {
       const bit = 2 ** i;
-      const [word, stem] = phrases;
-      if (word && stem?.prefix && word.prefix && word.term.startsWith(stem.term)) {
-        // The stem's words hold the word's (a range inside its range): one pass over them gives
-        // the word's phrase first, then, going on, the stem's.
+      const [stem, ...others] = phrases;
+      if (typed !== null && stem?.prefix && typed.startsWith(stem.term)) {
+        // The stem's words hold the typed word's (a range inside its range): one pass over them
+        // gives the typed phrase first, then, going on, the stem's.
         this.serial += 1;
-        const [first, last] = this.rangeOf(word.term, true);
+        const [first, last] = this.rangeOf(typed, true);
         const [outerFirst, outerLast] = this.rangeOf(stem.term, true);
         let hits = this.scan(first, last, this.serial, 0);
-        found = this.addHits(bit, hits, query, found);
+        found = this.addHits(bit, hits, query, found, true);
         hits = this.scan(outerFirst, first, this.serial, hits);
         found = this.addHits(bit, this.scan(last, outerLast, this.serial, hits), query, found);
-        for (const phrase of phrases.slice(2)) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
+        for (const phrase of others) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
         continue;
       }
+      if (typed !== null) found = this.addHits(bit, this.phraseHits(typed, true), query, found, true);
       for (const phrase of phrases) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
+    }
+    if (groups.some((group) => group.typed !== null)) {
+      const { score: sums, matchedScores: typedSums, matched } = this;
+      for (let a = 0; a < found; a += 1) {
+        const doc = matched[a] as number;
+        sums[doc] = (sums[doc] as number) + TYPED_WEIGHT * (typedSums[doc] as number);
+      }
     }
     return found;
   }
 
   /**
    * Adds a phrase's part of bm25 to its `hits` documents (in `touched`, their frequencies in
-   * `freq`) and `bit` to their masks, under match `query`; the count of matched documents after.
+   * `freq`), to their typed forms' sum where `typed`, and `bit` to their masks, under match
+   * `query`; the count of matched documents after.
    */
-  private addHits(bit: number, hits: number, query: number, found: number): number {
-    const { score: sums, mask, matchSerial, touched, matched } = this;
+  private addHits(bit: number, hits: number, query: number, found: number, typed = false): number {
+    const { score: sums, matchedScores: typedSums, mask, matchSerial, touched, matched } = this;
     const docs = this.size;
     let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
     if (idf <= 0.0) idf = 1e-6;
+    const into = typed ? typedSums : sums;
     for (let h = 0; h < hits; h += 1) {
       const doc = touched[h] as number;
       const f = this.freq[doc] as number;
       const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
       if (matchSerial[doc] !== query) {
         matchSerial[doc] = query;
-        sums[doc] = 0.0 + part;
+        sums[doc] = 0.0;
+        typedSums[doc] = 0.0;
+        into[doc] = 0.0 + part;
         mask[doc] = bit;
         matched[found++] = doc;
       } else {
-        sums[doc] = (sums[doc] as number) + part;
+        into[doc] = (into[doc] as number) + part;
         mask[doc] = ((mask[doc] as number) | bit) >>> 0;
       }
     }
