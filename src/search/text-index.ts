@@ -61,12 +61,16 @@ export class TextIndex {
   private serial = 0;
   /**
    * The last match's documents and scores (views of these are returned: no allocation per query).
-   * While a match is scored, `matchedScores` holds, per document, the bm25 of the words as typed
-   * (ranking.ts: TYPED_WEIGHT), valid where `matchSerial` holds the match's serial.
+   * While a match is scored they hold the words as typed (ranking.ts: TYPED_WEIGHT): by document,
+   * the bm25 of those a document holds in `matchedScores`, valid where `typedMark` is set; the
+   * documents holding any, in `matchedMasks[0…typedCount)`.
    */
   private readonly matched: Int32Array;
   private readonly matchedScores: Float64Array;
   private readonly matchedMasks: Uint32Array;
+  /** 1 where a document holds a word as typed in the match being scored; all 0 between matches. */
+  private readonly typedMark: Uint8Array;
+  private typedCount = 0;
 
   constructor(
     private readonly tokenizer: Unicode61,
@@ -92,6 +96,7 @@ export class TextIndex {
     this.matched = new Int32Array(docs);
     this.matchedScores = new Float64Array(docs);
     this.matchedMasks = new Uint32Array(docs);
+    this.typedMark = new Uint8Array(docs);
   }
 
   get size(): number {
@@ -100,7 +105,7 @@ export class TextIndex {
 
   /** Bytes held: postings, per-document arrays and query scratch (typed arrays only). */
   get bytes(): number {
-    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.mask, this.matchSerial, this.scanSerial, this.touched, this.matched, this.matchedScores, this.matchedMasks];
+    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.mask, this.matchSerial, this.scanSerial, this.touched, this.matched, this.matchedScores, this.matchedMasks, this.typedMark];
     return arrays.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
@@ -158,7 +163,8 @@ export class TextIndex {
         phrases.push({ term: token, prefix });
       }
       const typed = word.stem === null ? null : tokenOf(word.word);
-      if (word.stem !== null && typed === null) return null;
+      // The typed form's words lie inside its stem's (as the stem is a prefix of the word): else SQLite answers.
+      if (word.stem !== null && (typed === null || !typed.startsWith(phrases[0]?.term ?? '\u0000'))) return null;
       groups.push({ phrases, typed });
     }
     return groups;
@@ -175,60 +181,85 @@ export class TextIndex {
     for (const [i, { phrases, typed }] of groups.entries()) {
       const bit = 2 ** i;
       const [stem, ...others] = phrases;
-      if (typed !== null && stem?.prefix && typed.startsWith(stem.term)) {
+      if (typed !== null && stem) {
         // The stem's words hold the typed word's (a range inside its range): one pass over them
         // gives the typed phrase first, then, going on, the stem's.
         this.serial += 1;
         const [first, last] = this.rangeOf(typed, true);
         const [outerFirst, outerLast] = this.rangeOf(stem.term, true);
         let hits = this.scan(first, last, this.serial, 0);
-        found = this.addHits(bit, hits, query, found, true);
+        this.addTypedHits(hits);
         hits = this.scan(outerFirst, first, this.serial, hits);
         found = this.addHits(bit, this.scan(last, outerLast, this.serial, hits), query, found);
         for (const phrase of others) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
         continue;
       }
-      if (typed !== null) found = this.addHits(bit, this.phraseHits(typed, true), query, found, true);
       for (const phrase of phrases) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
     }
-    if (groups.some((group) => group.typed !== null)) {
-      const { score: sums, matchedScores: typedSums, matched } = this;
-      for (let a = 0; a < found; a += 1) {
-        const doc = matched[a] as number;
-        sums[doc] = (sums[doc] as number) + TYPED_WEIGHT * (typedSums[doc] as number);
-      }
+    // Each document's typed forms (all of them matched by their stems), added once to what its
+    // phrases gave, as the SQL engines add them.
+    const { score: sums, matchedScores: typedSums, matchedMasks: typedDocs, typedMark } = this;
+    for (let t = 0; t < this.typedCount; t += 1) {
+      const doc = typedDocs[t] as number;
+      sums[doc] = (sums[doc] as number) + TYPED_WEIGHT * (typedSums[doc] as number);
+      typedMark[doc] = 0;
     }
+    this.typedCount = 0;
     return found;
   }
 
   /**
    * Adds a phrase's part of bm25 to its `hits` documents (in `touched`, their frequencies in
-   * `freq`), to their typed forms' sum where `typed`, and `bit` to their masks, under match
-   * `query`; the count of matched documents after.
+   * `freq`) and `bit` to their masks, under match `query`; the count of matched documents after.
    */
-  private addHits(bit: number, hits: number, query: number, found: number, typed = false): number {
-    const { score: sums, matchedScores: typedSums, mask, matchSerial, touched, matched } = this;
-    const docs = this.size;
-    let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
-    if (idf <= 0.0) idf = 1e-6;
-    const into = typed ? typedSums : sums;
+  private addHits(bit: number, hits: number, query: number, found: number): number {
+    const { score: sums, mask, matchSerial, touched, matched } = this;
+    const idf = this.idfOf(hits);
     for (let h = 0; h < hits; h += 1) {
       const doc = touched[h] as number;
       const f = this.freq[doc] as number;
       const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
       if (matchSerial[doc] !== query) {
         matchSerial[doc] = query;
-        sums[doc] = 0.0;
-        typedSums[doc] = 0.0;
-        into[doc] = 0.0 + part;
+        sums[doc] = 0.0 + part;
         mask[doc] = bit;
         matched[found++] = doc;
       } else {
-        into[doc] = (into[doc] as number) + part;
+        sums[doc] = (sums[doc] as number) + part;
         mask[doc] = ((mask[doc] as number) | bit) >>> 0;
       }
     }
     return found;
+  }
+
+  /**
+   * Adds a word's part of bm25 as typed to its `hits` documents' typed sums (ranking.ts:
+   * TYPED_WEIGHT); it matches nothing by itself (its stem's phrase matches those documents).
+   */
+  private addTypedHits(hits: number): void {
+    const { matchedScores: typedSums, matchedMasks: typedDocs, typedMark, touched } = this;
+    const idf = this.idfOf(hits);
+    let count = this.typedCount;
+    for (let h = 0; h < hits; h += 1) {
+      const doc = touched[h] as number;
+      const f = this.freq[doc] as number;
+      const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
+      if (typedMark[doc] === 0) {
+        typedMark[doc] = 1;
+        typedSums[doc] = 0.0 + part;
+        typedDocs[count++] = doc;
+      } else {
+        typedSums[doc] = (typedSums[doc] as number) + part;
+      }
+    }
+    this.typedCount = count;
+  }
+
+  /** bm25's idf of a phrase `hits` documents hold, floored as FTS5 floors it. */
+  private idfOf(hits: number): number {
+    const docs = this.size;
+    const idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
+    return idf <= 0.0 ? 1e-6 : idf;
   }
 
   /** The accepted ones of the `found` matched documents, packed at the front of `matched`, with their scores, masks and positions. */
