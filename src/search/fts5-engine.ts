@@ -26,7 +26,7 @@ export const FTS5: SqlDialect = {
   rankBindsExpression: false,
   // Each word's list of rows is read once per statement, not per row.
   holdsWord: (index) => `${index}.rowid IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ?)`,
-  // Each word a group of its phrases, `("word"* OR "stem"* OR "typo")`; any word matching.
+  // Each word a group of its phrases, `("stem"* OR "synonym"* OR "typo")` (a word without a stem in the stem's place); any word matching.
   expression: (words) => words.map((word) => `(${phrasesOf(word)})`).join(' OR '),
   vocabulary: (index) => `SELECT term FROM ${index}_vocab`,
   contains: (column) => `instr(${column}, ?) > 0`,

@@ -9,7 +9,7 @@ import type { SearchSource } from './search-source.js';
 import { alternativesOf, type WordMatch } from './typos.js';
 import { SERVER_ORDER, sqlSearches, type SqlDialect, type SqlEngine } from './sql-search.js';
 
-/** A tsquery written out, its words quoted (they hold only letters and digits): `('word':* | 'stem':* | 'typo') | ('other':*)`. */
+/** A tsquery written out, its words quoted (they hold only letters and digits): `('stem':* | 'synonym':* | 'typo') | ('other':*)`. */
 const TSQUERY = "to_tsquery('simple', ?)";
 
 const lexemesOf = (word: WordMatch): string => alternativesOf(word).map(({ term, prefix }) => (prefix ? `'${term}':*` : `'${term}'`)).join(' | ');

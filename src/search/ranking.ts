@@ -20,7 +20,7 @@ export interface RankingRule {
  */
 export const MATCHING_STRATEGY: readonly RankingRule[] = [
   { name: 'meaningful words', rule: 'the query\'s words less STOP_WORDS (all of them when nothing else is left), the first MAX_TERMS distinct ones (query.ts)' },
-  { name: 'word forms', rule: 'each word matches as a prefix, and so does its stem (STEM_RULES): a word and its stem are one query word' },
+  { name: 'word forms', rule: 'each word matches as a prefix, and so does its stem (STEM_RULES): a word and its stem are one query word, counted once in bm25 by its stem; the word as typed adds TYPED_WEIGHT of its own part' },
   { name: 'synonyms', rule: 'a word (or its stem) listed in SYNONYMS also matches the words it stands for, as prefixes: a record holding one of them holds the query word' },
   { name: 'absent words', rule: 'a word that no indexed word starts with, nor its stem or a synonym, is matched by its typos (TYPOS); with none it is left out of the search, never zeroing the answer' },
   { name: 'some words', rule: 'a document matches when it holds at least one query word; those that hold every one (MATCH_RULE) come first, by the ranking rules; the others follow by bm25, which sums what each word held gives, rarer words giving more (its idf)' },
@@ -87,6 +87,17 @@ export const SYNONYMS: Readonly<Record<string, readonly string[]>> = synonymsOf(
   ['餐厅 restaurante', 'restaurant'],
 ]);
 
+/**
+ * What the word as typed adds to a record's relevance, as a share of its own bm25 part, beside
+ * its stem's part, for a word with a stem (STEM_RULES): relevance = bm25 of the words, each by
+ * its stem (or itself), its synonyms and typos, + TYPED_WEIGHT × bm25 of the stemmed words as
+ * typed. A record holding `calendars` ranks above one holding only `calendar` for "calendars",
+ * but an inflected word no longer counts nearly twice against one without a stem (a brand, a
+ * noun in the singular): with the whole part (1) it did, and the labelled sets found less
+ * (docs/decisions/search-matching.md).
+ */
+export const TYPED_WEIGHT = 0.25;
+
 /** Synonyms a query word keeps at most. */
 export const MAX_SYNONYMS = 4;
 
@@ -105,8 +116,9 @@ function synonymsOf(rows: readonly (readonly [string, string])[]): Record<string
  * undone) and a record's inflected forms all start with it: `calendars` → `calendar`, `scraping`
  * → `scrap` (scrape, scraper), `queries` → `quer` (query). Only ASCII words of MIN_STEMMED
  * letters or more; the first rule whose suffix ends the word applies; a stem shorter than
- * `minStem` letters is no stem. A document that holds the word as typed also matches its stem
- * (both phrases score in bm25), so it ranks above one that holds only the stem.
+ * `minStem` letters is no stem. The word is scored by its stem's phrase, which every form holds;
+ * a document that holds the word as typed adds TYPED_WEIGHT of the typed phrase's part, so it
+ * ranks above one that holds only the stem.
  */
 export interface StemRule extends RankingRule {
   readonly suffix: string;
@@ -175,7 +187,7 @@ export const SERVER_RANKING_RULES: readonly RankingRule[] = [
   { name: 'quality', rule: 'then, among the servers holding every word and among those holding some, each part apart: a server without a quality flag first' },
   { name: 'sources', rule: 'within each name tier: the server more sources list first' },
   { name: 'name length', rule: 'within each name tier: then the shorter display name (sort_name, in characters)' },
-  { name: 'bm25', rule: 'then the higher bm25 relevance, with FTS_WEIGHTS.servers_fts' },
+  { name: 'bm25', rule: 'then the higher bm25 relevance, with FTS_WEIGHTS.servers_fts (a stemmed word by its stem, plus TYPED_WEIGHT of the word as typed)' },
   { name: 'id', rule: 'then the lower id, byte by byte' },
 ];
 
@@ -183,7 +195,7 @@ export const SERVER_RANKING_RULES: readonly RankingRule[] = [
 export const TOOL_RANKING_RULES: readonly RankingRule[] = [
   { name: 'exact name', rule: 'a tool whose name (sort_name) equals the query text' },
   { name: 'prefix name', rule: 'then a tool whose name starts with the query text' },
-  { name: 'bm25', rule: 'then the higher bm25 relevance, with FTS_WEIGHTS.tools_fts' },
+  { name: 'bm25', rule: 'then the higher bm25 relevance, with FTS_WEIGHTS.tools_fts (a stemmed word by its stem, plus TYPED_WEIGHT of the word as typed)' },
   { name: 'id', rule: 'then the lower id, byte by byte' },
 ];
 

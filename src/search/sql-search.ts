@@ -9,9 +9,9 @@ import { SUMMARY_COLUMNS, TOOL_COLUMNS, toSummary, toTool, type ServerRow, type 
 import { inSteps } from './match-steps.js';
 import { namePrefixOf } from './query.js';
 import { CLEAN_SERVER, QUALITY_FILTER, type Page, type SearchEngine, type ServerQuery, type ToolQuery } from './engine.js';
-import { NAME_TIERS } from './ranking.js';
+import { NAME_TIERS, TYPED_WEIGHT } from './ranking.js';
 import type { SqlBinding, SqlRunner } from './search-source.js';
-import type { WordMatch } from './typos.js';
+import { typedForms, type WordMatch } from './typos.js';
 import { matchedTermsOf } from './words.js';
 
 /** A SQL engine: it answers every search, at any generation. */
@@ -32,9 +32,9 @@ export type QueryOf = (select: string, paged: boolean) => Query;
 export type OrderedSort = Exclude<ServerSort, 'relevance'>;
 
 /**
- * How a database matches and ranks the query's words: each word as a prefix (its stem as a
- * prefix, or its typos), any of them matching, in the weighted columns name > title >
- * description > the rest (categories and tools, or a tool's server).
+ * How a database matches and ranks the query's words: each word as a prefix (by its stem where
+ * it has one, its synonyms, or its typos), any of them matching, in the weighted columns name >
+ * title > description > the rest (categories and tools, or a tool's server).
  */
 export interface SqlDialect {
   /** Joins from the index on: SQLite's CROSS JOIN keeps the FTS index as the outer loop. */
@@ -101,8 +101,9 @@ function maskOf(dialect: SqlDialect, index: FtsTable, words: readonly WordMatch[
 
 /**
  * The rows matching a search with words: a WITH clause `f` of (seq, matched_mask, relevance)
- * read from the index, and a subquery `m` adding the tier, only for rows holding every word,
- * compared by `tier` to the row (alias `alias` of `table`).
+ * read from the index (and `typed`, the relevance of the stemmed words as typed, where there are
+ * any: ranking.ts TYPED_WEIGHT), and a subquery `m` adding the tier, only for rows holding every
+ * word, compared by `tier` to the row (alias `alias` of `table`).
  */
 function matchedRows(dialect: SqlDialect, index: FtsTable, words: readonly WordMatch[], filter: Query | null, tier: Query): { readonly with: Query; readonly rows: Query } {
   const { table, alias } = ROWS[index];
@@ -110,9 +111,20 @@ function matchedRows(dialect: SqlDialect, index: FtsTable, words: readonly WordM
   const expression = dialect.expression(words);
   const full = 2 ** words.length - 1;
   // Materialized, so the index drives: a planner that inlined it might start from the table.
-  const inner = `WITH f AS MATERIALIZED (SELECT ${index}.rowid AS seq, ${mask.sql} AS matched_mask, ${dialect.rank(index)} AS relevance FROM ${index}${filter ? ` ${filter.sql}` : ''} WHERE ${dialect.where(index)})`;
+  let inner = `WITH f AS MATERIALIZED (SELECT ${index}.rowid AS seq, ${mask.sql} AS matched_mask, ${dialect.rank(index)} AS relevance FROM ${index}${filter ? ` ${filter.sql}` : ''} WHERE ${dialect.where(index)})`;
   const bindings: SqlBinding[] = [...mask.bindings, ...(dialect.rankBindsExpression ? [expression] : []), ...(filter?.bindings ?? []), expression];
-  const rows = `(SELECT f.seq, f.matched_mask, f.relevance, CASE WHEN f.matched_mask = ${full} THEN ${tier.sql} ELSE ${NAME_TIERS.none} END AS tier FROM f ${dialect.join} ${table} ${alias} ON ${alias}.seq = f.seq) m`;
+  let relevance = 'f.relevance';
+  let typedJoin = '';
+  const typed = typedForms(words);
+  if (typed.length > 0) {
+    // The typed forms as words of their own: each a prefix phrase, any matching.
+    const typedExpression = dialect.expression(typed.map((word) => ({ word, stem: null, typos: [] })));
+    inner += `, typed AS MATERIALIZED (SELECT ${index}.rowid AS seq, ${dialect.rank(index)} AS relevance FROM ${index} WHERE ${dialect.where(index)})`;
+    bindings.push(...(dialect.rankBindsExpression ? [typedExpression] : []), typedExpression);
+    relevance = `f.relevance + ${TYPED_WEIGHT} * coalesce(typed.relevance, 0.0)`;
+    typedJoin = ' LEFT JOIN typed ON typed.seq = f.seq';
+  }
+  const rows = `(SELECT f.seq, f.matched_mask, ${relevance} AS relevance, CASE WHEN f.matched_mask = ${full} THEN ${tier.sql} ELSE ${NAME_TIERS.none} END AS tier FROM f${typedJoin} ${dialect.join} ${table} ${alias} ON ${alias}.seq = f.seq) m`;
   return { with: { sql: inner, bindings }, rows: { sql: rows, bindings: [...tier.bindings] } };
 }
 

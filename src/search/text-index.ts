@@ -7,7 +7,7 @@
  * It is built from the FTS5 tables' own content (text-index-builder.ts) and replaced, never
  * updated. Postings are delta- and varint-encoded in one buffer.
  */
-import { BM25 } from './ranking.js';
+import { BM25, TYPED_WEIGHT } from './ranking.js';
 import { alternativesOf, type Alternative, type WordMatch } from './typos.js';
 import type { Unicode61 } from './unicode61.js';
 
@@ -30,6 +30,12 @@ export interface TextMatches {
 }
 
 /** A text index's own data (its query scratch is made anew). */
+/** A query word's phrases as tokens: those bm25 sums (its stem or itself, synonyms, typos), and the word as typed where it has a stem. */
+interface PhraseGroup {
+  readonly phrases: readonly Alternative[];
+  readonly typed: string | null;
+}
+
 export interface TextIndexParts {
   readonly vocabulary: readonly string[];
   readonly postings: Uint8Array;
@@ -53,10 +59,18 @@ export class TextIndex {
   private readonly scanSerial: Int32Array;
   private readonly touched: Int32Array;
   private serial = 0;
-  /** The last match's documents and scores (views of these are returned: no allocation per query). */
+  /**
+   * The last match's documents and scores (views of these are returned: no allocation per query).
+   * While a match is scored they hold the words as typed (ranking.ts: TYPED_WEIGHT): by document,
+   * the bm25 of those a document holds in `matchedScores`, valid where `typedMark` is set; the
+   * documents holding any, in `matchedMasks[0…typedCount)`.
+   */
   private readonly matched: Int32Array;
   private readonly matchedScores: Float64Array;
   private readonly matchedMasks: Uint32Array;
+  /** 1 where a document holds a word as typed in the match being scored; all 0 between matches. */
+  private readonly typedMark: Uint8Array;
+  private typedCount = 0;
 
   constructor(
     private readonly tokenizer: Unicode61,
@@ -82,6 +96,7 @@ export class TextIndex {
     this.matched = new Int32Array(docs);
     this.matchedScores = new Float64Array(docs);
     this.matchedMasks = new Uint32Array(docs);
+    this.typedMark = new Uint8Array(docs);
   }
 
   get size(): number {
@@ -90,7 +105,7 @@ export class TextIndex {
 
   /** Bytes held: postings, per-document arrays and query scratch (typed arrays only). */
   get bytes(): number {
-    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.mask, this.matchSerial, this.scanSerial, this.touched, this.matched, this.matchedScores, this.matchedMasks];
+    const arrays = [this.postings, this.start, this.docLengths, this.rowids, this.score, this.freq, this.mask, this.matchSerial, this.scanSerial, this.touched, this.matched, this.matchedScores, this.matchedMasks, this.typedMark];
     return arrays.reduce((sum, array) => sum + array.byteLength, 0);
   }
 
@@ -118,12 +133,13 @@ export class TextIndex {
   }
 
   /**
-   * The documents holding at least one word, with bm25's sum for each, as FTS5 computes `bm25()`
-   * for the expression `("w1"* OR "s1"*) OR ("w2"* OR "t1" OR "t2")`: each word as a prefix, its
-   * stem as a prefix or (typos.ts) one of its typos, each of those a phrase of its own, summed in
-   * that order (its value is minus this sum). Only documents `accepts` takes are returned. Null
-   * when a word is not exactly one token to the tokenizer (SQLite treats it as a phrase): the
-   * caller then asks SQLite.
+   * The documents holding at least one word, with their relevance, as the SQL engines compute it
+   * from FTS5's `bm25()`: that of the expression `("s1"* OR "y1"*) OR ("w2"* OR "t1" OR "t2")`
+   * (each word by its stem, or itself, as a prefix, its synonyms as prefixes, its typos: typos.ts;
+   * each a phrase of its own, summed in that order), plus TYPED_WEIGHT times that of the stemmed
+   * words as typed, `"w1"*` (ranking.ts). Only documents `accepts` takes are returned. Null when a
+   * word is not exactly one token to the tokenizer (SQLite treats it as a phrase): the caller then
+   * asks SQLite.
    */
   match(words: readonly WordMatch[], accepts: (doc: number) => boolean): TextMatches | null {
     const groups = this.phrasesOf(words);
@@ -132,44 +148,63 @@ export class TextIndex {
     return this.collect(found, accepts, 2 ** groups.length - 1);
   }
 
-  /** Each word's phrases as tokens (word, stem, typos); null when one is not exactly one token. */
-  private phrasesOf(words: readonly WordMatch[]): Alternative[][] | null {
-    const groups: Alternative[][] = [];
+  /** Each word's phrases as tokens (typos.ts: alternativesOf), and its form as typed where it has a stem; null when one is not exactly one token. */
+  private phrasesOf(words: readonly WordMatch[]): PhraseGroup[] | null {
+    const groups: PhraseGroup[] = [];
+    const tokenOf = (term: string): string | null => {
+      const tokens = this.tokenizer.tokenize(term);
+      return tokens?.length === 1 ? (tokens[0] as string) : null;
+    };
     for (const word of words) {
       const phrases: Alternative[] = [];
       for (const { term, prefix } of alternativesOf(word)) {
-        const tokens = this.tokenizer.tokenize(term);
-        if (tokens?.length !== 1) return null;
-        phrases.push({ term: tokens[0] as string, prefix });
+        const token = tokenOf(term);
+        if (token === null) return null;
+        phrases.push({ term: token, prefix });
       }
-      groups.push(phrases);
+      const typed = word.stem === null ? null : tokenOf(word.word);
+      // The typed form's words lie inside its stem's (as the stem is a prefix of the word): else SQLite answers.
+      if (word.stem !== null && (typed === null || !typed.startsWith(phrases[0]?.term ?? '\u0000'))) return null;
+      groups.push({ phrases, typed });
     }
     return groups;
   }
 
-  /** Sums every phrase's bm25 part into `score` and its word's bit into `mask`; the matched documents, in `matched[0…found)`. */
-  private scoreGroups(groups: readonly Alternative[][]): number {
+  /**
+   * Sums every phrase's bm25 part into `score`, and TYPED_WEIGHT of the typed forms' parts,
+   * and its word's bit into `mask`; the matched documents, in `matched[0…found)`.
+   */
+  private scoreGroups(groups: readonly PhraseGroup[]): number {
     this.serial += 1;
     const query = this.serial;
     let found = 0;
-    for (const [i, phrases] of groups.entries()) {
+    for (const [i, { phrases, typed }] of groups.entries()) {
       const bit = 2 ** i;
-      const [word, stem] = phrases;
-      if (word && stem?.prefix && word.prefix && word.term.startsWith(stem.term)) {
-        // The stem's words hold the word's (a range inside its range): one pass over them gives
-        // the word's phrase first, then, going on, the stem's.
+      const [stem, ...others] = phrases;
+      if (typed !== null && stem) {
+        // The stem's words hold the typed word's (a range inside its range): one pass over them
+        // gives the typed phrase first, then, going on, the stem's.
         this.serial += 1;
-        const [first, last] = this.rangeOf(word.term, true);
+        const [first, last] = this.rangeOf(typed, true);
         const [outerFirst, outerLast] = this.rangeOf(stem.term, true);
         let hits = this.scan(first, last, this.serial, 0);
-        found = this.addHits(bit, hits, query, found);
+        this.addTypedHits(hits);
         hits = this.scan(outerFirst, first, this.serial, hits);
         found = this.addHits(bit, this.scan(last, outerLast, this.serial, hits), query, found);
-        for (const phrase of phrases.slice(2)) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
+        for (const phrase of others) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
         continue;
       }
       for (const phrase of phrases) found = this.addHits(bit, this.phraseHits(phrase.term, phrase.prefix), query, found);
     }
+    // Each document's typed forms (all of them matched by their stems), added once to what its
+    // phrases gave, as the SQL engines add them.
+    const { score: sums, matchedScores: typedSums, matchedMasks: typedDocs, typedMark } = this;
+    for (let t = 0; t < this.typedCount; t += 1) {
+      const doc = typedDocs[t] as number;
+      sums[doc] = (sums[doc] as number) + TYPED_WEIGHT * (typedSums[doc] as number);
+      typedMark[doc] = 0;
+    }
+    this.typedCount = 0;
     return found;
   }
 
@@ -179,9 +214,7 @@ export class TextIndex {
    */
   private addHits(bit: number, hits: number, query: number, found: number): number {
     const { score: sums, mask, matchSerial, touched, matched } = this;
-    const docs = this.size;
-    let idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
-    if (idf <= 0.0) idf = 1e-6;
+    const idf = this.idfOf(hits);
     for (let h = 0; h < hits; h += 1) {
       const doc = touched[h] as number;
       const f = this.freq[doc] as number;
@@ -197,6 +230,36 @@ export class TextIndex {
       }
     }
     return found;
+  }
+
+  /**
+   * Adds a word's part of bm25 as typed to its `hits` documents' typed sums (ranking.ts:
+   * TYPED_WEIGHT); it matches nothing by itself (its stem's phrase matches those documents).
+   */
+  private addTypedHits(hits: number): void {
+    const { matchedScores: typedSums, matchedMasks: typedDocs, typedMark, touched } = this;
+    const idf = this.idfOf(hits);
+    let count = this.typedCount;
+    for (let h = 0; h < hits; h += 1) {
+      const doc = touched[h] as number;
+      const f = this.freq[doc] as number;
+      const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * (this.docLengths[doc] as number)) / this.avgdl)));
+      if (typedMark[doc] === 0) {
+        typedMark[doc] = 1;
+        typedSums[doc] = 0.0 + part;
+        typedDocs[count++] = doc;
+      } else {
+        typedSums[doc] = (typedSums[doc] as number) + part;
+      }
+    }
+    this.typedCount = count;
+  }
+
+  /** bm25's idf of a phrase `hits` documents hold, floored as FTS5 floors it. */
+  private idfOf(hits: number): number {
+    const docs = this.size;
+    const idf = Math.log((docs - hits + 0.5) / (hits + 0.5));
+    return idf <= 0.0 ? 1e-6 : idf;
   }
 
   /** The accepted ones of the `found` matched documents, packed at the front of `matched`, with their scores, masks and positions. */

@@ -26,14 +26,25 @@ export interface Alternative {
   readonly prefix: boolean;
 }
 
-/** A word's alternatives in the order every engine writes them (its phrases, in bm25's order). */
+/**
+ * A word's alternatives in the order every engine writes them (its phrases, in bm25's order):
+ * its stem in place of the word where it has one (the stem's prefix matches every form the
+ * word's does: ranking.ts TYPED_WEIGHT), its synonyms, its typos.
+ */
 export function alternativesOf({ word, stem, synonyms = [], typos }: WordMatch): Alternative[] {
   return [
-    { term: word, prefix: true },
-    ...(stem === null ? [] : [{ term: stem, prefix: true }]),
+    { term: stem ?? word, prefix: true },
     ...synonyms.map((term) => ({ term, prefix: true })),
     ...typos.map((term) => ({ term, prefix: false })),
   ];
+}
+
+/**
+ * The words of a search that have a stem, as typed (each a prefix phrase, in the words' order):
+ * what relevance adds TYPED_WEIGHT of (ranking.ts). Empty when no word has a stem.
+ */
+export function typedForms(words: readonly WordMatch[]): string[] {
+  return words.filter((word) => word.stem !== null).map((word) => word.word);
 }
 
 const TYPO_WORD = /^[a-z0-9]+$/;

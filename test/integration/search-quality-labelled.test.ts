@@ -24,13 +24,13 @@ import {
 
 /**
  * Recall@10 at least this many times the plain OR-bm25's, by set, engine and kind: a little under
- * what the engines reach. PostgreSQL's own engine ranks with ts_rank, a stand-in for bm25
+ * what the engines reach (labelled 1.22× / 1.21×, the issue's target being 1.2×; held-out 1.56× / 1.40×). PostgreSQL's own engine ranks with ts_rank, a stand-in for bm25
  * (ranking.ts: TS_RANK_WEIGHTS), and finds less; it answers only while the in-memory engine builds
  * its index.
  */
 const FLOORS: Readonly<Record<SetName, Readonly<Record<'bm25' | 'postgres', Readonly<Record<Kind, number>>>>>> = {
-  labelled: { bm25: { servers: 1.15, tools: 1.13 }, postgres: { servers: 0.78, tools: 0.74 } },
-  'held-out': { bm25: { servers: 1.4, tools: 1.2 }, postgres: { servers: 0.62, tools: 0.62 } },
+  labelled: { bm25: { servers: 1.2, tools: 1.2 }, postgres: { servers: 0.78, tools: 0.74 } },
+  'held-out': { bm25: { servers: 1.5, tools: 1.35 }, postgres: { servers: 0.62, tools: 0.62 } },
 };
 /** What the plain OR-bm25 finds at least, so that the ratios stand on something. */
 const BASELINE_FLOOR: Readonly<Record<SetName, number>> = { labelled: 0.3, 'held-out': 0.2 };

@@ -1,5 +1,5 @@
 /**
- * The matching strategy's word rules (ranking.ts: STEM_RULES, STOP_WORDS, SYNONYMS, MAX_TERMS), each on
+ * The matching strategy's word rules (ranking.ts: STEM_RULES, TYPED_WEIGHT, STOP_WORDS, SYNONYMS, MAX_TERMS), each on
  * its own, and the catalog's search text (catalog/search-text.ts): names split into words, CJK
  * runs as pairs, a tool's schema as its property words.
  */
@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { cjkParts, pairsOf, schemaTextOf, searchNameOf, withCjkPairs } from '../../src/catalog/search-text.js';
 import { parseQuery } from '../../src/search/query.js';
 import { MAX_SYNONYMS, MAX_TERMS, MIN_STEMMED, STEM_RULES, STOP_WORDS, SYNONYMS } from '../../src/search/ranking.js';
+import { alternativesOf, typedForms } from '../../src/search/typos.js';
 import { matchedTermsOf, meaningfulWords, stemOf, synonymsOf } from '../../src/search/words.js';
 
 /** Each rule's own examples: the word, the stem it gives. */
@@ -38,6 +39,16 @@ describe('the words of a query', () => {
         for (const [word, stem] of cases) if (stem !== null) expect(word.startsWith(stem), word).to.equal(true);
       }
     });
+    it('matches a word with a stem by its stem in every engine\'s expression, and lists the word as typed apart (TYPED_WEIGHT)', () => {
+      const words = [{ word: 'calendars', stem: 'calendar', synonyms: [], typos: [] }, { word: 'slack', stem: null, typos: [] }, { word: 'correo', stem: null, synonyms: ['email'], typos: [] }];
+      expect(words.map(alternativesOf)).to.deep.equal([
+        [{ term: 'calendar', prefix: true }],
+        [{ term: 'slack', prefix: true }],
+        [{ term: 'correo', prefix: true }, { term: 'email', prefix: true }],
+      ]);
+      expect(typedForms(words)).to.deep.equal(['calendars']);
+    });
+
     it(`leaves words under ${MIN_STEMMED} letters, and words not of ASCII letters, as they are`, () => {
       expect(stemOf('aws')).to.equal(null);
       expect(stemOf('mp3s')).to.equal(null);

@@ -4,6 +4,7 @@
  * bm25 scores, against values computed by hand with FTS5's formula.
  */
 import { expect } from 'chai';
+import { TYPED_WEIGHT } from '../../src/search/ranking.js';
 import { TextIndexBuilder } from '../../src/search/text-index-builder.js';
 import type { TextIndex } from '../../src/search/text-index.js';
 import { Unicode61, type CharacterClass } from '../../src/search/unicode61.js';
@@ -100,6 +101,28 @@ describe('the text index of the in-memory engine', () => {
     const byRowid = new Map([...(found?.docs ?? [])].map((doc, k) => [index.rowids[doc] as number, found?.scores[k] as number]));
     expect([...byRowid.keys()].sort()).to.deep.equal([1, 2]);
     expect(byRowid.get(1)).to.be.greaterThan(byRowid.get(2) as number);
+  });
+
+  it('counts a word with a stem once, by its stem, and adds TYPED_WEIGHT of the typed form\'s part', () => {
+    const builder = new TextIndexBuilder([1], tokenizer());
+    builder.add(1, ['shared calendars for teams']);
+    builder.add(2, ['a calendar for teams']);
+    builder.add(3, ['notes']);
+    builder.add(4, ['weather forecasts']);
+    builder.add(5, ['git repositories']);
+    builder.add(6, ['send email']);
+    const index = builder.finish();
+    const found = index.match([{ word: 'calendars', stem: 'calendar', typos: [] }], () => true);
+    const byRowid = new Map([...(found?.docs ?? [])].map((doc, k) => [index.rowids[doc] as number, found?.scores[k] as number]));
+    // 15 tokens, 2.5 a document; every part has f = 1 in a document of 4 tokens:
+    // part = idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * 4 / 2.5)) = idf * 2.2 / 2.74.
+    // "calendar"*: 2 documents, idf = ln(4.5 / 2.5); "calendars"*: 1, idf = ln(5.5 / 1.5).
+    const stem = (Math.log(4.5 / 2.5) * 2.2) / 2.74;
+    const typed = (Math.log(5.5 / 1.5) * 2.2) / 2.74;
+    expect(TYPED_WEIGHT).to.be.above(0).and.below(1);
+    expect(byRowid.get(2), 'the stem alone').to.be.closeTo(stem, 1e-12);
+    expect(byRowid.get(1), 'the stem, and a share of the word as typed').to.be.closeTo(stem + TYPED_WEIGHT * typed, 1e-12);
+    expect(byRowid.get(1), 'less than the two parts whole').to.be.below(stem + typed);
   });
 
   it('matches every word as a prefix, and floors the idf of a word most documents hold', () => {
