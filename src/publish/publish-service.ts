@@ -6,14 +6,14 @@
  * them as it sees any source. A name whose every version is deleted leaves the catalog.
  */
 import type { components } from '../../generated/openapi.js';
-import { mayPublish, type AccessTokens, type Audit, type Caller } from '../auth/access-tokens.js';
+import { mayPublish, type AccessTokens, type Caller } from '../auth/access-tokens.js';
 import { LOCAL_NAMESPACE } from '../catalog/registry-name.js';
 import { scrubValue } from '../catalog/secrets.js';
 import { AppError } from '../errors.js';
 import type { IngestInput } from '../ingest/detect.js';
 import { ingest } from '../ingest/ingest-service.js';
 import { IngestError } from '../ingest/upstream.js';
-import type { CatalogWriter, PublishedVersionRow, Store } from '../store/index.js';
+import type { AuditEntry, CatalogWriter, PublishedVersionRow, Store } from '../store/index.js';
 import type { CatalogPolicy } from '../catalog/catalog-policy.js';
 import { latestOf, versionProblem } from './latest-version.js';
 import { OFFICIAL_META } from '../registry-api/registry-api-service.js';
@@ -41,7 +41,6 @@ export interface PublishService {
 export interface PublishDeps {
   readonly store: Store;
   readonly access: Pick<AccessTokens, 'authenticate'>;
-  readonly audit: Pick<Audit, 'record'>;
   /** The catalog policy in force (CATALOG_POLICY), or null: a published server it does not admit is refused. */
   readonly policy?: () => CatalogPolicy | null;
   readonly now?: () => Date;
@@ -73,18 +72,19 @@ export function createPublishService(deps: PublishDeps): PublishService {
   const apply = async (caller: Caller, name: string, action: 'publish' | 'status', plan: (rows: readonly PublishedVersionRow[], at: string) => Change): Promise<Change> => {
     for (let attempt = 1; ; attempt += 1) {
       const before = await deps.store.published.versionsOf(name);
-      const change = plan(before, now().toISOString());
+      const at = now().toISOString();
+      const change = plan(before, at);
+      const audited: AuditEntry[] = change.changed.map((version) => {
+        const row = change.rows.find((r) => r.version === version);
+        return { at, actor: caller.name, action, target: `${name}@${version}`, detail: { status: row?.status, statusMessage: row?.statusMessage ?? null } };
+      });
       try {
-        await write(deps.store, name, before, change.rows, deps.policy?.() ?? null);
+        await write(deps.store, name, before, change.rows, deps.policy?.() ?? null, audited);
       } catch (err) {
         if (err instanceof StaleRead && attempt < ATTEMPTS) continue;
         if (err instanceof StaleRead) throw new AppError('service_unavailable', `${name} is being changed by another request; try again.`, [], { 'Retry-After': '1' });
         if (err instanceof IngestError) throw new AppError('invalid_server_json', `The server.json cannot be catalogued: ${err.reason}.`, [{ location: 'request', message: err.reason }]);
         throw err;
-      }
-      for (const version of change.changed) {
-        const row = change.rows.find((r) => r.version === version);
-        await deps.audit.record({ actor: caller.name, action, target: `${name}@${version}`, detail: { status: row?.status, statusMessage: row?.statusMessage ?? null } });
       }
       return change;
     }
@@ -141,7 +141,7 @@ export function createPublishService(deps: PublishDeps): PublishService {
  * versions read before are read again inside it: when another write changed them meanwhile,
  * nothing is written (StaleRead).
  */
-async function write(store: Store, name: string, before: readonly PublishedVersionRow[], rows: readonly PublishedVersionRow[], policy: CatalogPolicy | null): Promise<void> {
+async function write(store: Store, name: string, before: readonly PublishedVersionRow[], rows: readonly PublishedVersionRow[], policy: CatalogPolicy | null, audited: readonly AuditEntry[]): Promise<void> {
   const gone = rows.every((r) => r.status === 'deleted');
   const inputs: IngestInput[] = gone ? [] : [{ file: `publish:${name}`, text: officialDocumentOf(rows), source: 'publisher' }];
   await ingest(store, inputs, {
@@ -158,13 +158,14 @@ async function write(store: Store, name: string, before: readonly PublishedVersi
           throw new AppError('not_admitted', `The catalog policy (CATALOG_POLICY) does not admit ${name} as it would be catalogued, so nothing was published; \`sextant policy check\` says which rule decides.`);
         }
         await writer.published.replace(name, rows);
+        for (const entry of audited) await writer.audit(entry);
         if (gone) await writer.published.keepDeletedVersions(name, rows);
       },
     },
   });
 }
 
-type PublishedWritesOf = Pick<CatalogWriter, 'published' | 'sourceRows'>;
+type PublishedWritesOf = Pick<CatalogWriter, 'published' | 'sourceRows' | 'audit'>;
 
 /**
  * Every published name with a live version, through ingest again under `policy`: after a policy

@@ -2,6 +2,7 @@
  * Access tokens (their hashes only), the browser sessions opened with them, and the audit log.
  * What a token may do and how one is checked is src/auth/access-tokens.ts.
  */
+import type { Knex } from 'knex';
 import type { Db } from './db.js';
 
 export interface StoredToken {
@@ -60,6 +61,11 @@ const toToken = (row: TokenRow): StoredToken => ({
 
 const TOUCH_EVERY_MS = 60_000;
 
+/** Writes an audit entry on `db`, or inside a write's transaction so that the entry stands or falls with the write. */
+export async function insertAudit(db: Db | Knex.Transaction, entry: AuditEntry): Promise<void> {
+  await db('audit_log').insert({ at: entry.at, actor: entry.actor, action: entry.action, target: entry.target, detail: entry.detail === null ? null : JSON.stringify(entry.detail) });
+}
+
 export function createAccessStore(db: Db): AccessStore {
   return {
     async addToken(token) {
@@ -102,9 +108,7 @@ export function createAccessStore(db: Db): AccessStore {
     async closeSession(sessionHash) {
       await db('access_sessions').where('session_hash', sessionHash).delete();
     },
-    async audit(entry) {
-      await db('audit_log').insert({ at: entry.at, actor: entry.actor, action: entry.action, target: entry.target, detail: entry.detail === null ? null : JSON.stringify(entry.detail) });
-    },
+    audit: (entry) => insertAudit(db, entry),
     async auditLog(limit) {
       const rows: Array<{ at: string; actor: string; action: string; target: string; detail: string | null }> = await db('audit_log').orderBy('id', 'desc').limit(limit);
       return rows.map((row) => ({ at: row.at, actor: row.actor, action: row.action, target: row.target, detail: row.detail === null ? null : JSON.parse(row.detail) as Record<string, unknown> }));

@@ -19,6 +19,7 @@ import { rescanTools, type RescanSummary } from './tool-rescan.js';
 import { createCurationRows, type CurationRows } from './curation-rows.js';
 import { createIdentityRows, type IdentityRows } from './identity-rows.js';
 import { createPublishedWrites, type PublishedWrites } from './published-versions.js';
+import { insertAudit, type AuditEntry } from './access-store.js';
 import { createWriteLookups, type SourceRow, type WriteLookups } from './write-lookups.js';
 
 export interface CatalogWriter extends WriteLookups, IdentityRows, CurationRows {
@@ -50,6 +51,8 @@ export interface CatalogWriter extends WriteLookups, IdentityRows, CurationRows 
   refreshDuplicates(): Promise<number>;
   /** The versions published to this registry, written with the catalog records made from them. */
   readonly published: PublishedWrites;
+  /** Writes an audit entry in this write's transaction: it stands or falls with the write. */
+  audit(entry: AuditEntry): Promise<void>;
 }
 
 /** The advisory lock key that serializes catalog writers on PostgreSQL (any fixed number). */
@@ -138,6 +141,8 @@ function createWriter(trx: Knex.Transaction, counts: WriteCounts): CatalogWriter
       counts.rows += changed;
       return changed;
     },
+
+    audit: (entry) => insertAudit(trx, entry),
 
     published: createPublishedWrites(trx, (rows) => {
       counts.rows += rows;

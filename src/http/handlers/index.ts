@@ -57,7 +57,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
   return {
     ...serverHandlers(deps.read),
     ...registryApiHandlers(deps.read),
-    ...registryPublishHandlers(createPublishService({ store: deps.store, access: deps.access, audit: deps.audit, policy: deps.policy })),
+    ...registryPublishHandlers(createPublishService({ store: deps.store, access: deps.access, policy: deps.policy })),
     ...toolHandlers(deps.read),
     ...evidenceHandlers(deps.read),
     ...categoryHandlers(deps.read),
