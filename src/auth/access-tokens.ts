@@ -112,10 +112,10 @@ export interface AccessOptions {
   /** The store's limiter factory: failed attempts are counted where every instance sees them. */
   readonly limiter: (spec: RateLimiterSpec) => Limiter;
   readonly now?: () => Date;
-  /** Wrong tokens a client may send in `failureWindowSeconds` before it is refused (10). */
+  /** Wrong tokens a client may send in `failureWindowSeconds` before it is refused. */
   readonly failures?: number;
   readonly failureWindowSeconds?: number;
-  /** How much longer each wrong token waits before its answer, growing with the count (250 ms). */
+  /** How much longer each wrong token waits before its answer: the wait grows with the count, so guessing slows down. */
   readonly failureDelayMs?: number;
 }
 
@@ -187,9 +187,8 @@ export function createAccessTokens(options: AccessOptions): AccessTokens {
     async openSession(caller) {
       const value = randomBytes(32).toString('base64url');
       const created = now();
-      const token = (await store.tokens()).find((t) => t.name === caller.name);
-      const end = Math.min(created.getTime() + SESSION_MS, token?.expiresAt ? Date.parse(token.expiresAt) : Infinity);
-      const expiresAt = new Date(end).toISOString();
+      // A session never outlives its token: each use checks the token too (sessionCaller).
+      const expiresAt = new Date(created.getTime() + SESSION_MS).toISOString();
       await store.openSession(sha256(value).toString('hex'), caller.name, created.toISOString(), expiresAt);
       return { value, expiresAt };
     },
