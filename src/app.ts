@@ -86,13 +86,17 @@ export async function createApp(deps: AppDeps): Promise<Koa<State>> {
   const mcpOptions = { allowedOrigins: deps.config.mcpAllowedOrigins, publicOrigin: deps.config.publicUrl };
   const hostAllowed = createHostCheck(deps.config);
   const assets = loadAssets();
-  const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets });
+  const readMode = deps.config.readAccess ?? 'open';
+  // "Sign out" is in every page's header while reads need a token, whoever reads: a page is then
+  // served only past read-access.ts (a session, or a program's Bearer token, for which the form is
+  // harmless), so the bytes the read model keeps for all suit each reader; they name no token.
+  const frame = { signOut: readMode === 'token' };
+  const pages = createWebPages({ read: deps.read, assessments: deps.assessments, assets, frame });
   const watchlists = deps.watchlists ?? { service: createWatchlistService({ store: deps.store.watchlists, assessments: deps.assessments }), token: null };
   const stopping = deps.stopping ?? (() => false);
-  const readMode = deps.config.readAccess ?? 'open';
   const access = deps.access ?? createAccessTokens({ store: deps.store.access, limiter: deps.store.rateLimiter });
   const audit = deps.audit ?? createAudit(deps.store.access);
-  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets, watchlists.token), pages, portfolioPages: createPortfolioPages(deps.assessments, assets), stopping, access, audit, policy: deps.policy ?? (() => null), login: { mode: readMode, secure: deps.config.publicUrl?.startsWith('https:') ?? false } });
+  const handlers = createHandlers({ read: deps.read, store: deps.store, document, mcp, mcpOptions, proxy: deps.proxy, assessments: deps.assessments, watchlists: watchlists.service, watchlistPages: createWatchlistPages(watchlists.service, assets, watchlists.token, frame), pages, portfolioPages: createPortfolioPages(deps.assessments, assets, frame), stopping, access, audit, policy: deps.policy ?? (() => null), login: { mode: readMode, secure: deps.config.publicUrl?.startsWith('https:') ?? false } });
   const clientOf = clientKeys({ trustProxyHops: deps.config.trustProxyHops, ipv6Prefix: deps.config.rateLimitIpv6Prefix });
   const dispatch = await createDispatcher(document, handlers, { unvalidated: ['postMcp'], clientOf });
   const app = new Koa<State>();

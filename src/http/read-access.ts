@@ -6,8 +6,9 @@
  * client that keeps sending wrong tokens).
  */
 import type Koa from 'koa';
-import { mayRead, type AccessTokens } from '../auth/access-tokens.js';
+import type { AccessTokens } from '../auth/access-tokens.js';
 import { sessionCookieOf } from '../auth/session-cookie.js';
+import { readRefusal } from '../auth/sign-in.js';
 import { AppError } from '../errors.js';
 import { isPagePath } from '../web/security.js';
 import type { WebPages } from '../web/web-pages.js';
@@ -39,7 +40,7 @@ export function readAccess(options: ReadAccessOptions): Koa.Middleware<{ caller?
     const caller = authorization
       ? await access.authenticate(authorization, options.clientOf(ctx))
       : await access.sessionCaller(sessionCookieOf(ctx.get('cookie')));
-    const unscoped = caller !== null && !mayRead(caller) ? `The token "${caller.name}" may not read this registry: it lacks the read scope.` : null;
+    const unscoped = caller === null ? null : readRefusal(caller);
     if (caller === null || unscoped !== null) {
       if (!isPagePath(ctx.path)) {
         if (unscoped !== null) throw new AppError('forbidden_scope', unscoped);

@@ -1,8 +1,17 @@
 /** The frame of every page: head (title, description, our stylesheet and script), header with navigation, main landmark, footer. */
-import type { ComponentChildren } from 'preact';
+import { createContext, type ComponentChildren } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { AssetCatalog } from './assets.js';
 
 export type Section = 'home' | 'servers' | 'tools' | 'compare' | 'assess' | 'docs' | 'none';
+
+/** What every page's frame shows that is the deployment's, not the page's; set once per rendering (render.ts). */
+export interface PageFrame {
+  /** Whether the header offers "Sign out" (a POST to /logout, operation submitLogoutPage). */
+  readonly signOut: boolean;
+}
+
+export const PageFrameContext = createContext<PageFrame>({ signOut: false });
 
 export interface LayoutProps {
   readonly assets: AssetCatalog;
@@ -26,6 +35,7 @@ const NAV: ReadonlyArray<{ section: Section; href: string; label: string }> = [
 
 export function Layout(props: LayoutProps) {
   const fullTitle = props.section === 'home' ? props.title : `${props.title} · Sextant`;
+  const { signOut } = useContext(PageFrameContext);
   return (
     <html lang="en">
       <head>
@@ -43,7 +53,7 @@ export function Layout(props: LayoutProps) {
       <body>
         <a class="skip" href="#main">Skip to content</a>
         <header class="site-header">
-          <div class="wrap header-row">
+          <div class={signOut ? 'wrap header-row signed-in' : 'wrap header-row'}>
             <a class="brand" href="/" aria-label="Sextant home">
               <Mark />
               <span>Sextant</span>
@@ -57,6 +67,11 @@ export function Layout(props: LayoutProps) {
                 ))}
               </ul>
             </nav>
+            {signOut ? (
+              <form class="sign-out" method="post" action="/logout">
+                <button type="submit">Sign out</button>
+              </form>
+            ) : null}
           </div>
         </header>
         <main id="main" class="wrap" tabIndex={-1}>

@@ -5,7 +5,7 @@ import type { AssetCatalog } from './assets.js';
 import { EXPOSURE_REFUSED, parseDomainList, readExposure } from './domain-list.js';
 import { AssessPage } from './pages/assess.js';
 import { BatchPage, HistoryPage } from './pages/portfolio.js';
-import { renderPage } from './render.js';
+import { renderPage, type PageFrame } from './render.js';
 import type { AssessOutcome, PageReply } from './web-pages.js';
 
 /** The most domains one list may hold, as the batch route takes. */
@@ -23,7 +23,8 @@ export interface PortfolioPages {
   history(domain: string, offset: number): Promise<PageReply>;
 }
 
-export function createPortfolioPages(assessments: AssessmentService, assets: AssetCatalog): PortfolioPages {
+/** `frame`: what every page's header shows beside the navigation. */
+export function createPortfolioPages(assessments: AssessmentService, assets: AssetCatalog, frame: PageFrame): PortfolioPages {
   const ok = (text: PageReply['text']): PageReply => ({ status: 200, text });
   return {
     async submitList(form, client) {
@@ -31,7 +32,7 @@ export function createPortfolioPages(assessments: AssessmentService, assets: Ass
       const exposureText = (form.exposure ?? '').trim();
       const again = (status: number, errors: readonly string[], headers?: Readonly<Record<string, string>>): AssessOutcome => ({
         kind: 'page',
-        page: { status, text: renderPage(<AssessPage assets={assets} data={{ notice: NOTICE, list: { domains, exposure: exposureText, errors } }} />), ...(headers ? { headers } : {}) },
+        page: { status, text: renderPage(<AssessPage assets={assets} data={{ notice: NOTICE, list: { domains, exposure: exposureText, errors } }} />, frame), ...(headers ? { headers } : {}) },
       });
       const list = parseDomainList(domains, MAX_LIST);
       if (!list.ok) return again(400, [list.message]);
@@ -48,8 +49,8 @@ export function createPortfolioPages(assessments: AssessmentService, assets: Ass
         throw err;
       }
     },
-    batch: async (id) => ok(renderPage(<BatchPage assets={assets} batch={await assessments.getBatch(id)} />)),
-    history: async (domain, offset) => ok(renderPage(<HistoryPage assets={assets} history={await assessments.history(domain, { offset })} />)),
+    batch: async (id) => ok(renderPage(<BatchPage assets={assets} batch={await assessments.getBatch(id)} />, frame)),
+    history: async (domain, offset) => ok(renderPage(<HistoryPage assets={assets} history={await assessments.history(domain, { offset })} />, frame)),
   };
 }
 

@@ -25,7 +25,7 @@ import { ServerPageView } from './pages/server.js';
 import { ServersPage } from './pages/servers.js';
 import { ToolsPage } from './pages/tools.js';
 import { EXPOSURE_REFUSED, readExposure } from './domain-list.js';
-import { renderPage } from './render.js';
+import { renderPage, type PageFrame } from './render.js';
 
 /** Results on a page of /servers and /tools. */
 export const PAGE_SIZE = 20;
@@ -91,20 +91,23 @@ export interface WebPagesDeps {
   readonly read: ReadModel;
   readonly assessments: AssessmentService;
   readonly assets: AssetCatalog;
+  /** What every page's header shows beside the navigation (the sign-in page's excepted). */
+  readonly frame: PageFrame;
 }
 
-export function createWebPages({ read, assessments, assets }: WebPagesDeps): WebPages {
+export function createWebPages({ read, assessments, assets, frame }: WebPagesDeps): WebPages {
   return {
-    ...catalogPages(read, assets),
-    ...checkedPages(read, assets),
-    ...assessmentPages(assessments, assets),
-    docs: () => ok(renderPage(<DocsPage assets={assets} />)),
+    ...catalogPages(read, assets, frame),
+    ...checkedPages(read, assets, frame),
+    ...assessmentPages(assessments, assets, frame),
+    docs: () => ok(renderPage(<DocsPage assets={assets} />, frame)),
     asset(file) {
       const found = assets.find(file);
       if (!found) throw new AppError('route_not_found', `There is no file /assets/${file}.`);
       return { type: found.type, bytes: found.bytes };
     },
-    error: (data) => ({ status: data.status, text: renderPage(<ErrorPage assets={assets} data={data} />) }),
+    error: (data) => ({ status: data.status, text: renderPage(<ErrorPage assets={assets} data={data} />, frame) }),
+    // Whoever is shown the sign-in form has no session to end.
     login: (data, status) => ({ status, text: renderPage(<LoginPage assets={assets} data={data} />) }),
   };
 }
@@ -131,7 +134,7 @@ function titledOf(answers: readonly Answer<Server>[]): Array<{ id: string; title
 }
 
 /** The pages of the catalog alone, kept until it changes. */
-function catalogPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'home' | 'servers' | 'tools'> {
+function catalogPages(read: ReadModel, assets: AssetCatalog, frame: PageFrame): Pick<WebPages, 'home' | 'servers' | 'tools'> {
   return {
     async home(signal) {
       return ok(await read.page('home', async () => {
@@ -142,7 +145,7 @@ function catalogPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'ho
           read.searchTools({ limit: 1, offset: 0 }),
           read.listCategories(),
         ]);
-        return renderPage(<HomePage assets={assets} data={{ recent: recent.value.items, serverTotal: servers.value.total, toolTotal: tools.value.total, categories: categories.value }} />);
+        return renderPage(<HomePage assets={assets} data={{ recent: recent.value.items, serverTotal: servers.value.total, toolTotal: tools.value.total, categories: categories.value }} />, frame);
       }, false, signal));
     },
 
@@ -155,7 +158,7 @@ function catalogPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'ho
           read.listCategories(),
           Promise.all(compare.map((id) => serverAnswer(read, id))),
         ]);
-        return renderPage(<ServersPage assets={assets} data={{ page: page.value, categories: categories.value, chosen: titledOf(chosen) }} />);
+        return renderPage(<ServersPage assets={assets} data={{ page: page.value, categories: categories.value, chosen: titledOf(chosen) }} />, frame);
       }, false, signal));
     },
 
@@ -163,14 +166,14 @@ function catalogPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'ho
       const key = `tools\n${JSON.stringify([input.q, input.authentication, input.sort, input.offset ?? 0])}`;
       return ok(await read.page(key, async (gone) => {
         const page = await read.searchTools({ q: input.q, authentication: input.authentication, sort: input.sort, limit: PAGE_SIZE, offset: input.offset ?? 0 }, gone);
-        return renderPage(<ToolsPage assets={assets} page={page.value} />);
+        return renderPage(<ToolsPage assets={assets} page={page.value} />, frame);
       }, false, signal));
     },
   };
 }
 
 /** The pages that show trust and status: kept as those answers are, for a moment. */
-function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'server' | 'movedServer' | 'compare' | 'badge'> {
+function checkedPages(read: ReadModel, assets: AssetCatalog, frame: PageFrame): Pick<WebPages, 'server' | 'movedServer' | 'compare' | 'badge'> {
   return {
     async badge(id, kind, signal) {
       return ok(await read.page(`badge\n${kind}\n${id}`, async () => {
@@ -196,7 +199,7 @@ function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'se
         ]);
         const { server, tools, install, trust, status } = view;
         const details = new Map<string, Tool>(tools.slice(0, TOOL_DETAILS).map((tool) => [tool.id, tool]));
-        return renderPage(<ServerPageView assets={assets} data={{ server, tools: details, install, trust, status, categories: categories.value }} />);
+        return renderPage(<ServerPageView assets={assets} data={{ server, tools: details, install, trust, status, categories: categories.value }} />, frame);
       }, true, signal));
     },
 
@@ -205,28 +208,28 @@ function checkedPages(read: ReadModel, assets: AssetCatalog): Pick<WebPages, 'se
       if (ids.length > 10) throw new AppError('validation_failed', `Compare at most 10 servers at a time; ${ids.length} were given.`, [{ location: 'query.ids', message: 'must name 2 to 10 servers' }]);
       if (ids.length < 2) {
         const chosen = titledOf(await Promise.all(ids.map((id) => serverAnswer(read, id))));
-        return ok(renderPage(<ComparePage assets={assets} data={{ kind: 'choose', chosen }} />));
+        return ok(renderPage(<ComparePage assets={assets} data={{ kind: 'choose', chosen }} />, frame));
       }
       return ok(await read.page(`compare\n${JSON.stringify(ids)}`, async (gone) => {
         const [comparison, categories] = await Promise.all([read.compareServers(ids, gone), read.listCategories()]);
         const categoryNames = new Map(categories.value.items.map((c) => [c.slug, c.name]));
-        return renderPage(<ComparePage assets={assets} data={{ kind: 'comparison', comparison: comparison.value, categoryNames }} />);
+        return renderPage(<ComparePage assets={assets} data={{ kind: 'comparison', comparison: comparison.value, categoryNames }} />, frame);
       }, true, signal));
     },
   };
 }
 
 /** The assessment form, what sending it does, and an assessment's page. */
-function assessmentPages(assessments: AssessmentService, assets: AssetCatalog): Pick<WebPages, 'assessForm' | 'submitAssessment' | 'assessment'> {
+function assessmentPages(assessments: AssessmentService, assets: AssetCatalog, frame: PageFrame): Pick<WebPages, 'assessForm' | 'submitAssessment' | 'assessment'> {
   return {
-    assessForm: () => ok(renderPage(<AssessPage assets={assets} data={{ notice: NOTICE }} />)),
+    assessForm: () => ok(renderPage(<AssessPage assets={assets} data={{ notice: NOTICE }} />, frame)),
 
     async submitAssessment(form, client) {
       const domain = (form.domain ?? '').trim();
       const exposureText = (form.exposure ?? '').trim();
       const again = (status: number, errors: AssessData['errors'], headers?: Readonly<Record<string, string>>): AssessOutcome => ({
         kind: 'page',
-        page: { status, text: renderPage(<AssessPage assets={assets} data={{ notice: NOTICE, domain, exposure: exposureText, errors }} />), ...(headers ? { headers } : {}) },
+        page: { status, text: renderPage(<AssessPage assets={assets} data={{ notice: NOTICE, domain, exposure: exposureText, errors }} />, frame), ...(headers ? { headers } : {}) },
       });
       if (domain === '') return again(400, { domain: 'Enter the business’s domain, such as example-business.co.uk.' });
       const read = readExposure(exposureText);
@@ -246,7 +249,7 @@ function assessmentPages(assessments: AssessmentService, assets: AssetCatalog): 
     },
 
     async assessment(id) {
-      return ok(renderPage(<AssessmentPage assets={assets} assessment={await assessments.get(id)} />));
+      return ok(renderPage(<AssessmentPage assets={assets} assessment={await assessments.get(id)} />, frame));
     },
   };
 }

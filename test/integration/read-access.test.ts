@@ -2,8 +2,8 @@
  * READ_ACCESS=token, on both databases: every operation of the contract (the list is made from
  * openapi.yaml, so a new route cannot slip through) refuses a request without a token, but for
  * the few read-access.ts states; a token with the read scope opens each, one without it is 403;
- * pages answer the sign-in form, whose session cookie opens them; health stays open; preflights
- * still answer.
+ * pages answer the sign-in form, whose session cookie opens them and whose header then offers
+ * Sign out (an open registry's never does); health stays open; preflights still answer.
  */
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
@@ -122,6 +122,59 @@ describe('reads behind a token (READ_ACCESS=token)', function () {
     assert.equal((await h.request('/servers', { headers: { cookie: session } })).status, 401);
   });
 
+  const SIGN_OUT = /<form class="sign-out" method="post" action="\/logout"><button type="submit">Sign out<\/button><\/form>/;
+  const signedIn = async (): Promise<string> => {
+    const res = await h.request('/login', { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(reader)}&next=%2F` });
+    assert.equal(res.status, 303, String(res.body));
+    return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  };
+
+  it('offers Sign out in the header of every page a reader is let into, but not on the sign-in form', async () => {
+    const session = await signedIn();
+    for (const path of ['/', '/servers?q=github', '/tools?q=issue', '/servers/io.github.github~github-mcp-server', '/assess', '/docs', '/no-such-page']) {
+      const page = await h.request(path, { headers: { cookie: session } });
+      assert.ok(page.status === 200 || (path === '/no-such-page' && page.status === 404), `${path} → ${page.status}`);
+      assert.match(String(page.body), SIGN_OUT, `${path} has no sign-out form`);
+      assert.match(String(page.body), /<nav aria-label="Main">/);
+    }
+    // The page the read model keeps is one for every reader: a program's Bearer token is served the same bytes.
+    const kept = await h.request('/servers?q=github', { headers: { authorization: `Bearer ${reader}` } });
+    assert.match(String(kept.body), SIGN_OUT);
+    assert.equal(kept.headers.get('cache-control'), 'private, no-store');
+    for (const form of [await h.request('/servers?q=github'), await h.request('/login')]) {
+      assert.match(String(form.body), /action="\/login"/);
+      assert.doesNotMatch(String(form.body), /action="\/logout"/);
+    }
+  });
+
+  it('signs out from the header\'s form: the cookie is cleared and the next page is the sign-in form', async () => {
+    const session = await signedIn();
+    const before = await h.request('/tools', { headers: { cookie: session } });
+    assert.equal(before.status, 200);
+    assert.match(String(before.body), SIGN_OUT);
+    // What a browser sends for the form of a page of this site.
+    const out = await h.request('/logout', { method: 'POST', redirect: 'manual', headers: { cookie: session, origin: h.baseUrl, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    assert.equal(out.status, 303);
+    assert.equal(out.headers.get('location'), '/login');
+    assert.equal(out.headers.get('set-cookie'), 'sextant_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict');
+    const after = await h.request('/tools', { headers: { cookie: session } });
+    assert.equal(after.status, 401);
+    assert.match(String(after.body), /<h1>Sign in<\/h1>/);
+    assert.match(String(after.body), /name="next" value="\/tools"/);
+    assert.doesNotMatch(String(after.body), /action="\/logout"/);
+  });
+
+  it('refuses a sign-out sent from another site, and the session goes on', async () => {
+    const session = await signedIn();
+    const forged = await h.request('/logout', { method: 'POST', redirect: 'manual', headers: { cookie: session, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    assert.equal(forged.status, 403);
+    assert.match(String(forged.body), /Sent from another site/);
+    assert.equal(forged.headers.get('set-cookie'), null);
+    const page = await h.request('/tools', { headers: { cookie: session } });
+    assert.equal(page.status, 200);
+    assert.match(String(page.body), SIGN_OUT);
+  });
+
   it('logs the token\'s name, never the token: not in logs, problems or pages', async () => {
     const secretOf = (token: string): string => token.split('_').slice(2).join('_');
     const answers = [
@@ -159,5 +212,14 @@ describe('reads open to all (READ_ACCESS unset)', () => {
     const login = await h.request('/login');
     assert.equal(login.status, 404);
     assert.match(String(login.body), /nothing to sign in to/);
+  });
+
+  it('offers no sign-out on its pages', async () => {
+    for (const path of ['/', '/servers?q=github', '/assess', '/no-such-page']) {
+      const page = await h.request(path);
+      assert.ok(page.status === 200 || (path === '/no-such-page' && page.status === 404), `${path} → ${page.status}`);
+      assert.match(String(page.body), /<nav aria-label="Main">/);
+      assert.doesNotMatch(String(page.body), /action="\/logout"|Sign out/, `${path} offers a sign-out`);
+    }
   });
 });

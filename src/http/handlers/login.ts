@@ -2,8 +2,9 @@
  * Signing in to a private registry (READ_ACCESS=token): the form, the session it opens, and
  * signing out. While reads are open to all there is nothing to sign in to: a 404 page.
  */
-import { mayRead, type AccessTokens } from '../../auth/access-tokens.js';
+import type { AccessTokens } from '../../auth/access-tokens.js';
 import { clearedSessionCookie, localPath, sessionCookie, sessionCookieOf } from '../../auth/session-cookie.js';
+import { signIn } from '../../auth/sign-in.js';
 import { AppError } from '../../errors.js';
 import type { WebPages } from '../../web/web-pages.js';
 import type { HandlerMap } from '../operation.js';
@@ -26,15 +27,8 @@ export function loginHandlers(access: AccessTokens, pages: WebPages, options: Lo
     submitLoginPage: async ({ body, client }) => {
       private_();
       const next = localPath(body.next);
-      const caller = await access.authenticateToken(body.token ?? '', client).catch((err: unknown) => {
-        if (err instanceof AppError && err.code === 'unauthorized') return null;
-        throw err;
-      });
-      if (caller === null || !mayRead(caller)) {
-        const error = caller === null ? 'That token is not one this registry knows, or it was revoked or has expired.' : `The token "${caller.name}" may not read this registry: it lacks the read scope.`;
-        return { status: 401, text: pages.login({ next, error }, 401).text };
-      }
-      const session = await access.openSession(caller);
+      const session = await signIn(access, body.token ?? '', client);
+      if (session.kind === 'refused') return { status: 401, text: pages.login({ next, error: session.reason }, 401).text };
       return { status: 303, headers: { Location: next, 'Set-Cookie': sessionCookie(session.value, session.expiresAt, new Date(), options.secure), 'Cache-Control': 'no-store' } };
     },
     submitLogoutPage: async ({ headers }) => {
