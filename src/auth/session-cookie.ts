@@ -1,4 +1,5 @@
 /** The browser session's cookie (`sextant_session`) and the pages a sign-in may go on to. */
+import { parse } from 'cookie';
 
 export const SESSION_COOKIE = 'sextant_session';
 
@@ -14,11 +15,7 @@ export function clearedSessionCookie(secure: boolean): string {
 
 /** The session cookie's value in a `Cookie` header, if any. */
 export function sessionCookieOf(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return value.join('=');
-  }
-  return undefined;
+  return header === undefined ? undefined : parse(header)[SESSION_COOKIE];
 }
 
 /** A path of this site to go on to after signing in; `/` for anything else (another site, `//host`, `/\host`). */
