@@ -4,7 +4,7 @@
  * stands in the registry API's `GET /v0.1/servers?search=github`. Run before and after a change
  * to the search, the two printouts are the before/after table.
  */
-import { rankedServers, searchThrough } from '../src/search/engine-choice.js';
+import { rankedServers } from '../src/search/engine-choice.js';
 import { createSqlEngine } from '../src/search/index.js';
 import { createRegistryApiService, RANKED_HEAD } from '../src/registry-api/registry-api-service.js';
 import type { Store } from '../src/store/index.js';
@@ -63,7 +63,7 @@ export async function exampleRows(engines: readonly { label: string; engine: Mea
 export async function registryPositions(store: Store): Promise<RegistryPosition[]> {
   // Ranked as the service ranks it on SQLite (src/compose.ts): by the catalog's relevance search, here FTS5's.
   const generation = await store.contentGeneration();
-  const rank = rankedServers(searchThrough([createSqlEngine(store.searchSource)]), RANKED_HEAD);
+  const rank = rankedServers([createSqlEngine(store.searchSource)], RANKED_HEAD);
   const registry = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, rank });
   const positions: RegistryPosition[] = [];
   for (const version of ['latest', null] as const) {

@@ -93,10 +93,10 @@ export async function createService(config: ServiceConfig, logger: Logger, optio
     const version = document.info.version;
     const generation = followGeneration(store.contentGeneration);
     const registry = createDiscoveryService({ catalog: store.catalog, search: searchThrough(engines, metrics?.search), monitor: store.monitor });
-    // A registry list's cursor goes on in the order it started in, so the list ranks with engines
-    // that agree at any moment: on SQLite the in-memory index ranks exactly as FTS5, on
-    // PostgreSQL only tsvector ranks as tsvector.
-    const rank = rankedServers(searchThrough(engines.at(-1)?.name === 'fts5' ? engines : engines.slice(-1), metrics?.search), RANKED_HEAD);
+    // A registry list's cursor goes on in the order it started in, so the list ranks only by bm25,
+    // which the in-memory index and FTS5 compute alike; where neither answers (PostgreSQL while
+    // its index builds) the list goes by name, and so do the cursors it gives.
+    const rank = rankedServers(engines.filter((engine) => engine.scoring === 'bm25'), RANKED_HEAD, metrics?.search);
     const registryApi = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, rank });
     const cache = createAnswerCache((config.answerCacheMb ?? ANSWER_CACHE_MB) * 2 ** 20);
     metrics?.watch({ answerCache: cache.stats, pool: store.poolUse, endpointStates: store.monitor.endpointStates, catalogRuns: store.monitor.catalogRuns });

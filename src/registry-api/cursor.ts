@@ -1,17 +1,24 @@
 /**
  * Cursors of the registry API's list: opaque to clients, URL-safe (VS Code appends them to the
  * URL unencoded), and stable while the catalog does not change: a cursor names the last entry of
- * the page before (its name and version), and the next page starts after it in the list's order.
+ * the page before (its name and version), and the next page starts after it in the list's order
+ * (a search's list by name, where it could not be ranked, says so: it goes on by name).
  */
 import { AppError } from '../errors.js';
 
 export interface CursorPosition {
   readonly name: string;
   readonly version: string;
+  /** A search's list that went by name, not ranked: it goes on so. */
+  readonly byName?: boolean;
 }
 
+/** The third element of a cursor of a search's list by name. */
+const BY_NAME = 'name';
+
 export function encodeCursor(position: CursorPosition): string {
-  return Buffer.from(JSON.stringify([position.name, position.version]), 'utf8').toString('base64url');
+  const fields = position.byName ? [position.name, position.version, BY_NAME] : [position.name, position.version];
+  return Buffer.from(JSON.stringify(fields), 'utf8').toString('base64url');
 }
 
 /** The position a cursor names; a 400 for anything this service did not give out. */
@@ -24,6 +31,8 @@ export function decodeCursor(cursor: string): CursorPosition {
   } catch {
     throw bad();
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') throw bad();
+  if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') throw bad();
+  if (parsed.length === 3 && parsed[2] === BY_NAME) return { name: parsed[0], version: parsed[1], byName: true };
+  if (parsed.length !== 2) throw bad();
   return { name: parsed[0], version: parsed[1] };
 }

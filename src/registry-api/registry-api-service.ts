@@ -45,10 +45,11 @@ export interface RegistryApiDeps {
   readonly monitor: Pick<MonitorStore, 'recentChecksOf'>;
   /**
    * The catalog's relevance search for a text: the seqs of its first RANKED_HEAD servers, best
-   * first. With it, `search` lists the entries whose names contain the text in that order (ranked
-   * names first, then the rest by name); without it, by name alone.
+   * first, or null when it cannot rank now. With it, `search` lists the entries whose names
+   * contain the text in that order (ranked names first, then the rest by name); without it, or
+   * when it cannot rank, by name alone, and the cursors that list gives go on by name.
    */
-  readonly rank?: (text: string, generation: string | null) => Promise<readonly number[]>;
+  readonly rank?: (text: string, generation: string | null) => Promise<readonly number[] | null>;
 }
 
 /** Servers of the relevance search that lead a ranked `search` list; the other matches follow by name. */
@@ -63,11 +64,16 @@ function sinceOf(value: string): string {
   return new Date(ms).toISOString();
 }
 
-/** A list's query from the request's, as the version store reads it (one row more than the page, to tell whether another follows). */
-function listQueryOf(input: RegistryListInput): RegistryListQuery {
+/**
+ * A list's query from the request's, as the version store reads it (one row more than the page,
+ * to tell whether another follows), and whether its cursor goes on by name (CursorPosition).
+ */
+function listQueryOf(input: RegistryListInput): RegistryListQuery & { readonly byName: boolean } {
   const search = input.search?.trim() ? input.search.trim() : null;
+  const cursor = input.cursor !== undefined ? decodeCursor(input.cursor) : null;
   return {
-    after: input.cursor !== undefined ? decodeCursor(input.cursor) : null,
+    after: cursor && { name: cursor.name, version: cursor.version },
+    byName: cursor?.byName === true,
     limit: (input.limit ?? DEFAULT_REGISTRY_LIMIT) + 1,
     search,
     updatedSince: input.updated_since !== undefined ? sinceOf(input.updated_since) : null,
@@ -187,11 +193,10 @@ function chained(first: readonly string[], then: NameSource): NameSource {
  * relevance search's first RANKED_HEAD servers that contain the text, so the list holds the
  * same entries as by name.
  */
-async function headOf(rank: RegistryApiDeps['rank'], { bySeq }: Names, search: string, at: string | null): Promise<string[]> {
-  if (!rank) return [];
+async function headOf(ranked: readonly number[], { bySeq }: Names, search: string): Promise<string[]> {
   const needle = search.toLowerCase();
   const head = new Set<string>();
-  for (const seq of await rank(search, at)) {
+  for (const seq of ranked) {
     for (const { name, lower } of bySeq.get(seq) ?? []) if (lower.includes(needle)) head.add(name);
   }
   return [...head];
@@ -200,11 +205,13 @@ async function headOf(rank: RegistryApiDeps['rank'], { bySeq }: Names, search: s
 /**
  * A page of the entries whose names contain `search`: the head's in its order, then every other
  * match by name. The cursor (the last entry of the page before) says where to go on: within the
- * head when its name is one of the head's, else in the rest, after it by name. The names are
- * taken a page's worth at a time, their entries read from SQL in that order.
+ * head when its name is one of the head's, else in the rest, after it by name; a cursor of a
+ * list by name goes on by name. The names are taken a page's worth at a time, their entries read
+ * from SQL in that order. `byName`: whether the page is of a list by name.
  */
-async function searchPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' | 'rank'>, names: Names, search: string, query: RegistryListQuery, at: string | null): Promise<RegistryVersionRow[]> {
-  const head = await headOf(rank, names, search, at);
+async function searchPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' | 'rank'>, names: Names, search: string, query: RegistryListQuery & { readonly byName: boolean }, at: string | null): Promise<{ rows: RegistryVersionRow[]; byName: boolean }> {
+  const ranked = query.byName || !rank ? null : await rank(search, at);
+  const head = ranked === null ? [] : await headOf(ranked, names, search);
   const inHead = new Set(head);
   const after = query.after;
   // The name the cursor stopped in goes on after its version.
@@ -217,7 +224,7 @@ async function searchPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' |
     if (wanted.length === 0) break;
     rows.push(...(await versions.page({ ...query, search: null, names: wanted, order: 'names', limit: query.limit - rows.length })));
   }
-  return rows;
+  return { rows, byName: ranked === null };
 }
 
 const notFound = (what: string): AppError => new AppError('not_found', `${what} is not in this registry.`, [], {}, 'server');
@@ -229,12 +236,13 @@ export function createRegistryApiService(deps: RegistryApiDeps): RegistryApiServ
     async listServers(input, at = null) {
       const query = listQueryOf(input);
       const names = query.search ? await namesAt(at) : null;
-      const rows = names && query.search ? await searchPage(deps, names, query.search, query, at) : await versions.page(query);
+      // Without the names of a known generation, a search is listed by name in SQL.
+      const { rows, byName } = names && query.search ? await searchPage(deps, names, query.search, query, at) : { rows: await versions.page(query), byName: query.search !== null };
       const limit = query.limit - 1;
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       const metadata: RegistryServerList['metadata'] = { count: page.length };
-      if (rows.length > limit && last) metadata.nextCursor = encodeCursor({ name: last.name, version: last.version });
+      if (rows.length > limit && last) metadata.nextCursor = encodeCursor({ name: last.name, version: last.version, ...(byName ? { byName } : {}) });
       return listOf(await entriesOf(deps, page), metadata);
     },
 

@@ -14,7 +14,7 @@ export type SearchObserver = (engine: string, kind: 'servers' | 'tools' | 'rank'
 export function searchThrough(engines: readonly SearchEngine[], observe?: SearchObserver): CatalogSearch {
   const last = engines[engines.length - 1];
   if (!last) throw new Error('search needs at least one engine');
-  const ask = async <Q, A>(kind: 'servers' | 'tools' | 'rank', query: Q, generation: string | null, search: (engine: SearchEngine, query: Q, generation: string) => Promise<A | null>): Promise<A> => {
+  const ask = async <Q, A>(kind: 'servers' | 'tools', query: Q, generation: string | null, search: (engine: SearchEngine, query: Q, generation: string) => Promise<A | null>): Promise<A> => {
     const started = performance.now();
     for (const engine of engines) {
       if (generation === null && engine !== last) continue;
@@ -29,7 +29,6 @@ export function searchThrough(engines: readonly SearchEngine[], observe?: Search
   return {
     servers: (query, generation) => ask('servers', query, generation, (engine, q, at) => engine.searchServers(q, at)),
     tools: (query, generation) => ask('tools', query, generation, (engine, q, at) => engine.searchTools(q, at)),
-    serverSeqs: (query, generation) => ask('rank', query, generation, (engine, q, at) => engine.rankServers(q, at)),
     coverage(generation) {
       const first = engines.find((engine) => engine.coverage !== undefined);
       return generation === null || !first?.coverage ? 'sql' : first.coverage(generation);
@@ -38,13 +37,25 @@ export function searchThrough(engines: readonly SearchEngine[], observe?: Search
 }
 
 /**
- * The seqs of the `limit` servers a relevance search for a text ranks first, best first, through
- * `search` (none for a text without words).
+ * The seqs of the `limit` servers a relevance search for a text ranks first, best first (none for
+ * a text without words), from the first of `engines` that answers at the content generation;
+ * null when none does. At an unknown generation (null) only SQL engines are asked.
  */
-export function rankedServers(search: CatalogSearch, limit: number): (text: string, generation: string | null) => Promise<readonly number[]> {
+export function rankedServers(engines: readonly SearchEngine[], limit: number, observe?: SearchObserver): (text: string, generation: string | null) => Promise<readonly number[] | null> {
   return async (text, generation) => {
-    const query = parseQuery(text);
-    if (query === null || query.terms === null) return [];
-    return search.serverSeqs({ terms: query.terms, text: query.text, category: null, trust: null, quality: null, sort: 'relevance', limit, offset: 0 }, generation);
+    const parsed = parseQuery(text);
+    if (parsed === null || parsed.terms === null) return [];
+    const query = { terms: parsed.terms, text: parsed.text, category: null, trust: null, quality: null, sort: 'relevance' as const, limit, offset: 0 };
+    const started = performance.now();
+    for (const engine of engines) {
+      // An engine that says what it covers (the in-memory index) answers only at a known generation.
+      if (generation === null && engine.coverage !== undefined) continue;
+      const seqs = await engine.rankServers(query, generation ?? '');
+      if (seqs) {
+        observe?.(engine.name, 'rank', (performance.now() - started) / 1000);
+        return seqs;
+      }
+    }
+    return null;
   };
 }

@@ -57,6 +57,11 @@ export type EngineName = 'fts5' | 'postgres' | 'memory';
 export interface SearchEngine {
   readonly name: EngineName;
   /**
+   * How it orders by relevance: FTS5's bm25 (which the in-memory index computes exactly as FTS5
+   * does, so the two agree on every order) or PostgreSQL's ts_rank.
+   */
+  readonly scoring: 'bm25' | 'ts_rank';
+  /**
    * A page of servers, or null when this engine cannot answer this query at `generation` (the
    * in-memory engine: not built for it yet, or not a relevance search with words): the next
    * engine answers then. SQL engines always answer.
@@ -90,8 +95,6 @@ export type SearchCoverage = 'memory' | 'servers' | 'sql';
 export interface CatalogSearch {
   servers(query: ServerQuery, generation: string | null): Promise<Page<ServerSummary>>;
   tools(query: ToolQuery, generation: string | null): Promise<Page<Tool>>;
-  /** The seqs of a server page, as `SearchEngine.rankServers` gives them. */
-  serverSeqs(query: ServerQuery, generation: string | null): Promise<readonly number[]>;
   /** What answers relevance searches at `generation` (`/readyz` says it). */
   coverage(generation: string | null): SearchCoverage;
 }

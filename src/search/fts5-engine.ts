@@ -34,5 +34,5 @@ export const FTS5: SqlDialect = {
 };
 
 export function createFts5Engine({ sql }: SearchSource): SqlEngine {
-  return { name: 'fts5', ...sqlSearches(FTS5, sql) };
+  return { name: 'fts5', scoring: 'bm25', ...sqlSearches(FTS5, sql) };
 }

@@ -49,6 +49,7 @@ export function createMemoryEngine(source: SearchSource, committed: CommittedGen
   const current = new CurrentIndexes(source, committed, events);
   return {
     name: 'memory',
+    scoring: 'bm25',
     searchServers(query, generation) {
       const matched = serverMatches(current, generation, query);
       return matched === null ? DECLINED : rowsOf(matched, (page) => rowsOfPage<ServerRow, ServerSummary>(source.sql, page, SERVERS_BY_SEQ, toSummary));

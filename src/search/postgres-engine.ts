@@ -30,5 +30,5 @@ export const POSTGRES: SqlDialect = {
 };
 
 export function createPostgresEngine({ sql }: SearchSource): SqlEngine {
-  return { name: 'postgres', ...sqlSearches(POSTGRES, sql) };
+  return { name: 'postgres', scoring: 'ts_rank', ...sqlSearches(POSTGRES, sql) };
 }

@@ -12,6 +12,7 @@ import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { ingest } from '../../src/ingest/ingest-service.js';
 import { sync } from '../../src/ingest/sync.js';
+import { createRegistryApiService } from '../../src/registry-api/registry-api-service.js';
 import { fixture, startHarness, type Harness } from '../support/harness.js';
 
 type Entry = { server: { name: string; version: string; description: string } & Record<string, unknown>; _meta: Record<string, any> };
@@ -204,6 +205,30 @@ describe('the MCP Registry API (/v0.1)', function () {
     expect(noLiveVersion.body.code).to.equal('not_found');
   });
 
+  it('lists a search it cannot rank by name, and a cursor given so goes on by name once it can rank', async () => {
+    const { store } = h.service;
+    const at = await store.contentGeneration();
+    const bySeq = new Map((await store.registryVersions.names()).map(({ name, seq }) => [name, seq]));
+    const matching = [...bySeq.keys()].filter((name) => name.toLowerCase().includes('e')).sort();
+    expect(matching.length, 'enough matches for three pages').to.be.greaterThan(6);
+    // Ranked: the matches' servers in reverse name order (not the name order a list by name has).
+    const reversed = [...new Set([...matching].reverse().map((name) => bySeq.get(name) as number))];
+    let ranks = false;
+    const registry = createRegistryApiService({ versions: store.registryVersions, catalog: store.catalog, monitor: store.monitor, rank: async () => (ranks ? reversed : null) });
+    const pageOf = async (cursor?: string): Promise<List> => JSON.parse((await registry.listServers({ search: 'e', version: 'latest', limit: 3, ...(cursor ? { cursor } : {}) }, at)).text) as List;
+    const first = await pageOf();
+    expect(first.servers.map((e) => e.server.name), 'unranked: by name').to.deep.equal(matching.slice(0, 3));
+    ranks = true;
+    const names: string[] = first.servers.map((e) => e.server.name);
+    for (let cursor = first.metadata.nextCursor; cursor; ) {
+      const next = await pageOf(cursor);
+      names.push(...next.servers.map((e) => e.server.name));
+      cursor = next.metadata.nextCursor;
+    }
+    expect(names, 'the walk begun by name ends by name, each entry once').to.deep.equal(matching);
+    expect((await pageOf()).servers.map((e) => e.server.name), 'a new walk is ranked').to.deep.equal([...matching].reverse().slice(0, 3));
+  });
+
   it('changes nothing on a re-ingest that brings nothing new', async () => {
     const before = await walk(h, '', 100);
     await ingest(h.service.store, [fixture('official-small.json'), fixture('docker-small.json'), fixture('toolsdk-small.json')]);
@@ -222,6 +247,9 @@ describe(`the registry API over the real data${available ? '' : ' (skipped: ../s
     if (!available) this.skip();
     h = await startHarness({ demo: false });
     await ingest(h.service.store, FILES.map((file) => ({ file, text: readFileSync(new URL(file, DATA), 'utf8') })));
+    // Searches are ranked once the in-memory index of this catalog is built (on PostgreSQL, by
+    // name until then).
+    await h.service.warmSearch();
   });
   after(async () => h?.close());
 

@@ -131,6 +131,7 @@ function counting(engine: SearchEngine, declined: { count: number }): SearchEngi
   };
   return {
     name: engine.name,
+    scoring: engine.scoring,
     searchServers: async (query, generation) => note(await engine.searchServers(query, generation)),
     searchTools: async (query, generation) => note(await engine.searchTools(query, generation)),
     rankServers: async (query, generation) => note(await engine.rankServers(query, generation)),
