@@ -4261,8 +4261,10 @@ export interface operations {
                 /**
                  * @description Part of the server name, in any case. Every entry whose name contains it is listed:
                  *     those of the servers the catalog's relevance search ranks first (as `q` in
-                 *     `/api/v1/servers/search`), in that order, then the others by name. Cursors go on
-                 *     where the page before stopped.
+                 *     `/api/v1/servers/search`), in that order, then the others by name. While that
+                 *     ranking is not at hand (on PostgreSQL, while the search index builds) every match
+                 *     is listed by name. Cursors go on where the page before stopped, in the order the
+                 *     walk began in.
                  */
                 search?: string;
                 /** @description Entries updated after this RFC 3339 time (deleted ones included). */
