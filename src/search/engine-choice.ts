@@ -10,21 +10,32 @@ import { parseQuery } from './query.js';
 /** Told of each search answered: the engine that answered, what was searched, and the seconds it took in all. */
 export type SearchObserver = (engine: string, kind: 'servers' | 'tools' | 'rank', seconds: number) => void;
 
-/** Searches through `engines`; at an unknown generation (null) only the last (SQL, which needs none) is asked. */
+/**
+ * The first answer of `engines`, in order, at `generation` (null: none answered), told to
+ * `observe`. At an unknown generation (null) only the engines that need none are asked: an engine
+ * that says what it covers (the in-memory index) answers only at a known one.
+ */
+async function firstAnswer<Q, A>(engines: readonly SearchEngine[], kind: 'servers' | 'tools' | 'rank', query: Q, generation: string | null, search: (engine: SearchEngine, query: Q, generation: string) => Promise<A | null>, observe?: SearchObserver): Promise<A | null> {
+  const started = performance.now();
+  for (const engine of engines) {
+    if (generation === null && engine.coverage !== undefined) continue;
+    const answer = await search(engine, query, generation ?? '');
+    if (answer) {
+      observe?.(engine.name, kind, (performance.now() - started) / 1000);
+      return answer;
+    }
+  }
+  return null;
+}
+
+/** Searches through `engines`, of which the last (SQL) answers every search. */
 export function searchThrough(engines: readonly SearchEngine[], observe?: SearchObserver): CatalogSearch {
   const last = engines[engines.length - 1];
   if (!last) throw new Error('search needs at least one engine');
   const ask = async <Q, A>(kind: 'servers' | 'tools', query: Q, generation: string | null, search: (engine: SearchEngine, query: Q, generation: string) => Promise<A | null>): Promise<A> => {
-    const started = performance.now();
-    for (const engine of engines) {
-      if (generation === null && engine !== last) continue;
-      const page = await search(engine, query, generation ?? '');
-      if (page) {
-        observe?.(engine.name, kind, (performance.now() - started) / 1000);
-        return page;
-      }
-    }
-    throw new Error(`the ${last.name} search engine gave no answer`);
+    const answer = await firstAnswer(engines, kind, query, generation, search, observe);
+    if (answer === null) throw new Error(`the ${last.name} search engine gave no answer`);
+    return answer;
   };
   return {
     servers: (query, generation) => ask('servers', query, generation, (engine, q, at) => engine.searchServers(q, at)),
@@ -38,24 +49,13 @@ export function searchThrough(engines: readonly SearchEngine[], observe?: Search
 
 /**
  * The seqs of the `limit` servers a relevance search for a text ranks first, best first (none for
- * a text without words), from the first of `engines` that answers at the content generation;
- * null when none does. At an unknown generation (null) only SQL engines are asked.
+ * a text without words), from the first of `engines` that answers; null when none does.
  */
 export function rankedServers(engines: readonly SearchEngine[], limit: number, observe?: SearchObserver): (text: string, generation: string | null) => Promise<readonly number[] | null> {
   return async (text, generation) => {
     const parsed = parseQuery(text);
     if (parsed === null || parsed.terms === null) return [];
     const query = { terms: parsed.terms, text: parsed.text, category: null, trust: null, quality: null, sort: 'relevance' as const, limit, offset: 0 };
-    const started = performance.now();
-    for (const engine of engines) {
-      // An engine that says what it covers (the in-memory index) answers only at a known generation.
-      if (generation === null && engine.coverage !== undefined) continue;
-      const seqs = await engine.rankServers(query, generation ?? '');
-      if (seqs) {
-        observe?.(engine.name, 'rank', (performance.now() - started) / 1000);
-        return seqs;
-      }
-    }
-    return null;
+    return firstAnswer(engines, 'rank', query, generation, (engine, q, at) => engine.rankServers(q, at), observe);
   };
 }
