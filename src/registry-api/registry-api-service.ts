@@ -210,7 +210,8 @@ async function headOf(ranked: readonly number[], { bySeq }: Names, search: strin
  * from SQL in that order. `byName`: whether the page is of a list by name.
  */
 async function searchPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' | 'rank'>, names: Names, search: string, query: RegistryListQuery & { readonly byName: boolean }, at: string | null): Promise<{ rows: RegistryVersionRow[]; byName: boolean }> {
-  const ranked = query.byName || !rank ? null : await rank(search, at);
+  const { byName, ...stored } = query;
+  const ranked = byName || !rank ? null : await rank(search, at);
   const head = ranked === null ? [] : await headOf(ranked, names, search);
   const inHead = new Set(head);
   const after = query.after;
@@ -222,7 +223,7 @@ async function searchPage({ versions, rank }: Pick<RegistryApiDeps, 'versions' |
   while (rows.length < query.limit) {
     const wanted = source(query.limit - rows.length);
     if (wanted.length === 0) break;
-    rows.push(...(await versions.page({ ...query, search: null, names: wanted, order: 'names', limit: query.limit - rows.length })));
+    rows.push(...(await versions.page({ ...stored, search: null, names: wanted, order: 'names', limit: query.limit - rows.length })));
   }
   return { rows, byName: ranked === null };
 }
